@@ -1,0 +1,47 @@
+# One command to run the app, one to run the tests; both set up everything on a fresh machine.
+#   make serve   install (system + Python packages, embedded model) and start the app on http://127.0.0.1:7860
+#   make test    install and run the test suite
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
+WHEELS := .cache/wheels
+LLAMA := llama-cpp-python==0.3.36
+APT_PACKAGES := tesseract-ocr tesseract-ocr-eng qpdf ghostscript poppler-utils chromium chromium-driver
+STAMP := $(VENV)/.installed
+
+.PHONY: serve test install system clean
+
+serve: install
+	GRADIO_ANALYTICS_ENABLED=False $(VENV)/bin/docpilot serve
+
+test: install
+	$(VENV)/bin/pytest -q
+
+install: system $(STAMP)
+
+# System packages the tools and browser tests use; apt-get only when something is missing.
+system:
+	@missing=""; \
+	for bin in tesseract qpdf gs pdftoppm chromium; do command -v $$bin >/dev/null || missing="$$missing $$bin"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing system packages (missing:$$missing)"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(APT_PACKAGES) >/dev/null; \
+	fi
+
+$(PY):
+	@command -v $(PYTHON) >/dev/null || { echo "$(PYTHON) not found; set PYTHON=python3"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+
+# llama-cpp-python compiles for ~5 minutes: build a portable wheel once into a git-ignored folder and reuse it.
+$(STAMP): pyproject.toml | $(PY)
+	$(PIP) install -q torch==2.13.0
+	@ls $(WHEELS)/llama_cpp_python-0.3.36-*.whl >/dev/null 2>&1 || \
+	  CMAKE_ARGS="-DGGML_NATIVE=OFF" $(PIP) wheel -q --no-deps --wheel-dir $(WHEELS) $(LLAMA)
+	$(PIP) install -q --find-links $(WHEELS) -e ".[local,dev]"
+	touch $(STAMP)
+
+clean:
+	rm -rf $(VENV) .pytest_cache

@@ -1,0 +1,114 @@
+"""The ``docpilot`` command line (contracts in DESIGN.md).
+
+Machine-readable results go to stdout as one JSON object on the last line;
+logs and progress go to stderr. Exit codes: 0 ok, 1 the request cannot be done,
+2 usage errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Sequence
+
+from pdftools.errors import PdfToolError
+
+__all__ = ["main", "build_parser"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="docpilot", description="A copilot for PDF workflows.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="start the web app")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=7860)
+
+    tools = sub.add_parser("tools", help="list the tool catalogue")
+    tools.add_argument("--json", action="store_true", help="print the catalogue with argument schemas as JSON")
+
+    call = sub.add_parser("call", help="run one tool directly")
+    call.add_argument("tool")
+    call.add_argument("files", nargs="*", metavar="FILE")
+    call.add_argument("--args", default="{}", help="tool arguments as a JSON object")
+    call.add_argument("--out", required=True, metavar="DIR", help="folder for the outputs")
+    call.add_argument("--json", action="store_true")
+
+    for name in ("plan", "run", "ask"):
+        later = sub.add_parser(name, help=f"{name} (arrives with the planner)")
+        later.add_argument("request")
+        later.add_argument("files", nargs="*")
+        later.add_argument("--out")
+        later.add_argument("--yes", action="store_true")
+        later.add_argument("--json", action="store_true")
+        later.add_argument("--backend")
+    return parser
+
+
+def _emit(obj: dict[str, Any], as_json: bool, text: str) -> None:
+    if as_json:
+        print(json.dumps(obj, ensure_ascii=False, separators=(",", ":")))
+    else:
+        print(text)
+
+
+def _cmd_tools(args: argparse.Namespace) -> int:
+    from pdftools import all_tools
+
+    tools = all_tools()
+    if args.json:
+        print(json.dumps([t.catalogue_entry() for t in tools.values()], ensure_ascii=False))
+        return 0
+    by_category: dict[str, list[str]] = {}
+    for t in tools.values():
+        by_category.setdefault(t.category, []).append(f"  {t.name:<22} {t.summary}")
+    for category, lines in sorted(by_category.items()):
+        print(f"{category}:")
+        print("\n".join(lines))
+    return 0
+
+
+def _cmd_call(args: argparse.Namespace) -> int:
+    from .direct import call_tool_on_files
+
+    try:
+        tool_args = json.loads(args.args)
+    except json.JSONDecodeError as exc:
+        print(f"docpilot: --args is not valid JSON: {exc}", file=sys.stderr)
+        return 2
+    try:
+        result = call_tool_on_files(args.tool, tool_args, args.files, args.out)
+    except PdfToolError as exc:
+        _emit({"ok": False, "tool": args.tool, "error": str(exc)}, args.json, f"error: {exc}")
+        if args.json:
+            print(f"error: {exc}", file=sys.stderr)
+        return 1
+    text = "\n".join(result["outputs"]) if result["outputs"] else json.dumps(result["value"], ensure_ascii=False)
+    _emit({"ok": True, **result, "error": None}, args.json, text)
+    return 0
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from .ui import launch
+
+    launch(host=args.host, port=args.port)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "tools":
+        return _cmd_tools(args)
+    if args.command == "call":
+        return _cmd_call(args)
+    if args.command == "serve":
+        return _cmd_serve(args)
+    print(f"docpilot {args.command}: not available yet — the planner is being built. "
+          "Use `docpilot call TOOL --args JSON FILE --out DIR` to run one tool.", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

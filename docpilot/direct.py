@@ -1,0 +1,75 @@
+"""Run one tool directly (``docpilot call``): bind files, run in a scratch dir, deliver outputs."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from pdftools import get_tool
+from pdftools.errors import ToolArgumentError
+
+from .deliver import deliver
+
+__all__ = ["call_tool_on_files", "bind_files"]
+
+_FILE_ARGS = {"file": False, "files": True, "image": False, "images": True}
+_IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".gif", ".webp"}
+
+
+def _resolve(value: str, by_name: dict[str, Path]) -> str:
+    if value in by_name:
+        return str(by_name[value])
+    path = Path(value).expanduser()
+    if path.name in by_name:
+        return str(by_name[path.name])
+    return str(path.resolve())
+
+
+def bind_files(tool_args: set[str], args: dict[str, Any], files: list[str]) -> dict[str, Any]:
+    """Fill a tool's file arguments from the given files, and make every file path absolute.
+
+    Arguments that name a file by its base name ("contract.pdf") are mapped to the
+    given path; missing ``file``/``files``/``image``/``images`` arguments are taken from
+    ``files`` (PDFs for ``file(s)``, images for ``image(s)``).
+    """
+    paths = [Path(f).expanduser().resolve() for f in files]
+    by_name = {p.name: p for p in paths}
+    bound = dict(args)
+    pdfs = [str(p) for p in paths if p.suffix.lower() not in _IMAGE_SUFFIXES]
+    images = [str(p) for p in paths if p.suffix.lower() in _IMAGE_SUFFIXES]
+    for name, many in _FILE_ARGS.items():
+        if name not in tool_args:
+            continue
+        if name in bound and bound[name] is not None:
+            value = bound[name]
+            bound[name] = [_resolve(v, by_name) for v in value] if isinstance(value, list) else _resolve(value, by_name)
+            continue
+        pool = images if name.startswith("image") else pdfs
+        if not pool and name.startswith("image"):
+            pool = [str(p) for p in paths]
+        if not pool:
+            continue
+        bound[name] = pool if many else pool[0]
+    return bound
+
+
+def call_tool_on_files(name: str, args: dict[str, Any], files: list[str], out_dir: str) -> dict[str, Any]:
+    """Validate and run tool ``name``; move its files into ``out_dir``; return the result."""
+    entry = get_tool(name)
+    if not isinstance(args, dict):
+        raise ToolArgumentError("--args must be a JSON object, e.g. '{\"pages\": \"1-3\"}'.")
+    bound = bind_files(set(entry.arg_docs), args, files)
+    values = entry.validate(bound)
+    with tempfile.TemporaryDirectory(prefix="docpilot-call-") as scratch:
+        previous = os.getcwd()
+        os.chdir(scratch)
+        try:
+            result = entry.func(**values)
+        finally:
+            os.chdir(previous)
+        if entry.kind == "value":
+            return {"tool": name, "outputs": [], "value": result}
+        produced = [result] if isinstance(result, str) else list(result)
+        return {"tool": name, "outputs": deliver(produced, out_dir), "value": None}

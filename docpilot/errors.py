@@ -1,0 +1,15 @@
+"""DocPilot's exceptions. Tool errors come from :mod:`pdftools.errors` and share the same root."""
+
+from __future__ import annotations
+
+from pdftools.errors import PdfToolError
+
+__all__ = ["DocPilotError", "UsageError", "PdfToolError"]
+
+
+class DocPilotError(PdfToolError):
+    """A request DocPilot cannot carry out; the message says why and what to do."""
+
+
+class UsageError(DocPilotError):
+    """The command line or the request was used wrongly (exit code 2)."""

@@ -1,0 +1,232 @@
+"""The tool registry: one typed, documented function per tool.
+
+``@tool`` reads the function's signature and Google-style docstring and builds
+a pydantic model for its arguments. The model gives the JSON schema (for the
+catalogue and constrained decoding), the documentation text (for prompts) and
+argument validation (for plans). A tool whose argument lacks a type or a
+description fails at registration, so the catalogue cannot drift.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import re
+import typing
+from dataclasses import dataclass, field
+from typing import Any, Callable, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+
+from .errors import ToolArgumentError, UnknownToolError
+
+__all__ = ["Tool", "tool", "get_tool", "all_tools", "call_tool", "TOOL_MODULES"]
+
+Kind = Literal["pdf", "files", "value"]
+
+# Modules holding the tools, imported on first use of the registry (never at import).
+TOOL_MODULES = (
+    "pdftools.tools_files",
+    "pdftools.tools_security",
+    "pdftools.tools_pages",
+    "pdftools.tools_markup",
+    "pdftools.tools_redact",
+    "pdftools.tools_stamp",
+    "pdftools.tools_forms",
+    "pdftools.tools_convert",
+    "pdftools.tools_extract",
+    "pdftools.tools_entities",
+)
+
+_REGISTRY: dict[str, "Tool"] = {}
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A registered tool: the function plus what the registry derived from it."""
+
+    name: str
+    func: Callable[..., Any]
+    summary: str
+    description: str
+    arg_docs: dict[str, str]
+    returns: str
+    kind: Kind
+    category: str
+    explain: str
+    args_model: type[BaseModel] = field(repr=False)
+
+    def schema(self) -> dict[str, Any]:
+        """JSON schema of the arguments (pydantic), without pydantic's titles."""
+        schema = self.args_model.model_json_schema()
+        _strip_titles(schema)
+        return schema
+
+    def catalogue_entry(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "category": self.category,
+            "description": self.description,
+            "returns": self.returns,
+            "kind": self.kind,
+            "parameters": self.schema(),
+        }
+
+    def doc_text(self) -> str:
+        """Compact documentation for prompts: signature line, summary, arguments."""
+        required = set(self.schema().get("required", []))
+        params = [n if n in required else f"{n}?" for n in self.arg_docs]
+        lines = [f"{self.name}({', '.join(params)}) -> {self.returns}", f"  {self.summary}"]
+        for name, text in self.arg_docs.items():
+            lines.append(f"  - {name}{'' if name in required else ' (optional)'}: {text}")
+        return "\n".join(lines)
+
+    def validate(self, args: dict[str, Any]) -> dict[str, Any]:
+        """Check arguments against the schema; return them with defaults filled in."""
+        try:
+            model = self.args_model.model_validate(args)
+        except ValidationError as exc:
+            raise ToolArgumentError(f"{self.name}: {format_validation_error(exc)}") from None
+        return {name: getattr(model, name) for name in self.arg_docs}
+
+    def __call__(self, **kwargs: Any) -> Any:
+        return self.func(**kwargs)
+
+
+def format_validation_error(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors():
+        where = ".".join(str(x) for x in err["loc"]) or "arguments"
+        if err["type"] == "missing":
+            parts.append(f"argument '{where}' is required")
+        elif err["type"] == "extra_forbidden":
+            parts.append(f"argument '{where}' is not accepted by this tool")
+        else:
+            parts.append(f"argument '{where}': {err['msg']}")
+    return "; ".join(dict.fromkeys(parts))
+
+
+def _strip_titles(node: Any) -> None:
+    if isinstance(node, dict):
+        node.pop("title", None)
+        for value in node.values():
+            _strip_titles(value)
+    elif isinstance(node, list):
+        for value in node:
+            _strip_titles(value)
+
+
+_SECTION = re.compile(r"^(Args|Arguments|Returns|Raises|Example|Examples|Note|Notes):\s*$")
+
+
+def parse_docstring(doc: str) -> tuple[str, str, dict[str, str], str]:
+    """Split a Google docstring into summary, description, Args and Returns."""
+    doc = inspect.cleandoc(doc or "")
+    sections: dict[str, list[str]] = {"": []}
+    current = ""
+    for line in doc.splitlines():
+        match = _SECTION.match(line.strip()) if not line.startswith(" ") else None
+        if match:
+            current = match.group(1)
+            sections[current] = []
+        else:
+            sections.setdefault(current, []).append(line)
+    description = "\n".join(sections[""]).strip()
+    summary = description.split("\n\n")[0].replace("\n", " ").strip()
+    args: dict[str, str] = {}
+    name = None
+    for line in sections.get("Args", sections.get("Arguments", [])):
+        match = re.match(r"^\s{0,4}(\w+)(?:\s*\([^)]*\))?:\s*(.*)$", line)
+        if match and not line.startswith(" " * 5):
+            name = match.group(1)
+            args[name] = match.group(2).strip()
+        elif name and line.strip():
+            args[name] += " " + line.strip()
+    returns = " ".join(x.strip() for x in sections.get("Returns", []) if x.strip())
+    return summary, description, args, returns
+
+
+def tool(
+    *,
+    kind: Kind,
+    category: str,
+    explain: str,
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register a function as a tool.
+
+    Args:
+        kind: "pdf" (returns the path of a new PDF), "files" (paths of other files) or
+            "value" (a JSON-able value).
+        category: Catalogue group, e.g. "pages" or "markup".
+        explain: Plain-language template for the plan explanation, with ``{arg}`` fields.
+    """
+
+    def register(func: Callable[..., Any]) -> Callable[..., Any]:
+        name = func.__name__
+        summary, description, arg_docs, returns = parse_docstring(func.__doc__ or "")
+        if not summary:
+            raise TypeError(f"tool {name}: the docstring needs a summary line")
+        hints = typing.get_type_hints(func, include_extras=True)
+        fields: dict[str, Any] = {}
+        ordered_docs: dict[str, str] = {}
+        for param in inspect.signature(func).parameters.values():
+            if param.name not in hints:
+                raise TypeError(f"tool {name}: argument '{param.name}' has no type annotation")
+            if not arg_docs.get(param.name):
+                raise TypeError(f"tool {name}: argument '{param.name}' has no description in Args:")
+            default = ... if param.default is inspect.Parameter.empty else param.default
+            fields[param.name] = (hints[param.name], Field(default, description=arg_docs[param.name]))
+            ordered_docs[param.name] = arg_docs[param.name]
+        extra = set(arg_docs) - set(ordered_docs)
+        if extra:
+            raise TypeError(f"tool {name}: Args documents unknown arguments {sorted(extra)}")
+        model = create_model(
+            f"{name}_args",
+            __config__=ConfigDict(extra="forbid", arbitrary_types_allowed=False),
+            **fields,
+        )
+        entry = Tool(
+            name=name,
+            func=func,
+            summary=summary,
+            description=description,
+            arg_docs=ordered_docs,
+            returns=returns or kind,
+            kind=kind,
+            category=category,
+            explain=explain,
+            args_model=model,
+        )
+        if name in _REGISTRY and _REGISTRY[name].func is not func:
+            raise TypeError(f"tool {name} is registered twice")
+        _REGISTRY[name] = entry
+        func.tool = entry  # type: ignore[attr-defined]
+        return func
+
+    return register
+
+
+def _load() -> dict[str, Tool]:
+    for module in TOOL_MODULES:
+        importlib.import_module(module)
+    return _REGISTRY
+
+
+def all_tools() -> dict[str, Tool]:
+    """Every registered tool by name (imports the tool modules on first call)."""
+    return dict(sorted(_load().items()))
+
+
+def get_tool(name: str) -> Tool:
+    tools = _load()
+    if name not in tools:
+        close = [t for t in tools if name.split("_")[0] in t][:5]
+        hint = f" Similar tools: {', '.join(close)}." if close else ""
+        raise UnknownToolError(f"There is no tool named '{name}'.{hint} Run `docpilot tools` for the list.")
+    return tools[name]
+
+
+def call_tool(name: str, args: dict[str, Any]) -> Any:
+    """Validate ``args`` against the tool's schema and run it."""
+    entry = get_tool(name)
+    return entry.func(**entry.validate(args))

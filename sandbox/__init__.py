@@ -1,0 +1,1 @@
+"""Runs generated programs over pdftools in a guarded subprocess (arrives with issue C)."""
