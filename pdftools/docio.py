@@ -144,6 +144,7 @@ def atomic_target(path: Path) -> Iterator[Path]:
     tmp_path = Path(tmp)
     try:
         yield tmp_path
+        os.chmod(tmp_path, 0o644)  # mkstemp makes 0600; outputs are ordinary readable files
         os.replace(tmp_path, path)
     finally:
         tmp_path.unlink(missing_ok=True)

@@ -16,6 +16,7 @@ __all__ = [
     "RedactionError",
     "ToolUnavailableError",
     "UnknownToolError",
+    "NoMatchError",
 ]
 
 
@@ -33,6 +34,10 @@ class UnknownToolError(ToolArgumentError):
 
 class PageRangeError(ToolArgumentError):
     """A page selection does not fit the document."""
+
+
+class NoMatchError(ToolArgumentError):
+    """Nothing on the selected pages matched what the tool was asked to find or mark."""
 
 
 class NotAPdfError(PdfToolError):

@@ -35,7 +35,7 @@ _PATTERNS: dict[str, str] = {
     ),
     "date": (
         r"(?<!\w)(?:"
-        rf"{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"  # January 13, 2025
+        rf"{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:\s?,)?\s+\d{{4}}"  # January 13, 2025 / August 3 , 2014
         rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTHS}\s+\d{{4}}"  # 13 March 1988
         r"|\d{4}-\d{2}-\d{2}"  # 2025-02-01
         r"|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}"  # 01/13/2025
@@ -48,7 +48,12 @@ _PATTERNS: dict[str, str] = {
         r"|\d[\d,]*(?:\.\d+)?\s?(?:USD|EUR|GBP|JPY|CHF|dollars|euros|pounds)\b"
         r")"
     ),
-    "url": r"(?<![\w@])(?:https?://|www\.)[^\s<>\"')\]]+[^\s<>\"')\].,;:!?]",
+    "url": (
+        r"(?<![\w@])(?:https?://|www\.)[^\s<>\"')\]]+[^\s<>\"')\].,;:!?]"
+        # bare domains with a common top-level domain: aws.amazon.com/contact-us/
+        r"|(?<![\w@.\-/])(?:[A-Za-z0-9-]+\.)+(?:com|org|net|gov|edu|io|co|uk|de|fr|info|biz)"
+        r"(?![\w@-])(?:/[^\s<>\"')\]]*[^\s<>\"')\].,;:!?])?/?"
+    ),
 }
 
 _CHECKS: dict[str, Callable[[str], bool]] = {}

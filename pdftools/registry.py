@@ -9,6 +9,7 @@ description fails at registration, so the catalogue cannot drift.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import re
@@ -54,7 +55,16 @@ class Tool:
     kind: Kind
     category: str
     explain: str
-    args_model: type[BaseModel] = field(repr=False)
+    fields: dict[str, Any] = field(repr=False)
+
+    @functools.cached_property
+    def args_model(self) -> type[BaseModel]:
+        """The pydantic model of the arguments, built on first use (keeps start-up cheap)."""
+        return create_model(
+            f"{self.name}_args",
+            __config__=ConfigDict(extra="forbid", arbitrary_types_allowed=False),
+            **self.fields,
+        )
 
     def schema(self) -> dict[str, Any]:
         """JSON schema of the arguments (pydantic), without pydantic's titles."""
@@ -180,11 +190,6 @@ def tool(
         extra = set(arg_docs) - set(ordered_docs)
         if extra:
             raise TypeError(f"tool {name}: Args documents unknown arguments {sorted(extra)}")
-        model = create_model(
-            f"{name}_args",
-            __config__=ConfigDict(extra="forbid", arbitrary_types_allowed=False),
-            **fields,
-        )
         entry = Tool(
             name=name,
             func=func,
@@ -195,7 +200,7 @@ def tool(
             kind=kind,
             category=category,
             explain=explain,
-            args_model=model,
+            fields=fields,
         )
         if name in _REGISTRY and _REGISTRY[name].func is not func:
             raise TypeError(f"tool {name} is registered twice")

@@ -10,6 +10,9 @@ match comes back as the boxes it covers, one per line.
 
 from __future__ import annotations
 
+import bisect
+import itertools
+import operator
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -25,7 +28,11 @@ __all__ = ["Match", "Targets", "PageText", "page_text", "find_matches", "reader_
 # Ligatures expanded (no TEXT_PRESERVE_LIGATURES), whitespace kept, clipped to the page.
 _FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 _QUOTES = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "\u00a0": " ", "‐": "-", "‑": "-"})
+_QUOTE_PAIRS = tuple((chr(k), v) for k, v in _QUOTES.items())
 _HYPHENS = ("-", "\u00ad", "‐")
+_SPACES = re.compile(r"\s")
+_HYPHEN_BREAK = re.compile(r"[-\u00ad]\n(?=\w)")
+_CONTEXT = 40  # characters of context kept either side of a match
 
 
 @dataclass
@@ -36,6 +43,7 @@ class Match:
     text: str
     rects: list[pymupdf.Rect]
     kind: str
+    context: str = ""
 
     def to_json(self) -> dict[str, object]:
         return {"page": self.page + 1, "text": self.text, "kind": self.kind}
@@ -108,7 +116,12 @@ def term_regex(term: str, whole_words: bool = False) -> str:
 
 def normalize(text: str) -> str:
     """Compatibility-normalize (ligatures to letters) and unify quotes and spaces."""
-    return unicodedata.normalize("NFKC", text.translate(_QUOTES))
+    if text.isascii():
+        return text
+    for char, plain in _QUOTE_PAIRS:
+        if char in text:
+            text = text.replace(char, plain)
+    return unicodedata.normalize("NFKC", text)
 
 
 @dataclass
@@ -123,12 +136,16 @@ class PageText:
 def page_text(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None) -> PageText:
     """Rebuild a page's reading text with one box per character."""
     tp = textpage or page.get_textpage(flags=_FLAGS)
-    raw = tp.extractRAWDICT()
+    return _build(tp.extractRAWDICT()["blocks"])
+
+
+def _build(raw_blocks: list[dict]) -> PageText:
+    """Reading text and character boxes from rawdict blocks."""
     chars: list[str] = []
     boxes: list[tuple[float, float, float, float] | None] = []
     lines: list[int] = []
     line_no = 0
-    for block in raw["blocks"]:
+    for block in raw_blocks:
         if block.get("type", 0) != 0:
             continue
         if chars and chars[-1] != "\n":
@@ -144,11 +161,131 @@ def page_text(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None) -> P
                 else:
                     chars.append(" "), boxes.append(None), lines.append(-1)
             for char, box in glyphs:
+                if char.isascii() and not char.isspace():  # the common case: kept as is
+                    chars.append(char), boxes.append(box), lines.append(line_no)
+                    continue
                 for piece in normalize(char) or " ":
                     chars.append(" " if piece.isspace() else piece)
                     boxes.append(box if not piece.isspace() else None)
                     lines.append(line_no)
     return PageText("".join(chars), boxes, lines)
+
+
+@dataclass
+class _Line:
+    """A text line as ``extractWORDS`` sees it: block, words joined by one space, the words."""
+
+    block: int
+    text: str
+    words: list[tuple]
+
+    def box(self) -> tuple[float, float, float, float]:
+        return (min(w[0] for w in self.words), min(w[1] for w in self.words),
+                max(w[2] for w in self.words), max(w[3] for w in self.words))
+
+
+_LINE_KEY = operator.itemgetter(5, 6)
+_WORD = operator.itemgetter(4)
+
+
+def _word_lines(tp: pymupdf.TextPage) -> list[_Line]:
+    lines = []
+    for (block, _), group in itertools.groupby(tp.extractWORDS(), _LINE_KEY):
+        words = list(group)
+        lines.append(_Line(block, " ".join(map(_WORD, words)), words))
+    return lines
+
+
+def _quick_text(lines: list[_Line]) -> tuple[str, list[int]]:
+    """The page as :func:`page_text` reads it (from words, without boxes) and each line's offset."""
+    out: list[str] = []
+    starts: list[int] = []
+    pos = 0
+    block = None
+    for line in lines:
+        text = line.text
+        if not text.isascii():
+            text = _SPACES.sub(" ", normalize(text))
+        if block is not None:
+            if line.block != block:
+                out.append("\n")
+                pos += 1
+            elif out[-1][-1:] in _HYPHENS and line.text[:1].islower():
+                out[-1] = out[-1][:-1]  # "hyphen-\nation" reads "hyphenation"
+                pos -= 1
+            else:
+                out.append(" ")
+                pos += 1
+        starts.append(pos)
+        out.append(text)
+        pos += len(text)
+        block = line.block
+    return "".join(out), starts
+
+
+def _candidate_lines(lines: list[_Line], patterns: list[re.Pattern[str]]) -> list[int]:
+    """Indices of the lines some pattern may match on (a match across lines marks them all)."""
+    text, starts = _quick_text(lines)
+    hit: set[int] = set()
+    for pattern in patterns:
+        for m in pattern.finditer(text):
+            first = bisect.bisect_right(starts, m.start()) - 1
+            last = bisect.bisect_right(starts, max(m.start(), m.end() - 1)) - 1
+            hit.update(range(max(first, 0), last + 1))
+    return sorted(hit)
+
+
+def _raw_line(tp: pymupdf.TextPage, line: _Line) -> dict | None:
+    """The rawdict line for ``line``, read alone; None when it cannot be singled out.
+
+    PyMuPDF builds the rawdict only for what overlaps the text page's rectangle, so
+    narrowing that rectangle to a thin band through the line for one call skips every
+    other character of the page (the expensive part on long pages). The line whose
+    text equals the words' text is the one; otherwise the caller reads the whole page.
+    """
+    try:
+        box = tp.this.m_internal.mediabox
+        saved = (box.x0, box.y0, box.x1, box.y1)
+    except AttributeError:  # PyMuPDF internals changed: read the whole page instead
+        return None
+    x0, y0, x1, y1 = line.box()
+    middle, half = (y0 + y1) / 2, max((y1 - y0) * 0.1, 0.05)
+    try:
+        box.x0, box.y0, box.x1, box.y1 = x0 - 1, middle - half, x1 + 1, middle + half
+        raw = tp.extractRAWDICT()["blocks"]
+    finally:
+        box.x0, box.y0, box.x1, box.y1 = saved
+    want = " ".join(line.text.split())
+    for block in raw:
+        for candidate in block.get("lines", ()):
+            text = "".join(c["c"] for span in candidate["spans"] for c in span["chars"])
+            if " ".join(text.split()) == want:
+                return candidate
+    return None
+
+
+def _line_texts(page: pymupdf.Page, tp: pymupdf.TextPage, lines: list[_Line], hit: list[int]) -> list[PageText]:
+    """Reading text with boxes for runs of consecutive hit lines (the whole page if that fails)."""
+    if len(hit) > max(12, len(lines) // 2):  # most of the page: one full read is cheaper
+        return [page_text(page, tp)]
+    runs: list[list[int]] = []
+    for i in hit:
+        if runs and runs[-1][-1] == i - 1:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    texts = []
+    for run in runs:
+        blocks: list[dict] = []
+        for i in run:
+            raw = _raw_line(tp, lines[i])
+            if raw is None:
+                return [page_text(page, tp)]
+            if not blocks or lines[i].block != lines[i - 1].block:
+                blocks.append({"type": 0, "lines": []})
+            blocks[-1]["lines"].append(raw)
+        texts.append(_build(blocks))
+    return texts
 
 
 def reader_text(page: pymupdf.Page) -> str:
@@ -157,21 +294,27 @@ def reader_text(page: pymupdf.Page) -> str:
 
 
 def _rects(pt: PageText, start: int, end: int) -> list[pymupdf.Rect]:
-    by_line: dict[int, pymupdf.Rect] = {}
+    by_line: dict[int, list[float]] = {}
     for i in range(start, end):
         box = pt.boxes[i]
         if box is None:
             continue
-        rect = pymupdf.Rect(box)
-        if rect.is_empty:
-            rect = pymupdf.Rect(rect.x0, rect.y0, max(rect.x1, rect.x0 + 0.1), max(rect.y1, rect.y0 + 0.1))
         line = pt.lines[i]
-        by_line[line] = by_line[line] | rect if line in by_line else rect
-    return list(by_line.values())
+        have = by_line.get(line)
+        if have is None:
+            by_line[line] = list(box)
+        else:
+            have[0], have[1] = min(have[0], box[0]), min(have[1], box[1])
+            have[2], have[3] = max(have[2], box[2]), max(have[3], box[3])
+    rects = []
+    for x0, y0, x1, y1 in by_line.values():
+        rects.append(pymupdf.Rect(x0, y0, max(x1, x0 + 0.1), max(y1, y0 + 0.1)))
+    return rects
 
 
-def _quick_text(tp: pymupdf.TextPage) -> str:
-    return re.sub(r"-\n(?=[a-z])", "", normalize(tp.extractText())).replace("\n", " ")
+def _dehyphenate(m: re.Match[str]) -> str:
+    """'hyphen-\nation' reads 'hyphenation'; before a capital the hyphen stays."""
+    return "" if m.string[m.end()].islower() else m.group()
 
 
 def _value_span(m: re.Match[str]) -> tuple[int, int]:
@@ -185,31 +328,44 @@ def _value_span(m: re.Match[str]) -> tuple[int, int]:
 def find_matches(doc: pymupdf.Document, pages: Iterable[int], targets: Targets) -> list[Match]:
     """Every occurrence of ``targets`` on ``pages`` (0-based), in page order."""
     patterns = targets.patterns()
+    regexes = [p for _, p, _ in patterns]
     found: list[Match] = []
     for index in pages:
         page = doc[index]
         tp = page.get_textpage(flags=_FLAGS)
-        quick = _quick_text(tp)
-        # Cheap pre-check on the plain text; rebuild with boxes only where something may match.
-        if not any(p.search(quick) for _, p, _ in patterns) and not any(
-            p.search(quick.replace(" ", "")) for k, p, _ in patterns if k == "term"
-        ):
+        # Cheap pre-check on the blocks' plain text; rebuild with boxes only where something may match.
+        plain = normalize(tp.extractText())
+        plain = _HYPHEN_BREAK.sub(_dehyphenate, plain).replace("\n", " ")
+        if not any(p.search(plain) for p in regexes):  # nothing on this page can match
             continue
-        pt = page_text(page, tp)
-        spans: list[tuple[int, int, str]] = []
-        for kind, pattern, check in patterns:
-            for m in pattern.finditer(pt.text):
-                start, end = _value_span(m)
-                if end <= start or (check and not check(pt.text[start:end])):
-                    continue
-                spans.append((start, end, kind))
-        spans.sort()
-        last_end = -1
-        for start, end, kind in spans:
-            if start < last_end:  # overlapping matches: keep the first, longest
+        lines = _word_lines(tp)
+        hit = _candidate_lines(lines, regexes)
+        if not hit:
+            continue
+        for pt in _line_texts(page, tp, lines, hit):
+            found += _page_matches(index, pt, patterns)
+    return found
+
+
+def _page_matches(index: int, pt: PageText, patterns: list) -> list[Match]:
+    found: list[Match] = []
+    spans: list[tuple[int, int, str]] = []
+    for kind, pattern, check in patterns:
+        for m in pattern.finditer(pt.text):
+            start, end = _value_span(m)
+            if end <= start or (check and not check(pt.text[start:end])):
                 continue
-            rects = _rects(pt, start, end)
-            if rects:
-                found.append(Match(index, pt.text[start:end], rects, kind))
-                last_end = end
+            spans.append((start, end, kind))
+    spans.sort(key=lambda s: (s[0], -s[1]))
+    merged: list[list] = []
+    for start, end, kind in spans:
+        if merged and start < merged[-1][1]:  # overlapping matches read as one
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end, kind])
+    for start, end, kind in merged:
+        rects = _rects(pt, start, end)
+        if rects:
+            context = pt.text[max(0, start - _CONTEXT) : end + _CONTEXT]
+            found.append(Match(index, pt.text[start:end], rects, kind, " ".join(context.split())))
     return found

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import io
 import os
 from pathlib import Path
 from typing import Callable, Iterable, Sequence

@@ -1,0 +1,115 @@
+"""Tool speed and compression against raw PyMuPDF, qpdf and Ghostscript (run by hand, not in CI).
+
+    .venv/bin/python bench/tools.py [--repeat 3] [--corpus ../shared/corpus/real]
+
+Each case runs as a whole process, `docpilot call TOOL ...` against `bench/raw_pymupdf.py` doing the same
+operations (and `qpdf --empty --pages` for page extraction); the best of --repeat runs is compared.
+Targets: ≤1.1× the raw script, ≤1.5× qpdf for page extraction; `compress` at its default level no larger than
+`gs -sDEVICE=pdfwrite -dPDFSETTINGS=/ebook` and `qpdf --object-streams=generate --recompress-flate`,
+with the text still extractable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pymupdf
+
+HERE = Path(__file__).resolve().parent
+FILES = {
+    "freeculture (352 p)": ("pdfjs__freeculture.pdf", "copyright"),
+    "IRM (400 p)": ("unstructured__pdf2image-memory-error-test-400p.pdf", "Internal Revenue"),
+}
+SIZE_FILES = FILES | {"GeoTopo (117 p)": ("pypdfsamples__GeoTopo-komprimiert.pdf", "Lemma")}
+
+
+def timed(cmd: list[str], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def docpilot(tool: str, args: dict, src: Path, out: Path) -> list[str]:
+    return [sys.executable, "-m", "docpilot", "call", tool, "--args", json.dumps(args), str(src), "--out", str(out)]
+
+
+def raw(op: str, src: Path, dst: Path, *rest: str) -> list[str]:
+    return [sys.executable, str(HERE / "raw_pymupdf.py"), op, str(src), str(dst), *rest]
+
+
+def speed_rows(corpus: Path, repeat: int, work: Path) -> list[tuple[str, str, float, float, str]]:
+    rows = []
+    for label, (name, term) in FILES.items():
+        src = corpus / name
+        cases = [
+            ("redact_text", {"terms": [term]}, raw("redact", src, work / "r.pdf", term)),
+            ("highlight_text", {"terms": [term]}, raw("highlight", src, work / "h.pdf", term)),
+            ("extract_pages", {"pages": "1-100"}, raw("extract", src, work / "e.pdf", "1", "100")),
+            ("rotate_pages", {"degrees": 90}, raw("rotate", src, work / "o.pdf", "90")),
+            ("compress", {}, raw("compress", src, work / "c.pdf")),
+        ]
+        for tool, args, baseline in cases:
+            ours = timed(docpilot(tool, args, src, work / tool), repeat)
+            base = timed(baseline, repeat)
+            rows.append((label, tool, ours, base, "raw PyMuPDF"))
+        if shutil.which("qpdf"):
+            qpdf = ["qpdf", "--empty", "--pages", str(src), "1-100", "--", str(work / "q.pdf")]
+            ours = timed(docpilot("extract_pages", {"pages": "1-100"}, src, work / "x"), repeat)
+            rows.append((label, "extract_pages", ours, timed(qpdf, repeat), "qpdf --empty --pages"))
+    return rows
+
+
+def has_text(path: Path) -> bool:
+    with pymupdf.open(path) as doc:
+        return sum(len(page.get_text()) for page in doc) > 0.5 * doc.page_count
+
+
+def size_rows(corpus: Path, work: Path) -> list[tuple[str, int, int, int, int, bool]]:
+    rows = []
+    for label, (name, _) in SIZE_FILES.items():
+        src = corpus / name
+        out = work / f"ours-{name}"
+        subprocess.run(docpilot("compress", {"output": out.name}, src, work), check=True, capture_output=True)
+        gs = work / f"gs-{name}"
+        subprocess.run(["gs", "-q", "-sDEVICE=pdfwrite", "-dPDFSETTINGS=/ebook", "-dNOPAUSE", "-dBATCH",
+                        f"-sOutputFile={gs}", str(src)], check=True, capture_output=True)
+        qp = work / f"qpdf-{name}"
+        subprocess.run(["qpdf", "--object-streams=generate", "--recompress-flate", str(src), str(qp)],
+                       check=False, capture_output=True)
+        rows.append((label, src.stat().st_size, out.stat().st_size, gs.stat().st_size, qp.stat().st_size,
+                     has_text(out)))
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--corpus", type=Path, default=HERE.parent.parent / "shared" / "corpus" / "real")
+    opts = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        print("| file | tool | docpilot (s) | baseline (s) | ratio | baseline |")
+        print("|---|---|---:|---:|---:|---|")
+        for label, tool, ours, base, what in speed_rows(opts.corpus, opts.repeat, work):
+            print(f"| {label} | {tool} | {ours:.2f} | {base:.2f} | {ours / base:.2f}× | {what} |")
+        print()
+        print("| file | input | docpilot compress | gs /ebook | qpdf | ≤ both | text kept |")
+        print("|---|---:|---:|---:|---:|---|---|")
+        for label, size, ours, gs, qp, text in size_rows(opts.corpus, work):
+            mb = lambda n: f"{n / 1e6:.2f} MB"  # noqa: E731
+            print(f"| {label} | {mb(size)} | {mb(ours)} | {mb(gs)} | {mb(qp)} | "
+                  f"{'yes' if ours <= min(gs, qp) else 'NO'} | {'yes' if text else 'NO'} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,117 @@
+"""Reading tables: one finder and one cell reader for extract_tables, Excel and Markdown.
+
+PyMuPDF's ``find_tables`` finds ruled tables. A borderless table is looked for with
+its text strategy only when the page has no ruled table, and kept only when it looks
+like data (mostly numeric cells), so running prose never becomes a "table".
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Optional
+
+import pymupdf
+
+__all__ = ["page_tables", "table_rows", "cell_value", "TEXT_FLAGS"]
+
+# Ligatures expanded, line-end hyphens joined.
+TEXT_FLAGS = (pymupdf.TEXTFLAGS_TEXT | pymupdf.TEXT_DEHYPHENATE) & ~pymupdf.TEXT_PRESERVE_LIGATURES
+_MIN_NUMERIC_SHARE = 0.3
+
+
+def page_tables(page: pymupdf.Page, thorough: bool = True) -> list[Any]:
+    """Tables on ``page``: ruled ones, else (when ``thorough``) borderless ones that look like data."""
+    try:
+        tables = list(page.find_tables().tables)
+        if tables or not thorough:
+            return tables
+        candidates = page.find_tables(strategy="text").tables
+    except (RuntimeError, ValueError, IndexError):
+        return []  # a page whose drawings confuse the finder has no usable table
+    return [t for t in candidates if _looks_like_data(page, t)]
+
+
+def _looks_like_data(page: pymupdf.Page, table: Any) -> bool:
+    if table.row_count < 3 or table.col_count < 2:
+        return False
+    cells = [c for row in table_rows(page, table) for c in row if c]
+    numeric = sum(isinstance(cell_value(c)[0], (int, float)) for c in cells)
+    return bool(cells) and numeric >= _MIN_NUMERIC_SHARE * len(cells)
+
+
+def table_rows(page: pymupdf.Page, table: Any) -> list[list[Optional[str]]]:
+    """The table's cell texts, row by row (None for cells covered by a merged cell).
+
+    Cell text is read with PyMuPDF's cell extractor (character boxes inside the cell),
+    which keeps decimals like "41.2" whole where ``Table.extract`` can split them.
+    """
+    from pymupdf.table import extract_cells
+
+    textpage = getattr(table, "textpage", None) or page.get_textpage(flags=pymupdf.TEXTFLAGS_TEXT)
+    rows: list[list[Optional[str]]] = []
+    if table.header.external:
+        rows.append([name or "" for name in table.header.names])
+    for row in table.rows:
+        texts = [None if cell is None else extract_cells(textpage, cell, markdown=False).strip() for cell in row.cells]
+        rows.extend(_split_stacked(texts))
+    return rows
+
+
+def _split_stacked(row: list[Optional[str]]) -> list[list[Optional[str]]]:
+    """Split a row whose cells stack several records line by line into one row per line.
+
+    Tables ruled only every few records come out of the detector as one row holding
+    "Alabama\nAlaska\n…" beside "18,870\n209\n…". The row is split when every filled
+    cell has the same number of lines (two or more) and most filled cells are numbers.
+    """
+    filled = [text for text in row if text]
+    if len(filled) < 2:
+        return [row]
+    counts = {len(text.split("\n")) for text in filled}
+    if len(counts) != 1 or counts == {1}:
+        return [row]
+    numeric = sum(all(isinstance(cell_value(line)[0], (int, float)) for line in text.split("\n")) for text in filled)
+    if numeric * 2 < len(filled):
+        return [row]
+    height = counts.pop()
+    return [[text.split("\n")[i].strip() if text else text for text in row] for i in range(height)]
+
+
+_NUMBER = re.compile(
+    r"""^(?P<neg>[-−–(])?\s*            # sign or accounting parenthesis
+        (?P<int>\d{1,3}(?:,\d{3})+|\d+)?  # integer part, maybe with thousands commas
+        (?P<frac>\.\d+)?                  # decimals
+        \)?\s*(?P<pct>%)?$""",
+    re.X,
+)
+
+
+def cell_value(text: Optional[str]) -> tuple[Any, Optional[str]]:
+    """A cell's value for Excel and its number format: numbers as numbers, else the text.
+
+    "1,284" → 1284, "55.3" → 55.3, "(12)" → -12, "31%" → 0.31 shown as 31%. Codes with
+    a leading zero ("007"), dates and mixed text stay text.
+    """
+    if text is None:
+        return None, None
+    clean = text.strip()
+    match = _NUMBER.match(clean)
+    if not clean or not match or not (match.group("int") or match.group("frac")):
+        return text, None
+    neg, whole, frac, pct = match.group("neg", "int", "frac", "pct")
+    if neg == "(" and not clean.endswith(")") or clean.endswith(")") and neg != "(":
+        return text, None
+    if whole and len(whole) > 1 and whole.startswith("0") and "," not in whole:
+        return text, None  # a code such as a ZIP or an ID
+    digits = (whole or "0").replace(",", "")
+    number: float | int = float(digits + frac) if frac else int(digits)
+    if neg:
+        number = -number
+    if len(digits) > 15:
+        return text, None  # beyond Excel's precision: an identifier, not a quantity
+    if pct:
+        places = len(frac) - 1 if frac else 0
+        return number / 100, "0" + ("." + "0" * places if places else "") + "%"
+    return number, None
+
+
