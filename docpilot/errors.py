@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pdftools.errors import PdfToolError
 
-__all__ = ["DocPilotError", "UsageError", "PdfToolError"]
+__all__ = ["DocPilotError", "UsageError", "LLMError", "PdfToolError"]
 
 
 class DocPilotError(PdfToolError):
@@ -13,3 +13,7 @@ class DocPilotError(PdfToolError):
 
 class UsageError(DocPilotError):
     """The command line or the request was used wrongly (exit code 2)."""
+
+
+class LLMError(DocPilotError):
+    """The language model could not answer: server unreachable, model missing, timeout, bad reply."""

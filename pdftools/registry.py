@@ -91,6 +91,11 @@ class Tool:
             lines.append(f"  - {name}{'' if name in required else ' (optional)'}: {text}")
         return "\n".join(lines)
 
+    def defaults(self) -> dict[str, Any]:
+        """Each argument's default (None for required ones)."""
+        return {name: (None if info.is_required() else info.get_default(call_default_factory=True))
+                for name, (_, info) in self.fields.items()}
+
     def validate(self, args: dict[str, Any]) -> dict[str, Any]:
         """Check arguments against the schema; return them with defaults filled in."""
         try:

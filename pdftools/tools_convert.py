@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 
-@tool(kind="files", category="convert", explain="Convert {file} to a Word document (pages: {pages})")
+@tool(kind="files", category="convert", explain="Convert {file} to a Word document[ ({pages})]")
 def convert_to_docx(
     file: str, pages: Pages = "all", password: Optional[str] = None, output: Optional[str] = None
 ) -> str:
@@ -57,7 +57,7 @@ def convert_to_docx(
     return str(target)
 
 
-@tool(kind="files", category="convert", explain="Turn {file} into PowerPoint slides (pages: {pages})")
+@tool(kind="files", category="convert", explain="Turn {file} into PowerPoint slides, one per page[ ({pages})]")
 def convert_to_pptx(
     file: str, pages: Pages = "all", password: Optional[str] = None, output: Optional[str] = None
 ) -> str:
@@ -84,7 +84,7 @@ def convert_to_pptx(
     return str(target)
 
 
-@tool(kind="files", category="convert", explain="Put the tables in {file} into an Excel workbook (pages: {pages})")
+@tool(kind="files", category="convert", explain="Put the tables in {file} into an Excel workbook[ ({pages})]")
 def convert_to_xlsx(
     file: str, pages: Pages = "all", password: Optional[str] = None, output: Optional[str] = None
 ) -> str:
@@ -152,7 +152,7 @@ def _page_images(file: str, pages: Pages, dpi: int, password: Optional[str], out
     return [str(p) for p in written]
 
 
-@tool(kind="files", category="convert", explain="Save {file} as PNG images at {dpi} dpi (pages: {pages})")
+@tool(kind="files", category="convert", explain="Save {pages} of {file} as PNG images[ at {dpi} dpi]")
 def convert_to_png(
     file: str,
     pages: Pages = "all",
@@ -176,7 +176,7 @@ def convert_to_png(
     return _page_images(file, pages, dpi, password, output, "png")
 
 
-@tool(kind="files", category="convert", explain="Save {file} as JPEG images at {dpi} dpi (pages: {pages})")
+@tool(kind="files", category="convert", explain="Save {pages} of {file} as JPEG images[ at {dpi} dpi]")
 def convert_to_jpeg(
     file: str,
     pages: Pages = "all",
@@ -204,7 +204,7 @@ def convert_to_jpeg(
     return _page_images(file, pages, dpi, password, output, "jpeg", quality)
 
 
-@tool(kind="files", category="convert", explain="Save {file} as one multi-page TIFF at {dpi} dpi (pages: {pages})")
+@tool(kind="files", category="convert", explain="Save {pages} of {file} as one multi-page TIFF image[ at {dpi} dpi]")
 def convert_to_tiff(
     file: str,
     pages: Pages = "all",
@@ -247,7 +247,7 @@ def _write_text(target: Path, text: str) -> None:
             handle.write(text)
 
 
-@tool(kind="files", category="convert", explain="Save the text of {file} as a text file (pages: {pages})")
+@tool(kind="files", category="convert", explain="Save the text of {file} as a text file[ ({pages})]")
 def convert_to_text(
     file: str, pages: Pages = "all", password: Optional[str] = None, output: Optional[str] = None
 ) -> str:
@@ -276,7 +276,7 @@ def convert_to_text(
     return str(target)
 
 
-@tool(kind="files", category="convert", explain="Convert {file} to Markdown (pages: {pages})")
+@tool(kind="files", category="convert", explain="Convert {file} to Markdown[ ({pages})]")
 def convert_to_markdown(
     file: str, pages: Pages = "all", password: Optional[str] = None, output: Optional[str] = None
 ) -> str:
@@ -306,7 +306,7 @@ def convert_to_markdown(
     return str(target)
 
 
-@tool(kind="pdf", category="convert", explain="Make a PDF from the images {images}, page size {page_size}")
+@tool(kind="pdf", category="convert", explain="Make one PDF from the images {images}, one image per page")
 def images_to_pdf(
     images: list[str],
     page_size: Literal["fit", "A4", "letter"] = "fit",

@@ -58,7 +58,7 @@ def _kinds(categories: Optional[Union[str, list[str]]]) -> list[str]:
     return kinds or list(_FINDERS)
 
 
-@tool(kind="value", category="understanding", explain="Find {categories} in {file} on {pages}")
+@tool(kind="value", category="understanding", explain="Find [{categories} ]in {file}[ on {pages}]")
 def find_entities(
     file: str,
     categories: Optional[Union[str, list[str]]] = None,

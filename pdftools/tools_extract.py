@@ -65,7 +65,7 @@ def extract_text(file: str, pages: Pages = "all", output: Optional[str] = None) 
     return str(target)
 
 
-@tool(kind="value", category="extract", explain="Find the tables on {pages} of {file}")
+@tool(kind="value", category="extract", explain="Read the tables on {pages} of {file}")
 def extract_tables(file: str, pages: Pages = "all") -> list[dict[str, Any]]:
     """Find tables in a PDF and return their cells row by row.
 
@@ -116,7 +116,7 @@ def _image_bytes(doc: pymupdf.Document, xref: int, smask: int) -> tuple[bytes, s
     return pix.tobytes("png"), "png"
 
 
-@tool(kind="files", category="extract", explain="Save the images on {pages} of {file} as files")
+@tool(kind="files", category="extract", explain="Save the images on {pages} of {file} as image files")
 def extract_images(file: str, pages: Pages = "all", min_size: int = 50) -> list[str]:
     """Save the pictures embedded in a PDF as image files.
 
@@ -214,7 +214,7 @@ def extract_attachments(file: str) -> list[str]:
     return written
 
 
-@tool(kind="value", category="extract", explain="List the bookmarks (outline) of {file}")
+@tool(kind="value", category="extract", explain="List the bookmarks (table of contents) of {file}")
 def get_outline(file: str) -> list[dict[str, Any]]:
     """List a PDF's bookmarks (table of contents / outline).
 
@@ -233,7 +233,7 @@ def get_outline(file: str) -> list[dict[str, Any]]:
     ]
 
 
-@tool(kind="pdf", category="extract", explain="Make {pages} of {file} searchable with OCR ({language})")
+@tool(kind="pdf", category="extract", explain="Recognise the text on {pages} of {file} with OCR so it becomes searchable[ (language {language})]")
 def ocr(
     file: str,
     pages: Pages = "all",

@@ -13,7 +13,7 @@ from .registry import tool
 __all__ = ["duplicate", "rename", "count_pages", "get_metadata", "set_metadata"]
 
 
-@tool(kind="pdf", category="files", explain="Make a copy of {file} named {output}")
+@tool(kind="pdf", category="files", explain="Make a copy of {file}[ named {output}]")
 def duplicate(file: str, output: Optional[str] = None) -> str:
     """Make an exact copy of a file.
 
@@ -122,7 +122,7 @@ def get_metadata(file: str, password: Optional[str] = None) -> dict:
         }
 
 
-@tool(kind="pdf", category="files", explain="Set the properties of {file} (title {title}, author {author})")
+@tool(kind="pdf", category="files", explain="Set the properties of {file}:[ title {title}][, author {author}][, subject {subject}][, keywords {keywords}]")
 def set_metadata(
     file: str,
     title: Optional[str] = None,

@@ -154,7 +154,7 @@ def _same(f: FormField, planned: Any) -> bool:
     return got == planned
 
 
-@tool(kind="pdf", category="forms", explain="Fill the form fields of {file} with {values}")
+@tool(kind="pdf", category="forms", explain="Fill the form in {file}: {values}")
 def fill_form(
     file: str,
     values: dict[str, Union[str, bool, int, float]],
@@ -241,7 +241,7 @@ def _redraw_stale(doc: pymupdf.Document, fields: dict[str, FormField], skip: Opt
                     pass  # keep what is there
 
 
-@tool(kind="pdf", category="forms", explain="Flatten the form fields of {file} into page content")
+@tool(kind="pdf", category="forms", explain="Flatten the form in {file} so its fields can no longer be edited")
 def flatten_form(file: str, output: Optional[str] = None) -> str:
     """Flatten a form: field values become ordinary page content and can no longer be edited.
 

@@ -49,7 +49,7 @@ _TYPE_NAMES = {
 _KNOWN_TYPES = sorted(set(_TYPE_NAMES.values()))
 
 
-@tool(kind="value", category="markup", explain="Search {file} for {terms} on {pages}")
+@tool(kind="value", category="markup", explain="Search {file} for [{terms}][ {categories}][ the pattern {regex}] on {pages}")
 def search_text(
     file: str,
     terms: Terms = None,
@@ -140,7 +140,7 @@ _MARK_ARGS = """
 """
 
 
-@tool(kind="pdf", category="markup", explain="Highlight {terms} on {pages} of {file}")
+@tool(kind="pdf", category="markup", explain="Highlight [{terms}][ {categories}][ the pattern {regex}] on {pages} of {file}")
 @_documented("Highlight words, phrases or kinds of data (emails, dates …) in a PDF.", "highlight", "yellow",
              "highlighted")
 def highlight_text(
@@ -158,7 +158,7 @@ def highlight_text(
                  whole_words, color, output)
 
 
-@tool(kind="pdf", category="markup", explain="Underline {terms} on {pages} of {file}")
+@tool(kind="pdf", category="markup", explain="Underline [{terms}][ {categories}][ the pattern {regex}] on {pages} of {file}")
 @_documented("Underline words, phrases or kinds of data (emails, dates …) in a PDF.", "underline", "green",
              "underlined")
 def underline_text(
@@ -176,7 +176,7 @@ def underline_text(
                  whole_words, color, output)
 
 
-@tool(kind="pdf", category="markup", explain="Strike out {terms} on {pages} of {file}")
+@tool(kind="pdf", category="markup", explain="Strike out [{terms}][ {categories}][ the pattern {regex}] on {pages} of {file}")
 @_documented("Strike out words, phrases or kinds of data in a PDF.", "strike out", "red", "struck")
 def strikeout_text(
     file: str,
@@ -206,7 +206,7 @@ def _corner(page: pymupdf.Page, position: str) -> pymupdf.Point:
     return point * page.derotation_matrix
 
 
-@tool(kind="pdf", category="markup", explain="Add the comment {text} to page {page} of {file}")
+@tool(kind="pdf", category="markup", explain="Add the comment {text} on page {page} of {file}")
 def add_comment(
     file: str,
     text: str,
@@ -289,7 +289,7 @@ def _text_under(annot: pymupdf.Annot, chars: _PageChars) -> str:
     return " ".join(chars.under(rect) for rect in rects).strip()
 
 
-@tool(kind="value", category="markup", explain="List the annotations on {pages} of {file}")
+@tool(kind="value", category="markup", explain="List the comments and markups on {pages} of {file}")
 def read_annotations(file: str, pages: Pages = "all") -> list[dict]:
     """List the annotations (comments, highlights, underlines …) in a PDF.
 
@@ -337,7 +337,7 @@ def _annot_types(types: Optional[list[str]]) -> Optional[set[str]]:
     return wanted
 
 
-@tool(kind="pdf", category="markup", explain="Delete the {types} annotations on {pages} of {file}")
+@tool(kind="pdf", category="markup", explain="Delete the[ {types}] annotations on {pages} of {file}")
 def delete_annotations(
     file: str,
     pages: Pages = "all",

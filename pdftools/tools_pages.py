@@ -87,7 +87,7 @@ def delete_pages(file: str, pages: Pages, output: Optional[str] = None) -> str:
         return write_pdf(doc, target)
 
 
-@tool(kind="pdf", category="pages", explain="Rotate {pages} of {file} by {degrees} degrees")
+@tool(kind="pdf", category="pages", explain="Rotate {pages} of {file} by {degrees} degrees (clockwise)")
 def rotate_pages(file: str, pages: Pages = "all", degrees: int = 90, output: Optional[str] = None) -> str:
     """Turn pages by a multiple of 90 degrees, on top of any rotation they already have.
 
@@ -167,7 +167,7 @@ def _full_order(order: object, count: int) -> list[int]:
     return seen
 
 
-@tool(kind="files", category="pages", explain="Split {file} into parts (every {every} pages / at {at})")
+@tool(kind="files", category="pages", explain="Split {file} into separate files[ every {every} pages][ starting new parts at pages {at}]")
 def split_pdf(
     file: str,
     every: Optional[int] = None,
@@ -230,7 +230,7 @@ def split_pdf(
         return written
 
 
-@tool(kind="pdf", category="pages", explain="Insert {count} blank page(s) after page(s) {after} of {file}")
+@tool(kind="pdf", category="pages", explain="Insert[ {count}] blank page(s) after page {after} of {file}")
 def insert_blank_pages(file: str, after: Pages, count: int = 1, output: Optional[str] = None) -> str:
     """Insert blank pages, sized like the page before them.
 
@@ -255,7 +255,7 @@ def insert_blank_pages(file: str, after: Pages, count: int = 1, output: Optional
         return write_pdf(doc, target)
 
 
-@tool(kind="pdf", category="pages", explain="Add a page with the text {text} to {file} ({position})")
+@tool(kind="pdf", category="pages", explain="Add a page with the text {text} to {file}[ (at the {position})]")
 def add_page_with_text(
     file: str,
     text: str,
@@ -299,7 +299,7 @@ def add_page_with_text(
         return write_pdf(doc, target)
 
 
-@tool(kind="pdf", category="pages", explain="Crop {pages} of {file} (margin {margin} {unit})")
+@tool(kind="pdf", category="pages", explain="Crop {pages} of {file}[ by {margin} {unit}]")
 def crop_pages(
     file: str,
     pages: Pages = "all",
@@ -349,7 +349,7 @@ def crop_pages(
         return write_pdf(doc, target)
 
 
-@tool(kind="pdf", category="pages", explain="Remove blank pages from {file}")
+@tool(kind="pdf", category="pages", explain="Remove the blank pages from {file}")
 def remove_blank_pages(file: str, threshold: float = 0.001, output: Optional[str] = None) -> str:
     """Remove blank pages: pages with no text that show (next to) nothing.
 

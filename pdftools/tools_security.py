@@ -99,7 +99,7 @@ def check_password(file: str, password: Optional[str] = None) -> dict:
     }
 
 
-@tool(kind="pdf", category="security", explain="Protect {file} with a password")
+@tool(kind="pdf", category="security", explain="Protect {file} with the password {password}")
 def add_password(file: str, password: str, owner_password: Optional[str] = None, output: Optional[str] = None) -> str:
     """Protect a PDF with a password (AES-256): it opens only with that password.
 
@@ -157,7 +157,7 @@ def remove_password(file: str, password: str, output: Optional[str] = None) -> s
     return str(target)
 
 
-@tool(kind="pdf", category="files", explain="Compress {file} ({level} compression)")
+@tool(kind="pdf", category="files", explain="Compress {file} to make it smaller[ ({level} level)]")
 def compress(file: str, level: Literal["low", "medium", "high"] = "medium", output: Optional[str] = None) -> str:
     """Make a PDF smaller; the text stays selectable and searchable.
 
@@ -200,7 +200,7 @@ def compress(file: str, level: Literal["low", "medium", "high"] = "medium", outp
     return str(target)
 
 
-@tool(kind="pdf", category="files", explain="Combine {files} into one PDF")
+@tool(kind="pdf", category="files", explain="Combine {files} into one PDF, in that order")
 def combine_files(files: list[str], output: Optional[str] = None) -> str:
     """Combine several PDFs into one, in the order given (bookmarks are kept).
 
@@ -246,7 +246,7 @@ def _strip_scripts(doc: pymupdf.Document) -> None:
             doc.xref_set_key(xref, "S", "null")
 
 
-@tool(kind="pdf", category="security", explain="Remove hidden and risky content from {file}")
+@tool(kind="pdf", category="security", explain="Remove hidden and risky content (scripts, attachments, metadata) from {file}")
 def sanitize(file: str, output: Optional[str] = None) -> str:
     """Remove hidden and risky content: JavaScript, attachments, links, metadata, hidden text.
 

@@ -88,7 +88,7 @@ def _write_lines(
         draw_text(page, line, pymupdf.Point(x, block.y0 + leading * (i + 0.5)), face, size, color)
 
 
-@tool(kind="pdf", category="markup", explain="Watermark {pages} of {file} with the text {text} or the image {image}")
+@tool(kind="pdf", category="markup", explain="Add the watermark[ {text}][ image {image}] to {pages} of {file}")
 def add_watermark(
     file: str,
     text: Optional[str] = None,
@@ -161,7 +161,7 @@ def _fit_size(face: Face, text: str, angle: float, rect: pymupdf.Rect, position:
     return max(size, 4.0)
 
 
-@tool(kind="pdf", category="markup", explain="Sign page {page} of {file} at the {position}")
+@tool(kind="pdf", category="markup", explain="Sign page {page} of {file}[ with the image {image}][ as {name}][ at the {position}]")
 def add_signature(
     file: str,
     image: Optional[str] = None,
@@ -240,7 +240,7 @@ def _sign(
     return xref
 
 
-@tool(kind="pdf", category="markup", explain="Number {pages} of {file} at the {position} as \"{format}\"")
+@tool(kind="pdf", category="markup", explain="Number {pages} of {file}[ at the {position}]")
 def add_page_numbers(
     file: str,
     pages: Pages = "all",
@@ -279,7 +279,7 @@ def add_page_numbers(
         return save_pdf(doc, target, faces[:1])
 
 
-@tool(kind="pdf", category="markup", explain="Add the header {header} and footer {footer} to {pages} of {file}")
+@tool(kind="pdf", category="markup", explain="Add[ the header {header}][ the footer {footer}] to {pages} of {file}")
 def add_header_footer(
     file: str,
     header: Optional[str] = None,
@@ -321,7 +321,7 @@ def add_header_footer(
         return save_pdf(doc, target, list(faces.values()))
 
 
-@tool(kind="pdf", category="markup", explain="Place the image {image} on page {page} of {file} at the {position}")
+@tool(kind="pdf", category="markup", explain="Place the image {image} on page {page} of {file}[ at the {position}]")
 def add_image(
     file: str,
     image: str,

@@ -1,0 +1,112 @@
+"""The one interface every language-model backend offers, and the counters requests report.
+
+A backend turns chat messages into a :class:`Reply`. With a JSON schema the backend constrains or
+asks for JSON output; checking the reply against the schema stays the caller's job (the verifier).
+Failures of servers and models surface as :class:`~docpilot.errors.LLMError` with a message for
+the user, never as a raw traceback.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+from ..errors import LLMError
+
+__all__ = ["LLM", "LLMError", "Reply", "Usage", "Metered", "metered"]
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One answer of the model, with what it cost."""
+
+    text: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+
+
+@dataclass
+class Usage:
+    """Running totals of LLM calls; thread-safe so a shared backend can count from several sessions."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    def add(self, reply: Reply) -> None:
+        """Count one call."""
+        with self._lock:
+            self.calls += 1
+            self.prompt_tokens += reply.prompt_tokens
+            self.completion_tokens += reply.completion_tokens
+            self.seconds += reply.seconds
+
+    def as_dict(self) -> dict[str, float | int]:
+        """The totals as plain values (for ``stats`` in ``--json`` output and run records)."""
+        with self._lock:
+            return {
+                "llm_calls": self.calls,
+                "prompt_tokens": self.prompt_tokens,
+                "completion_tokens": self.completion_tokens,
+                "llm_seconds": round(self.seconds, 3),
+            }
+
+
+@runtime_checkable
+class LLM(Protocol):
+    """A chat model. ``name`` is ``"local"``, ``"openai"`` or ``"scripted"``; ``usage`` counts every call."""
+
+    name: str
+    usage: Usage
+
+    def chat(
+        self,
+        messages: list[dict],
+        *,
+        schema: dict | None = None,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+    ) -> Reply:
+        """Answer ``messages`` (OpenAI-style ``{"role", "content"}`` dicts).
+
+        Args:
+            messages: the conversation; a first ``system`` message is the static prefix that the local
+                backend reuses across requests and processes, so keep it identical between requests.
+            schema: a JSON schema the reply must follow; the reply text is then a JSON document.
+            max_tokens: the most tokens to generate.
+            temperature: sampling temperature; 0 gives repeatable answers.
+
+        Raises:
+            LLMError: the model or server could not answer; the message says why and what to do.
+        """
+        ...
+
+
+class Metered:
+    """Wraps a backend to count one request's calls apart from the backend's process-wide totals."""
+
+    def __init__(self, llm: LLM) -> None:
+        self.llm = llm
+        self.name = llm.name
+        self.usage = Usage()
+
+    def chat(
+        self,
+        messages: list[dict],
+        *,
+        schema: dict | None = None,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+    ) -> Reply:
+        reply = self.llm.chat(messages, schema=schema, max_tokens=max_tokens, temperature=temperature)
+        self.usage.add(reply)
+        return reply
+
+
+def metered(llm: LLM) -> Metered:
+    """A per-request view of ``llm`` whose ``usage`` starts at zero."""
+    return Metered(llm)
