@@ -1,0 +1,5 @@
+"""The deterministic fast path: requests it fully understands become plans with zero LLM calls."""
+
+from .build import NeedInfo, fast_plan
+
+__all__ = ["fast_plan", "NeedInfo"]

@@ -1,0 +1,197 @@
+"""Argument extractors: pages, passwords, degrees, positions, names, categories, formats."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "pages_in", "password_in", "degrees_in", "position_in", "output_name_in", "categories_in",
+    "format_in", "number_words", "PII",
+]
+
+_ORDINALS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+    "ninth": 9, "tenth": 10, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5,
+}
+_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+            "ten": 10, "a": 1, "an": 1, "single": 1}
+_RANGE_SEP = r"\s*(?:-|–|to|through|thru|until|till)\s*"
+_NUM = r"\d+"
+_LIST = rf"{_NUM}(?:{_RANGE_SEP}(?:{_NUM}|the end|end|last))?(?:\s*(?:,|and|&|,\s*and)\s*{_NUM}(?:{_RANGE_SEP}(?:{_NUM}|the end|end|last))?)*"
+
+
+def number_words(text: str) -> int | None:
+    text = text.strip().lower()
+    if text.isdigit():
+        return int(text)
+    return _NUMBERS.get(text)
+
+
+def _clean_list(spec: str) -> str:
+    spec = re.sub(r"\s*(?:,\s*and|and|&)\s*", ",", spec)
+    spec = re.sub(_RANGE_SEP, "-", spec)
+    spec = re.sub(r"-(?:the end|end)", "-last", spec)
+    return re.sub(r"\s+", "", spec)
+
+
+def pages_in(clause: str, count: int | None = None) -> str | None:
+    """The page selection a clause names, in the selection syntax ("1-3,5", "last", "all"), or None."""
+    c = re.sub(r"-?\d+(?:\.\d+)?\s*(?:°|degrees?\b|deg\b|dpi\b|%|percent\b|mm\b|cm\b|pt\b|points\b|inch(?:es)?\b)",
+               " ", clause.lower())
+    m = re.search(rf"\bpages?\s+({_LIST})", c)
+    if m:
+        spec = _clean_list(m.group(1))
+        tail = c[m.end():]
+        if re.match(r"\s*(?:onwards?|and (?:after|beyond|on)|to the end|and following)", tail):
+            spec += "-last"
+        return spec
+    m = re.search(rf"\b(?:from|starting (?:at|from)|after)\s+page\s+({_NUM})\s*(?:on(?:wards?)?|to the end)?", c)
+    if m and re.search(r"\b(?:from|starting)\b", m.group(0)):
+        return f"{m.group(1)}-last"
+    m = re.search(r"\b(first|last)\s+(\w+)\s+pages\b", c)
+    if m and number_words(m.group(2)):
+        n = number_words(m.group(2)) or 1
+        if m.group(1) == "first":
+            return f"1-{n}"
+        if count:
+            return f"{max(1, count - n + 1)}-{count}"
+        return None
+    m = re.search(r"\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|\d+(?:st|nd|rd|th))"
+                  r"\s+(?:and\s+(?:the\s+)?(first|second|third|last|\d+(?:st|nd|rd|th))\s+)?pages?\b", c)
+    if m:
+        picks = [g for g in m.groups() if g]
+        return ",".join("last" if p == "last" else str(_ORDINALS.get(p, int(re.sub(r"\D", "", p) or 0)))
+                        for p in picks)
+    m = re.search(r"\b(?:cover|title|front)\s+page\b", c)
+    if m:
+        return "1"
+    m = re.search(r"\b(odd|even)(?:-numbered)?\s+pages\b", c)
+    if m:
+        return m.group(1)
+    if re.search(r"\b(?:every|each|all(?: the)?|all of the|whole document|entire document)\s+pages?\b", c):
+        return "all"
+    m = re.search(rf"\bp\.?\s*({_NUM}(?:-{_NUM})?)\b", c)
+    if m:
+        return m.group(1)
+    return None
+
+
+_PASSWORD = re.compile(
+    r"\bpassword(?:\s+(?:is|of|=|:|to|as|set to))?\s*(?:is\s+)?(?::\s*)?(⟦\d+⟧|[^\s,;]+)", re.IGNORECASE
+)
+_NOT_PASSWORD = {"from", "the", "a", "on", "protected", "protection", "and", "for", "it", "this", "that", "with",
+                 "if", "so", "then", "too", "please", "required", "set"}
+
+
+def password_in(clause: str, quotes: list[str]) -> str | None:
+    """'with the password X', 'password: X', 'the password is X' → X (quoted or a bare word)."""
+    for m in _PASSWORD.finditer(clause):
+        raw = m.group(1).strip().rstrip(".")
+        if raw.startswith("⟦"):
+            return quotes[int(raw[1:-1])]
+        if raw.lower() not in _NOT_PASSWORD:
+            return raw
+    return None
+
+
+def degrees_in(clause: str) -> int | None:
+    c = clause.lower()
+    m = re.search(r"(-?\d+)\s*(?:°|degrees?|deg)\b", c)
+    value = int(m.group(1)) if m else None
+    if value is None:
+        if re.search(r"upside[- ]down|half a turn|half turn", c):
+            value = 180
+        elif re.search(r"\b(?:quarter turn|sideways)\b", c) or re.search(r"\b(?:left|right|clockwise)\b", c):
+            value = 90
+    if value is not None and re.search(r"counter[- ]?clockwise|anti[- ]?clockwise|\bleft\b", c):
+        value = -abs(value)
+    return value
+
+
+_POSITIONS = ("top-left", "top-right", "top-center", "bottom-left", "bottom-right", "bottom-center", "center")
+
+
+def position_in(clause: str, default_bottom: str = "bottom-center", default_top: str = "top-center") -> str | None:
+    c = clause.lower().replace("centre", "center").replace("middle", "center")
+    vertical = "top" if re.search(r"\b(?:top|header|upper)\b", c) else "bottom" if re.search(
+        r"\b(?:bottom|footer|lower|foot)\b", c) else None
+    horizontal = "left" if re.search(r"\bleft\b", c) else "right" if re.search(r"\bright\b", c) else (
+        "center" if re.search(r"\bcenter(?:ed)?\b", c) else None)
+    if vertical and horizontal:
+        return f"{vertical}-{horizontal}"
+    if vertical:
+        return default_top if vertical == "top" else default_bottom
+    if horizontal == "center":
+        return "center"
+    return None
+
+
+_NAME = re.compile(
+    r"\b(?:called|named|name it|save (?:it )?as|saved as|as a file called|file name|filename|rename (?:it )?to)\s+"
+    r"(⟦\d+⟧|[\w.\- ]+?\.(?:pdf|docx|pptx|xlsx|png|jpe?g|tiff?|txt|md))\b",
+    re.IGNORECASE,
+)
+
+
+def output_name_in(clause: str, quotes: list[str]) -> str | None:
+    m = _NAME.search(clause)
+    if not m:
+        return None
+    raw = m.group(1)
+    return quotes[int(raw[1:-1])] if raw.startswith("⟦") else raw.strip()
+
+
+_CATEGORY_WORDS = [
+    (r"e-?mail(?:\s+address(?:es)?)?s?", "email"),
+    (r"(?:tele)?phone(?:\s+numbers?)?s?|mobile numbers?|fax numbers?|contact numbers?", "phone"),
+    (r"social security(?:\s+numbers?)?|ssns?\b|ss numbers?", "ssn"),
+    (r"(?:credit|debit)?\s*card(?:\s+numbers?)?s?", "card"),
+    (r"(?:bank\s+)?account(?:\s+numbers?)|iban(?:s)?|routing numbers?", "account"),
+    (r"dates?(?:\s+of\s+birth)?|birthdays?|birth dates?", "date"),
+    (r"(?:monetary|dollar|money)\s+(?:amounts?|values?|figures?)|amounts?\s+of\s+money|prices?|money|"
+     r"currency amounts?|dollar figures?", "money"),
+    (r"urls?|links?|web ?(?:site)?\s*addresses|websites?|web links?", "url"),
+]
+PII = ["email", "phone", "ssn", "card", "account", "date"]
+_PII_WORDS = (r"\b(?:pii|personally identifiable information|personal(?:ly)? (?:identifying )?(?:information|info|data|"
+              r"details)|sensitive (?:information|data|info|details)|private (?:information|data|details)|"
+              r"contact (?:details|information|info))\b")
+
+
+def categories_in(clause: str) -> list[str]:
+    """Pattern categories a clause names ("email addresses and phone numbers" → email, phone)."""
+    c = clause.lower()
+    found: list[str] = []
+    if re.search(_PII_WORDS, c):
+        found.extend(["email", "phone"] if "contact" in c and "pii" not in c and "personal" not in c else PII)
+    for pattern, category in _CATEGORY_WORDS:
+        if re.search(rf"\b(?:{pattern})\b", c) and category not in found:
+            if category == "date" and re.search(r"\bdate:\s|update", c) and not re.search(r"\bdates\b", c):
+                continue
+            if category == "card" and not re.search(r"\b(?:credit|debit)\b|card numbers?", c):
+                continue
+            if category == "url" and re.search(r"\blinks?\b", c) and re.search(r"remove (?:all )?(?:the )?links", c):
+                continue
+            found.append(category)
+    return found
+
+
+_FORMATS = [
+    (r"\b(?:word|docx|ms word|\.docx|doc file|editable document)\b", "docx"),
+    (r"\b(?:powerpoint|power point|pptx|slides?|slide deck|deck|presentation)\b", "pptx"),
+    (r"\b(?:excel|xlsx|spreadsheets?|workbook|csv)\b", "xlsx"),
+    (r"\b(?:png)\b", "png"),
+    (r"\b(?:jpe?g|jpg)\b", "jpeg"),
+    (r"\b(?:tiff?|tif)\b", "tiff"),
+    (r"\b(?:markdown|md)\b", "markdown"),
+    (r"\b(?:plain text|text file|txt|\.txt)\b", "text"),
+    (r"\b(?:images?|pictures?|pngs)\b", "png"),
+]
+
+
+def format_in(clause: str) -> str | None:
+    c = clause.lower()
+    for pattern, fmt in _FORMATS:
+        if re.search(pattern, c):
+            return fmt
+    return None

@@ -1,0 +1,59 @@
+"""Request text: quoted strings set aside, then split into clauses at verbs."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+__all__ = ["Request", "split_request", "VERBS"]
+
+# Verbs that start a new instruction. A clause boundary is a separator followed by one of these.
+VERBS = (
+    "add|redact|black ?out|blackout|remove|delete|drop|rotate|turn|highlight|underline|strike ?out|strikethrough|"
+    "cross out|comment|annotate|watermark|stamp|sign|number|insert|append|prepend|extract|split|merge|combine|join|"
+    "concatenate|compress|shrink|reduce|optimi[sz]e|convert|export|save|make|create|give|send|put|reverse|reorder|"
+    "rearrange|sort|move|protect|encrypt|lock|password-protect|unlock|decrypt|fill|flatten|set|change|update|crop|"
+    "ocr|search|find|count|list|show|tell|check|sanitize|clean|copy|duplicate|rename|place|include|keep|read|mark|"
+    "erase|censor|mask|hide|scrub|apply|paginate|get|pull|attach|render|output"
+)
+_VERB_START = rf"(?:please\s+)?(?:also\s+)?(?:then\s+)?(?:{VERBS})\b"
+_QUOTED = re.compile(r"\"([^\"]+)\"|(?<![\w])'([^']+?)'(?![\w])")
+_QUOTE_MAP = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "«": '"', "»": '"', "`": "'"})
+
+
+@dataclass
+class Request:
+    """The request with quoted strings replaced by ⟦n⟧ markers, and its clauses."""
+
+    original: str
+    text: str
+    quotes: list[str] = field(default_factory=list)
+    clauses: list[str] = field(default_factory=list)
+
+    def unquote(self, text: str) -> str:
+        return re.sub(r"⟦(\d+)⟧", lambda m: self.quotes[int(m.group(1))], text)
+
+    def quoted_in(self, clause: str) -> list[str]:
+        return [self.quotes[int(n)] for n in re.findall(r"⟦(\d+)⟧", clause)]
+
+
+def split_request(request: str) -> Request:
+    """Normalize quotes, protect quoted strings, split into instruction clauses."""
+    text = " ".join(request.translate(_QUOTE_MAP).split())
+    quotes: list[str] = []
+
+    def protect(match: re.Match[str]) -> str:
+        quotes.append(match.group(1) or match.group(2))
+        return f"⟦{len(quotes) - 1}⟧"
+
+    masked = _QUOTED.sub(protect, text)
+    parts = re.split(r"(?<=[.;!?])\s+|;\s*", masked)
+    clauses: list[str] = []
+    for part in parts:
+        part = part.strip().rstrip(".!;")
+        if not part:
+            continue
+        pieces = re.split(rf"(?:,\s*(?:and\s+)?|\s+and\s+|\s+then\s+|,\s*then\s+)(?={_VERB_START})", part,
+                          flags=re.IGNORECASE)
+        clauses.extend(p.strip(" ,") for p in pieces if p and p.strip(" ,"))
+    return Request(request, masked, quotes, clauses)

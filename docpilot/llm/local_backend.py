@@ -1,0 +1,318 @@
+"""The embedded default: Qwen2.5-Coder-1.5B-Instruct (GGUF) run in-process by llama-cpp-python.
+
+The model is loaded once per process (a lock-protected cache keyed by path and context size) and its
+calls are serialized, so the Gradio app can share it between sessions. Replies with a schema use
+llama.cpp's grammar-constrained decoding. Two prompt caches make repeated static prefixes cheap:
+
+* in a process, llama.cpp keeps the KV cache of the last prompt and reuses the common prefix;
+* across processes, the KV state of the first ``system`` message (the static prefix) is saved under
+  ``$XDG_CACHE_HOME/docpilot/llm-cache`` with ``llama_state_save_file`` and restored on the next
+  cold start, instead of ingesting the prefix again (~80 tokens/s on two cores).
+
+``llama_cpp.LlamaDiskCache`` is not used: it pickles the full logits buffer (n_batch × 151,936 floats,
+about 311 MB) per entry, pops entries when read, and prints to stderr.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import json
+import os
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import DocPilotError, LLMError
+from .base import Reply, Usage
+
+__all__ = ["LocalConfig", "LocalBackend", "local_available", "loaded_models"]
+
+_MAX_THREADS = 8
+
+
+def _default_threads() -> int:
+    try:
+        count = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        count = os.cpu_count() or 1
+    return max(1, min(count, _MAX_THREADS))
+
+
+def _cache_root(env: Mapping[str, str]) -> Path:
+    base = env.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "docpilot"
+
+
+@dataclass(frozen=True)
+class LocalConfig:
+    """How to run the embedded model; built in ``main()``.
+
+    Attributes:
+        model_path: a GGUF file; ``None`` joins the embedded one (:func:`docpilot.weights.model_path`).
+        n_ctx: context window in tokens.
+        n_threads: CPU threads; ``None`` uses the available cores, at most 8.
+        prefix_cache_dir: where static-prefix KV states are kept; ``None`` turns the disk cache off.
+        prefix_min_tokens: shorter system prompts are not worth a file.
+        prefix_keep: how many prefix states to keep (least recently used go first).
+    """
+
+    model_path: Path | None = None
+    n_ctx: int = 8192
+    n_threads: int | None = None
+    prefix_cache_dir: Path | None = None
+    prefix_min_tokens: int = 256
+    prefix_keep: int = 4
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> LocalConfig:
+        """Defaults, with the prefix cache under ``$XDG_CACHE_HOME/docpilot/llm-cache``.
+
+        ``DOCPILOT_PREFIX_CACHE=0`` turns the disk cache off; ``DOCPILOT_THREADS`` sets the thread count.
+        """
+        cache = None if env.get("DOCPILOT_PREFIX_CACHE", "1") == "0" else _cache_root(env) / "llm-cache"
+        threads = env.get("DOCPILOT_THREADS")
+        return cls(n_threads=int(threads) if threads and threads.isdigit() else None, prefix_cache_dir=cache)
+
+
+def local_available() -> bool:
+    """Whether llama-cpp-python and the 22 weight packages are installed (no heavy import)."""
+    import importlib.util
+
+    from .. import weights
+
+    if importlib.util.find_spec("llama_cpp") is None:
+        return False
+    try:
+        weights.part_paths()
+    except DocPilotError:
+        return False
+    return True
+
+
+class _Loaded:
+    """One Llama object, its call lock, and its prefix store."""
+
+    def __init__(self, llama: Any, path: Path, load_seconds: float) -> None:
+        self.llama = llama
+        self.path = path
+        self.load_seconds = load_seconds
+        self.lock = threading.Lock()
+        self.grammars: dict[str, bool] = {}
+
+
+_MODELS: dict[tuple[str, int], _Loaded] = {}
+_MODELS_LOCK = threading.Lock()
+
+
+def loaded_models() -> dict[tuple[str, int], float]:
+    """The models loaded in this process and their load times in seconds (for diagnostics and tests)."""
+    with _MODELS_LOCK:
+        return {key: value.load_seconds for key, value in _MODELS.items()}
+
+
+def _load(path: Path, n_ctx: int, n_threads: int) -> _Loaded:
+    key = (str(path), n_ctx)
+    with _MODELS_LOCK:
+        if key in _MODELS:
+            return _MODELS[key]
+        try:
+            import llama_cpp
+        except ImportError:
+            raise LLMError(
+                "The local model needs llama-cpp-python. Run `make install`, or pip install '.[local]'."
+            ) from None
+        start = time.perf_counter()
+        try:
+            llama = llama_cpp.Llama(
+                model_path=str(path),
+                n_ctx=n_ctx,
+                n_threads=n_threads,
+                n_threads_batch=n_threads,
+                seed=0,
+                verbose=False,
+            )
+        except (ValueError, OSError, RuntimeError) as exc:
+            raise LLMError(f"Could not load the model {path.name}: {exc}") from None
+        loaded = _Loaded(llama, path, time.perf_counter() - start)
+        _MODELS[key] = loaded
+        return loaded
+
+
+class LocalBackend:
+    """Chat with the embedded GGUF model in this process."""
+
+    name = "local"
+
+    def __init__(self, config: LocalConfig | None = None) -> None:
+        self.config = config or LocalConfig()
+        self.usage = Usage()
+        self.last_prefix_event: str | None = None  # "live" | "restored" | "saved" | None, for measurements
+
+    def _model(self) -> _Loaded:
+        path = self.config.model_path
+        if path is None:
+            from .. import weights
+
+            try:
+                path = weights.model_path()
+            except DocPilotError as exc:
+                raise LLMError(str(exc)) from None
+        if not Path(path).is_file():
+            raise LLMError(f"The model file {path} does not exist.")
+        return _load(Path(path), self.config.n_ctx, self.config.n_threads or _default_threads())
+
+    def load(self) -> float:
+        """Load the model now (the app does this at start); returns the load time in seconds."""
+        return self._model().load_seconds
+
+    def chat(
+        self,
+        messages: list[dict],
+        *,
+        schema: dict | None = None,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+    ) -> Reply:
+        loaded = self._model()
+        request: dict[str, Any] = {
+            "messages": messages,
+            "temperature": temperature,
+            "max_tokens": max_tokens,
+            "seed": 0,
+        }
+        if schema is not None:
+            _check_schema(loaded, schema)
+            request["response_format"] = {"type": "json_object", "schema": schema}
+        with loaded.lock:
+            start = time.perf_counter()
+            if self.config.prefix_cache_dir is not None:
+                store = _PrefixStore(loaded.llama, self.config)
+                self.last_prefix_event = store.prepare(messages)
+            try:
+                response = loaded.llama.create_chat_completion(**request)
+            except ValueError as exc:  # e.g. "Requested tokens (9000) exceed context window of 8192"
+                raise LLMError(f"The local model could not answer: {exc}") from None
+            seconds = time.perf_counter() - start
+        text = response["choices"][0]["message"].get("content") or ""
+        usage = response.get("usage") or {}
+        reply = Reply(text, int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0)), seconds)
+        self.usage.add(reply)
+        return reply
+
+
+def _check_schema(loaded: _Loaded, schema: dict) -> None:
+    """Fail clearly when llama.cpp cannot turn ``schema`` into a grammar (it would silently fall back)."""
+    text = json.dumps(schema, sort_keys=True)
+    if text in loaded.grammars:
+        return
+    from llama_cpp import llama_grammar
+
+    try:
+        llama_grammar.json_schema_to_gbnf(json.dumps(schema))
+    except Exception as exc:  # the converter raises bare Exceptions and ValueErrors
+        raise LLMError(f"The JSON schema cannot be used for constrained decoding: {exc}") from None
+    loaded.grammars[text] = True
+
+
+class _PrefixStore:
+    """Saves and restores the KV state of the static prefix (the first ``system`` message) on disk."""
+
+    def __init__(self, llama: Any, config: LocalConfig) -> None:
+        self.llama = llama
+        self.config = config
+        assert config.prefix_cache_dir is not None
+        self.directory = Path(config.prefix_cache_dir)
+
+    def prefix_tokens(self, messages: list[dict]) -> list[int]:
+        """The tokens every prompt with this system message starts with (chat template included)."""
+        from llama_cpp import llama_chat_format
+
+        llama = self.llama
+        template = llama.metadata.get("tokenizer.chat_template")
+        if not template:
+            return []
+        special = {
+            "eos_token": llama.detokenize([llama.token_eos()], special=True).decode("utf-8", "ignore"),
+            "bos_token": llama.detokenize([llama.token_bos()], special=True).decode("utf-8", "ignore")
+            if llama.token_bos() >= 0
+            else "",
+        }
+        formatter = llama_chat_format.Jinja2ChatFormatter(template=template, **special)
+        system = messages[0]
+        one = formatter(messages=[system, {"role": "user", "content": "A"}]).prompt
+        two = formatter(messages=[system, {"role": "user", "content": "Z"}]).prompt
+        tokens_one = llama.tokenize(one.encode("utf-8"), add_bos=False, special=True)
+        tokens_two = llama.tokenize(two.encode("utf-8"), add_bos=False, special=True)
+        common = 0
+        for a, b in zip(tokens_one, tokens_two):
+            if a != b:
+                break
+            common += 1
+        return list(tokens_one[:common])
+
+    def _file(self, tokens: list[int]) -> Path:
+        import llama_cpp
+
+        digest = hashlib.sha256()
+        digest.update(f"{llama_cpp.__version__}|{self.llama.model_path}|{self.config.n_ctx}|".encode())
+        digest.update(json.dumps(tokens).encode())
+        return self.directory / f"prefix-{digest.hexdigest()[:32]}.state"
+
+    def prepare(self, messages: list[dict]) -> str | None:
+        """Make sure the model's KV cache holds the static prefix; returns what was done."""
+        if not messages or messages[0].get("role") != "system":
+            return None
+        tokens = self.prefix_tokens(messages)
+        if len(tokens) < self.config.prefix_min_tokens or len(tokens) >= self.config.n_ctx:
+            return None
+        llama = self.llama
+        live = llama.n_tokens >= len(tokens) and list(llama.input_ids[: len(tokens)]) == tokens
+        if live:
+            return "live"
+        path = self._file(tokens)
+        if path.is_file() and self._restore(path, tokens):
+            return "restored"
+        llama.reset()
+        llama.eval(tokens)
+        self._save(path, tokens)
+        return "saved"
+
+    def _restore(self, path: Path, tokens: list[int]) -> bool:
+        import llama_cpp
+
+        llama = self.llama
+        capacity = len(tokens) + 1
+        out = (llama_cpp.llama_token * capacity)()
+        count = ctypes.c_size_t(0)
+        llama.reset()
+        ok = llama_cpp.llama_state_load_file(llama.ctx, str(path).encode(), out, capacity, ctypes.byref(count))
+        if not ok or list(out[: count.value]) != tokens:
+            llama.reset()
+            llama._ctx.kv_cache_clear()
+            path.unlink(missing_ok=True)
+            return False
+        llama.input_ids[: len(tokens)] = tokens
+        llama.n_tokens = len(tokens)
+        llama._requires_eval = True
+        os.utime(path)
+        return True
+
+    def _save(self, path: Path, tokens: list[int]) -> None:
+        import llama_cpp
+
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".tmp-{os.getpid()}")
+            array = (llama_cpp.llama_token * len(tokens))(*tokens)
+            if llama_cpp.llama_state_save_file(self.llama.ctx, str(tmp).encode(), array, len(tokens)):
+                os.replace(tmp, path)
+            tmp.unlink(missing_ok=True)
+            states = sorted(self.directory.glob("prefix-*.state"), key=lambda p: p.stat().st_mtime, reverse=True)
+            for old in states[self.config.prefix_keep :]:
+                old.unlink(missing_ok=True)
+        except OSError:
+            pass  # a cache that cannot be written only costs time

@@ -1,0 +1,307 @@
+"""The sandbox process: ``python -I -m sandbox.child`` (or :func:`main`).
+
+It starts as the caller's user, imports pdftools, every tool module and the
+libraries they load lazily, then serves run requests (one JSON line each on
+stdin, one JSON line back on stdout). Each request is run in a forked worker
+that puts up the guards (:mod:`sandbox.guards`) and executes the program; this
+process waits for it with a wall-clock deadline and an output-size watch, kills
+its whole process tree when done, and reports. Forking a warm process keeps the
+per-run overhead to milliseconds instead of a second of imports.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import select
+import signal
+import sys
+import time
+import traceback
+from typing import Any
+
+PRELOAD = (
+    "pdf2docx", "docx", "pptx", "openpyxl", "openpyxl.styles", "openpyxl.utils", "PIL.Image",
+    "PIL.TiffImagePlugin", "PIL.ImageOps", "pypdf", "pymupdf.table", "encodings.idna", "encodings.latin_1",
+    "encodings.utf_16", "encodings.cp1252", "encodings.ascii",
+)
+RESULT_CAP = 32 * 1024 * 1024
+PRINT_CAP = 64 * 1024
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def preload() -> None:
+    """Import what tools need before any guard is up (the worker may not read Python's folders later)."""
+    import importlib
+    import logging
+    import warnings
+
+    import pdftools
+
+    from . import api, checks, guards  # noqa: F401
+
+    warnings.simplefilter("ignore")
+    pdftools.all_tools()
+    for name in PRELOAD + checks.ALLOWED_IMPORTS:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            continue
+    try:
+        import PIL.Image
+
+        PIL.Image.init()
+    except ImportError:
+        pass
+    logging.disable(logging.WARNING)  # pdf2docx logs at INFO on import and per page
+
+
+# ---- worker (forked per run) -------------------------------------------------------------------
+def _trim_traceback(exc: BaseException, code: str) -> str:
+    lines = code.splitlines()
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == "<program>"]
+    out = []
+    for frame in frames:
+        out.append(f'  File "<program>", line {frame.lineno}, in {frame.name}')
+        if frame.lineno and 0 < frame.lineno <= len(lines):
+            out.append(f"    {lines[frame.lineno - 1].strip()}")
+    out.append(f"{type(exc).__name__}: {exc}")
+    return "\n".join(["Traceback (most recent call last):"] + out[-10:])
+
+
+def _worker(request: dict[str, Any], result_fd: int) -> None:
+    from . import guards
+    from .api import PDFTools
+
+    started = time.perf_counter()
+    work = request["workdir"]
+    limits = request["limits"]
+    layers: dict[str, bool] = {}
+    os.chdir(work)
+    null = os.open("/dev/null", os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.close(null)
+    layers["network_namespace"] = guards.enter_network_namespace()
+    readable = guards.read_roots(request["project"])
+    enforce = guards.landlock(work, readable)
+    uid = request.get("uid")
+    guards.set_limits(limits, uid)
+    if uid is not None:
+        guards.drop_privileges(uid, request["gid"])
+    layers["user"] = os.getuid() != 0
+    layers["landlock"] = bool(enforce and enforce())
+    os.environ.clear()
+    os.environ.update(request["env"])
+
+    tools = PDFTools(work)
+    printed = io.StringIO()
+    allowed = request["allowed_imports"]
+
+    def guarded_import(name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0):
+        if level or name.split(".")[0] not in allowed:
+            raise ImportError(f"Import of {name} is not allowed. Authorized imports are: {', '.join(allowed)}.")
+        return __import__(name, globals, locals, fromlist, level)
+
+    def printer(*args: Any, sep: str = " ", end: str = "\n", **_: Any) -> None:
+        if printed.tell() < PRINT_CAP:
+            printed.write(sep.join(str(a) for a in args) + end)
+
+    violations: list[str] = []
+    namespace = {"__builtins__": guards.safe_builtins(guarded_import, printer), "tools": tools,
+                 "FILES": dict(request["files"])}
+    error = None
+    try:
+        compiled = compile(request["code"], "<program>", "exec")
+    except SyntaxError as exc:
+        compiled = None
+        error = {"step": None, "type": "SyntaxError", "message": f"line {exc.lineno}: {exc.msg}",
+                 "traceback": ""}
+    guards.install_audit_hook(work, readable, [os.path.join(request["project"], "pdftools")], violations)
+    setup_ms = (time.perf_counter() - started) * 1000
+    if compiled is not None:
+        try:
+            exec(compiled, namespace)
+        except BaseException as exc:  # everything the program raises is reported, nothing re-raised
+            error = _describe(exc, tools, request, violations)
+    if error is None and violations:
+        error = {"step": None, "type": "SandboxViolation", "message": violations[0], "traceback": ""}
+    payload = {"report": tools.report(), "error": error, "printed": printed.getvalue()[:PRINT_CAP],
+               "layers": layers, "setup_ms": round(setup_ms, 1)}
+    data = json.dumps(payload, default=str).encode()
+    view = memoryview(data)
+    while view:
+        view = view[os.write(result_fd, view[:65536]):]
+
+
+def _describe(exc: BaseException, tools: Any, request: dict[str, Any], violations: list[str]) -> dict[str, Any]:
+    failed = tools.failure_of(exc)
+    message = str(exc)
+    kind = type(exc).__name__
+    if isinstance(exc, MemoryError):
+        message = f"the program used more than {request['limits']['memory_mb']} MB of memory and was stopped"
+    elif isinstance(exc, RecursionError):
+        message = "the program recursed too deeply (maximum recursion depth exceeded)"
+    elif violations and (kind == "SandboxViolation" or not failed):
+        kind, message = "SandboxViolation", violations[0]
+    elif isinstance(exc, OSError) and exc.errno == 27:  # EFBIG
+        message = f"tried to write a file larger than {request['limits']['file_size_mb']} MB"
+    return {"step": failed[0] if failed else None, "task": failed[1] if failed else None, "type": kind,
+            "message": message, "traceback": _trim_traceback(exc, request["code"])}
+
+
+# ---- the serving process -------------------------------------------------------------------------
+def _tree_pids(root: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                with open(f"/proc/{entry.name}/stat", "rb") as handle:
+                    ppid = int(handle.read().rsplit(b")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(ppid, []).append(int(entry.name))
+    out, todo = [], list(children.get(root, []))
+    while todo:
+        pid = todo.pop()
+        out.append(pid)
+        todo.extend(children.get(pid, []))
+    return out
+
+
+def _kill_descendants() -> None:
+    """Kill every process below this one (orphans re-parent here: we are a subreaper)."""
+    me = os.getpid()
+    for _ in range(50):
+        pids = _tree_pids(me)
+        if not pids:
+            return
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        _reap()
+        time.sleep(0.01)
+
+
+def _reap() -> None:
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def _dir_size(path: str, cap: int) -> int:
+    total, todo = 0, [path]
+    while todo and total <= cap:
+        try:
+            with os.scandir(todo.pop()) as entries:
+                for entry in entries:
+                    if entry.is_dir(follow_symlinks=False):
+                        todo.append(entry.path)
+                    else:
+                        total += entry.stat(follow_symlinks=False).st_blocks * 512
+        except OSError:
+            continue
+    return total
+
+
+def _serve(request: dict[str, Any]) -> dict[str, Any]:
+    limits = request["limits"]
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the worker
+        code = 0
+        try:
+            os.close(read_fd)
+            os.setsid()
+            _worker(request, write_fd)
+        except BaseException:
+            code = 70
+        os._exit(code)
+    os.close(write_fd)
+    deadline = time.monotonic() + float(limits["timeout_seconds"])
+    output_cap = int(limits["output_mb"]) * 1024 * 1024
+    chunks: list[bytes] = []
+    size, reason, status, next_check = 0, None, None, 0.0
+    while True:
+        now = time.monotonic()
+        if now >= deadline:
+            reason = "timeout"
+            break
+        ready, _, _ = select.select([read_fd], [], [], min(0.05, deadline - now))
+        if ready:
+            chunk = os.read(read_fd, 1 << 20)
+            if chunk:
+                size += len(chunk)
+                if size > RESULT_CAP:
+                    reason = "result"
+                    break
+                chunks.append(chunk)
+                continue
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            while True:  # whatever is still in the pipe
+                ready, _, _ = select.select([read_fd], [], [], 0)
+                chunk = os.read(read_fd, 1 << 20) if ready else b""
+                if not chunk:
+                    break
+                chunks.append(chunk)
+            break
+        if now >= next_check:
+            next_check = now + 0.25
+            if _dir_size(request["workdir"], output_cap) > output_cap:
+                reason = "output"
+                break
+    if reason is not None:
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        _, status = os.waitpid(pid, 0)
+    os.close(read_fd)
+    _kill_descendants()
+    usage = os.wait4 if False else None  # noqa: F841 (rusage per child is not kept by waitpid)
+    payload = None
+    if chunks and reason is None:
+        try:
+            payload = json.loads(b"".join(chunks))
+        except ValueError:
+            payload = None
+    signum = os.WTERMSIG(status) if status is not None and os.WIFSIGNALED(status) else None
+    exit_code = os.WEXITSTATUS(status) if status is not None and os.WIFEXITED(status) else None
+    return {"payload": payload, "reason": reason, "signal": signum, "exit_code": exit_code}
+
+
+def main() -> None:
+    """Serve run requests from stdin until it closes."""
+    import ctypes
+
+    try:
+        ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+    preload()
+    out = os.fdopen(os.dup(1), "w")
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)  # stray library output must not corrupt the reply stream
+    out.write(json.dumps({"ready": True, "pid": os.getpid()}) + "\n")
+    out.flush()
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            reply = _serve(json.loads(line))
+        except Exception as exc:  # a broken request: report it, keep serving
+            reply = {"payload": None, "reason": "internal", "message": f"{type(exc).__name__}: {exc}"}
+        out.write(json.dumps(reply) + "\n")
+        out.flush()
+
+
+if __name__ == "__main__":
+    main()
