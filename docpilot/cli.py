@@ -35,8 +35,14 @@ def build_parser() -> argparse.ArgumentParser:
     call.add_argument("--out", required=True, metavar="DIR", help="folder for the outputs")
     call.add_argument("--json", action="store_true")
 
-    for name in ("plan", "run", "ask"):
-        later = sub.add_parser(name, help=f"{name} (arrives with the planner)")
+    plan = sub.add_parser("plan", help="make a verified plan and explain it (nothing is executed)")
+    plan.add_argument("request")
+    plan.add_argument("files", nargs="+", metavar="FILE")
+    plan.add_argument("--json", action="store_true")
+    plan.add_argument("--backend", choices=["auto", "local", "openai", "rules"])
+
+    for name in ("run", "ask"):
+        later = sub.add_parser(name, help=f"{name} (arrives with the executor)")
         later.add_argument("request")
         later.add_argument("files", nargs="*")
         later.add_argument("--out")
@@ -89,6 +95,30 @@ def _cmd_call(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_plan(args: argparse.Namespace) -> int:
+    import os
+
+    from .errors import DocPilotError
+    from .files import inspect_files
+    from .wiring import make_planner
+
+    try:
+        planner = make_planner(args.backend, os.environ)
+        outcome = planner.plan(args.request, inspect_files(args.files))
+    except DocPilotError as exc:
+        _emit({"ok": False, "request": args.request, "error": str(exc)}, args.json, f"error: {exc}")
+        return 1
+    if args.json:
+        print(json.dumps(outcome.to_json(), ensure_ascii=False, separators=(",", ":")))
+    elif outcome.ok:
+        print(f"Plan ({outcome.backend}):\n{outcome.explanation}")
+        print(json.dumps(outcome.plan.dump() if outcome.plan else None, ensure_ascii=False, indent=1),
+              file=sys.stderr)
+    else:
+        print(f"error: {outcome.error}")
+    return 0 if outcome.ok else 1
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     from .ui import launch
 
@@ -103,6 +133,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _cmd_tools(args)
     if args.command == "call":
         return _cmd_call(args)
+    if args.command == "plan":
+        return _cmd_plan(args)
     if args.command == "serve":
         return _cmd_serve(args)
     print(f"docpilot {args.command}: not available yet — the planner is being built. "

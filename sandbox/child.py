@@ -17,6 +17,7 @@ import os
 import select
 import signal
 import sys
+import tempfile
 import time
 import traceback
 from typing import Any
@@ -94,6 +95,7 @@ def _worker(request: dict[str, Any], result_fd: int) -> None:
     layers["landlock"] = bool(enforce and enforce())
     os.environ.clear()
     os.environ.update(request["env"])
+    tempfile.tempdir = work
 
     tools = PDFTools(work)
     printed = io.StringIO()
@@ -120,15 +122,17 @@ def _worker(request: dict[str, Any], result_fd: int) -> None:
                  "traceback": ""}
     guards.install_audit_hook(work, readable, [os.path.join(request["project"], "pdftools")], violations)
     setup_ms = (time.perf_counter() - started) * 1000
+    started = time.perf_counter()
     if compiled is not None:
         try:
             exec(compiled, namespace)
         except BaseException as exc:  # everything the program raises is reported, nothing re-raised
             error = _describe(exc, tools, request, violations)
+    exec_ms = (time.perf_counter() - started) * 1000
     if error is None and violations:
         error = {"step": None, "type": "SandboxViolation", "message": violations[0], "traceback": ""}
     payload = {"report": tools.report(), "error": error, "printed": printed.getvalue()[:PRINT_CAP],
-               "layers": layers, "setup_ms": round(setup_ms, 1)}
+               "layers": layers, "setup_ms": round(setup_ms, 1), "exec_ms": round(exec_ms, 1)}
     data = json.dumps(payload, default=str).encode()
     view = memoryview(data)
     while view:
@@ -228,7 +232,7 @@ def _serve(request: dict[str, Any]) -> dict[str, Any]:
     deadline = time.monotonic() + float(limits["timeout_seconds"])
     output_cap = int(limits["output_mb"]) * 1024 * 1024
     chunks: list[bytes] = []
-    size, reason, status, next_check = 0, None, None, 0.0
+    size, reason, status, usage, next_check = 0, None, None, None, 0.0
     while True:
         now = time.monotonic()
         if now >= deadline:
@@ -244,7 +248,7 @@ def _serve(request: dict[str, Any]) -> dict[str, Any]:
                     break
                 chunks.append(chunk)
                 continue
-        done, status = os.waitpid(pid, os.WNOHANG)
+        done, status, usage = os.wait4(pid, os.WNOHANG)
         if done:
             while True:  # whatever is still in the pipe
                 ready, _, _ = select.select([read_fd], [], [], 0)
@@ -263,10 +267,9 @@ def _serve(request: dict[str, Any]) -> dict[str, Any]:
             os.killpg(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
-        _, status = os.waitpid(pid, 0)
+        _, status, usage = os.wait4(pid, 0)
     os.close(read_fd)
     _kill_descendants()
-    usage = os.wait4 if False else None  # noqa: F841 (rusage per child is not kept by waitpid)
     payload = None
     if chunks and reason is None:
         try:
@@ -275,7 +278,8 @@ def _serve(request: dict[str, Any]) -> dict[str, Any]:
             payload = None
     signum = os.WTERMSIG(status) if status is not None and os.WIFSIGNALED(status) else None
     exit_code = os.WEXITSTATUS(status) if status is not None and os.WIFEXITED(status) else None
-    return {"payload": payload, "reason": reason, "signal": signum, "exit_code": exit_code}
+    cpu = round(usage.ru_utime + usage.ru_stime, 2) if usage is not None else None
+    return {"payload": payload, "reason": reason, "signal": signum, "exit_code": exit_code, "cpu_seconds": cpu}
 
 
 def main() -> None:

@@ -26,7 +26,7 @@ __all__ = ["fast_plan", "NeedInfo", "RULE_ORDER"]
 
 RULE_ORDER: list[Callable[[str, str, Context], list[Intent] | None]] = [
     r.check_password, r.count_pages, r.remove_password, p.blank_pages, p.add_page_with_text, r.page_numbers,
-    r.header_footer, r.watermark, r.signature, r.comment, r.annotations, f.sanitize, f.form_tools, f.fill_form,
+    r.header_footer, r.watermark, r.signature, p.add_image, r.comment, r.annotations, f.sanitize, f.form_tools, f.fill_form,
     f.set_metadata, f.get_metadata, f.find_entities, f.search,
     r._markup("highlight_text", "highlight|highlighting|mark"), r._markup("underline_text", "underline|underscore"),
     r._markup("strikeout_text", "strike ?out|strikethrough|strike through|cross out|strike"),
@@ -44,7 +44,13 @@ _RETURNS = {
     "images_to_pdf": "combined", "compress": "compressed", "add_password": "protected",
     "remove_password": "unlocked", "set_metadata": "retitled", "fill_form": "filled", "flatten_form": "flattened",
     "sanitize": "sanitized", "ocr": "searchable", "delete_annotations": "cleaned", "duplicate": "copy",
-    "rename": "renamed",
+    "rename": "renamed", "search_text": "matches", "count_pages": "page_count", "find_entities": "entities",
+    "check_password": "password_status", "get_metadata": "properties", "read_form": "form_values",
+    "extract_tables": "tables", "read_annotations": "annotations", "get_outline": "outline",
+    "convert_to_docx": "word_file", "convert_to_pptx": "slides", "convert_to_xlsx": "workbook",
+    "convert_to_png": "png_images", "convert_to_jpeg": "jpeg_images", "convert_to_tiff": "tiff_image",
+    "convert_to_text": "text_file", "convert_to_markdown": "markdown_file", "extract_text": "text_file",
+    "extract_images": "images", "extract_attachments": "attachments", "split_pdf": "parts",
 }
 _FILLER = re.compile(r"^(?:please|thanks?|thank you|ok(?:ay)?|cheers|(?:for|in) (?:this|the|these) (?:file|document|"
                      r"pdf|contract|report)s?)\b.{0,20}$", re.IGNORECASE)

@@ -129,7 +129,7 @@ def _markup(task: str, verb: str) -> Rule:
 
 
 def redact(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    m = re.search(r"\b(?:redact|black ?out|blackout|censor|mask|obscure|hide|erase|scrub|remove|delete|strip)\b", low)
+    m = re.search(r"\b(?:redact|black ?out|blackout|blank ?out|white ?out|censor|mask|obscure|hide|erase|scrub|remove|delete|strip)\b", low)
     if not m:
         return None
     verb = m.group(0)
@@ -184,8 +184,8 @@ def watermark(c: str, low: str, ctx: Context) -> list[Intent] | None:
     quoted = _quoted(c, ctx)
     text = quoted[0] if quoted else None
     if not text:
-        m = re.search(r"\b((?:[A-Z][A-Z0-9'’-]+\s+)*[A-Z][A-Z0-9'’-]+)\s+(?:watermark|stamp)", c) or re.search(
-            r"(?:watermark|stamp)\s+(?:saying\s+|that says\s+|reading\s+|of\s+|with\s+(?:the\s+)?(?:text|word)\s+)?"
+        m = re.search(r"\b((?:[A-Z][A-Z0-9'’-]+\s+)*[A-Z][A-Z0-9'’-]+)\s+(?i:watermark|stamp)", c) or re.search(
+            r"(?i:watermark|stamp)\s+(?:saying\s+|that says\s+|reading\s+|of\s+|with\s+(?:the\s+)?(?:text|word)\s+)?"
             r"((?:[A-Z][A-Z0-9'’-]+\s+)*[A-Z][A-Z0-9'’-]+)\b", c)
         text = m.group(1) if m and m.group(1) not in ("I", "PDF") else None
     args: dict[str, Any] = {"pages": _pages(c, ctx)}

@@ -146,6 +146,18 @@ def images_to_pdf(c: str, low: str, ctx: Context) -> list[Intent] | None:
     return None
 
 
+def add_image(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if not ctx.images or not _has(low, r"\b(?:add|insert|place|put|paste|include|stamp)\b.*\b(?:logo|image|picture|"
+                                       r"photo|png|jpe?g|graphic)\b"):
+        return None
+    named = [i for i in ctx.images if i.lower() in low]
+    args: dict[str, Any] = {"image": (named or ctx.images)[0], "page": pages_in(c, ctx.page_count) or "1"}
+    position = position_in(c, default_bottom="bottom-right", default_top="top-right")
+    if position:
+        args["position"] = position
+    return [Intent("add_image", _with_output(args, c, ctx))]
+
+
 def compress(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if not _has(low, r"\b(?:compress|shrink|optimi[sz]e|downsize)\b|\breduce (?:the )?(?:file )?size\b|\bsmaller\b|"
                      r"\bsmaller file\b"):

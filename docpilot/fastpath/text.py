@@ -9,7 +9,7 @@ __all__ = ["Request", "split_request", "VERBS"]
 
 # Verbs that start a new instruction. A clause boundary is a separator followed by one of these.
 VERBS = (
-    "add|redact|black ?out|blackout|remove|delete|drop|rotate|turn|highlight|underline|strike ?out|strikethrough|"
+    "add|redact|black ?out|blackout|blank ?out|remove|delete|drop|rotate|turn|highlight|underline|strike ?out|strikethrough|"
     "cross out|comment|annotate|watermark|stamp|sign|number|insert|append|prepend|extract|split|merge|combine|join|"
     "concatenate|compress|shrink|reduce|optimi[sz]e|convert|export|save|make|create|give|send|put|reverse|reorder|"
     "rearrange|sort|move|protect|encrypt|lock|password-protect|unlock|decrypt|fill|flatten|set|change|update|crop|"

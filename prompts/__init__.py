@@ -1,0 +1,1 @@
+"""Prompt templates (Jinja2, StrictUndefined), loaded with importlib.resources."""

@@ -1,0 +1,327 @@
+"""Run a program over the PDF tools where it cannot hurt anyone.
+
+``run_program(code, files)`` checks the program statically, copies the inputs
+into a fresh working folder and runs it in a guarded child process
+(:mod:`sandbox.child`): a stripped environment, its own session, no network,
+resource limits, the ``nobody`` user when started as root, Landlock rules and
+an audit hook. A :class:`Sandbox` keeps that child warm between runs, so each
+run costs a fork instead of a second of imports.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pwd
+import re
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from .checks import ALLOWED_IMPORTS, check_program, format_problems
+
+__all__ = ["Limits", "RunResult", "Sandbox", "run_program", "SandboxStartError"]
+
+PROJECT = str(Path(__file__).resolve().parents[1])
+BOOT = "import sys; sys.path.insert(0, sys.argv[1]); from sandbox.child import main; main()"
+START_TIMEOUT = 120.0
+
+
+class SandboxStartError(RuntimeError):
+    """The sandbox process could not be started (a bug or a broken installation, not the program's fault)."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one run may use. Built by the caller and passed in; nothing global."""
+
+    timeout_seconds: float = 120.0
+    cpu_seconds: int = 120
+    memory_mb: int = 3072
+    file_size_mb: int = 512
+    output_mb: int = 1024
+    processes: int = 16
+    open_files: int = 256
+    user: str = "nobody"
+
+
+@dataclass
+class RunResult:
+    """What a run produced. Outputs stay in ``workdir`` until :meth:`cleanup` (or the ``with`` block ends)."""
+
+    ok: bool
+    outputs: list[str] = field(default_factory=list)
+    answers: list[dict[str, Any]] = field(default_factory=list)
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    error: dict[str, Any] | None = None
+    stats: dict[str, Any] = field(default_factory=dict)
+    printed: str = ""
+    layers: dict[str, bool] = field(default_factory=dict)
+    files: dict[str, str] = field(default_factory=dict)
+    workdir: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), default=str)
+
+    def cleanup(self) -> None:
+        """Remove the working folder and everything in it."""
+        if self.workdir:
+            shutil.rmtree(os.path.dirname(self.workdir), ignore_errors=True)
+            self.workdir = None
+
+    def __enter__(self) -> "RunResult":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.cleanup()
+
+
+def safe_name(name: str) -> str:
+    """A file name without folders or control characters; spaces and shell characters are kept."""
+    base = re.sub(r"[\x00-\x1f/\\]", "_", str(name)).strip()
+    if base in ("", ".", ".."):
+        base = "file"
+    return base[:200]
+
+
+def _error(kind: str, message: str, step: int | None = None, **extra: Any) -> dict[str, Any]:
+    return {"step": step, "task": None, "type": kind, "message": message, "traceback": "", **extra}
+
+
+class Sandbox:
+    """A warm sandbox process serving runs one at a time. Use as a context manager, or call :meth:`close`."""
+
+    def __init__(self) -> None:
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._buffer = b""
+        self._lock = threading.Lock()
+        self._log: Any = None
+
+    # --- process ----------------------------------------------------------------------------------
+    def _env(self) -> dict[str, str]:
+        env = {"PATH": "/usr/bin:/bin", "LANG": os.environ.get("LANG", "C.UTF-8"), "OMP_NUM_THREADS": "1",
+               "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "HOME": "/nonexistent"}
+        if os.environ.get("TESSDATA_PREFIX"):
+            env["TESSDATA_PREFIX"] = os.environ["TESSDATA_PREFIX"]
+        return env
+
+    def start(self) -> None:
+        if self._proc is not None and self._proc.poll() is None:
+            return
+        self._log = tempfile.TemporaryFile()
+        self._proc = subprocess.Popen(
+            [sys.executable, "-I", "-c", BOOT, PROJECT], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=self._log, env=self._env(), cwd="/", start_new_session=True, close_fds=True,
+        )
+        self._buffer = b""
+        line = self._read_line(time.monotonic() + START_TIMEOUT)
+        if line is None or not json.loads(line).get("ready"):
+            tail = self._log_tail()
+            self.close()
+            raise SandboxStartError(f"the sandbox process did not start. {tail}")
+
+    def _log_tail(self) -> str:
+        if self._log is None:
+            return ""
+        self._log.seek(0)
+        return self._log.read()[-2000:].decode(errors="replace")
+
+    def _read_line(self, deadline: float) -> bytes | None:
+        assert self._proc is not None and self._proc.stdout is not None
+        fd = self._proc.stdout.fileno()
+        while b"\n" not in self._buffer:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            ready, _, _ = select.select([fd], [], [], left)
+            if ready:
+                chunk = os.read(fd, 1 << 20)
+                if not chunk:
+                    return None
+                self._buffer += chunk
+        line, self._buffer = self._buffer.split(b"\n", 1)
+        return line
+
+    def close(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            proc.wait()
+            for stream in (proc.stdin, proc.stdout):
+                if stream:
+                    stream.close()
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+    def __enter__(self) -> "Sandbox":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- runs -------------------------------------------------------------------------------------
+    def run(self, code: str, files: Mapping[str, str], *, limits: Limits | None = None,
+            static_checks: bool = True) -> RunResult:
+        """Run ``code`` with copies of ``files`` ({name in the program: path on disk})."""
+        limits = limits or Limits()
+        started = time.perf_counter()
+        if static_checks:
+            problems = check_program(code)
+            if problems:
+                return RunResult(ok=False, error=_error(
+                    "StaticCheckError", format_problems(problems), problems=[p.to_dict() for p in problems]),
+                    stats={"seconds": round(time.perf_counter() - started, 3), "overhead_ms": 0})
+        workdir, names = self._prepare(files, limits)
+        uid, gid = self._identity(limits)
+        request = {
+            "code": code, "files": names, "workdir": workdir, "project": PROJECT, "uid": uid, "gid": gid,
+            "limits": asdict(limits), "allowed_imports": list(ALLOWED_IMPORTS),
+            "env": {"PATH": "/usr/bin:/bin", "HOME": workdir, "TMPDIR": workdir, "OMP_NUM_THREADS": "1",
+                    "LANG": os.environ.get("LANG", "C.UTF-8"),
+                    **({"TESSDATA_PREFIX": os.environ["TESSDATA_PREFIX"]} if os.environ.get("TESSDATA_PREFIX")
+                       else {})},
+        }
+        with self._lock:
+            reply = self._exchange(request, limits)
+        return self._result(reply, workdir, names, limits, started)
+
+    def _identity(self, limits: Limits) -> tuple[int | None, int | None]:
+        if os.geteuid() != 0:
+            return None, None
+        entry = pwd.getpwnam(limits.user)
+        return entry.pw_uid, entry.pw_gid
+
+    def _prepare(self, files: Mapping[str, str], limits: Limits) -> tuple[str, dict[str, str]]:
+        base = tempfile.mkdtemp(prefix="docpilot-run-")
+        os.chmod(base, 0o711)  # others may pass through to the working folder, not list or create here
+        workdir = os.path.join(base, "work")
+        os.mkdir(workdir, 0o700)
+        uid, gid = self._identity(limits)
+        if uid is not None:
+            os.chown(workdir, uid, gid)
+        names: dict[str, str] = {}
+        taken: set[str] = set()
+        for key, source in files.items():
+            name = safe_name(os.path.basename(str(key)) or key)
+            stem, dot, ext = name.rpartition(".")
+            counter = 2
+            while name in taken:
+                name = f"{stem}-{counter}.{ext}" if dot else f"{ext}-{counter}"
+                counter += 1
+            taken.add(name)
+            target = os.path.join(workdir, name)
+            shutil.copyfile(source, target)
+            os.chmod(target, 0o444)
+            names[str(key)] = name
+        return workdir, names
+
+    def _exchange(self, request: dict[str, Any], limits: Limits) -> dict[str, Any]:
+        for attempt in range(2):
+            self.start()
+            assert self._proc is not None and self._proc.stdin is not None
+            try:
+                self._proc.stdin.write(json.dumps(request).encode() + b"\n")
+                self._proc.stdin.flush()
+            except (BrokenPipeError, OSError):
+                self.close()
+                continue
+            line = self._read_line(time.monotonic() + limits.timeout_seconds + 30)
+            if line is not None:
+                return json.loads(line)
+            self.close()  # the sandbox process itself hung or died: never reuse it
+            if attempt == 0 and request.get("_retried"):
+                break
+            return {"payload": None, "reason": "internal", "message": "the sandbox process stopped answering"}
+        return {"payload": None, "reason": "internal", "message": "the sandbox process could not be reached"}
+
+    def _result(self, reply: dict[str, Any], workdir: str, names: dict[str, str], limits: Limits,
+                started: float) -> RunResult:
+        payload = reply.get("payload")
+        seconds = time.perf_counter() - started
+        result = RunResult(ok=False, workdir=workdir, files=names)
+        result.stats = {"seconds": round(seconds, 3), "cpu_seconds": reply.get("cpu_seconds")}
+        if payload is None:
+            result.error = _error("SandboxLimit", _limit_message(reply, limits))
+            result.stats["overhead_ms"] = None
+            return result
+        report = payload["report"]
+        result.steps, result.answers = report["steps"], report["answers"]
+        result.printed, result.layers = payload.get("printed", ""), payload.get("layers", {})
+        result.stats["overhead_ms"] = round(seconds * 1000 - payload.get("exec_ms", 0.0), 1)
+        result.stats["setup_ms"] = payload.get("setup_ms")
+        result.error = payload.get("error")
+        real = os.path.realpath(workdir)
+        for path in report["outputs"]:
+            full = os.path.realpath(path)
+            inside = full.startswith(real + os.sep)
+            if inside and os.path.isfile(full) and not os.path.islink(path):
+                result.outputs.append(full)
+            elif result.error is None:
+                result.error = _error("SandboxViolation", f"reported an output outside its working folder: {path}")
+        total = _tree_size(workdir)
+        if total > limits.output_mb * 1024 * 1024 and result.error is None:
+            result.error = _error("SandboxLimit", f"the program wrote more than {limits.output_mb} MB of files")
+        result.ok = result.error is None
+        return result
+
+
+def _tree_size(path: str) -> int:
+    total = 0
+    for root, dirs, files in os.walk(path):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(root, name)).st_size
+            except OSError:
+                pass
+    return total
+
+
+def _limit_message(reply: dict[str, Any], limits: Limits) -> str:
+    reason, signum, cpu = reply.get("reason"), reply.get("signal"), reply.get("cpu_seconds") or 0
+    if reason == "timeout":
+        return f"the program ran longer than {limits.timeout_seconds:g} s and was stopped"
+    if reason == "output":
+        return f"the program wrote more than {limits.output_mb} MB of files and was stopped"
+    if reason == "result":
+        return "the program's results were too large to report"
+    if signum == signal.SIGXCPU or (signum == signal.SIGKILL and cpu >= limits.cpu_seconds - 0.5):
+        return f"the program used more than {limits.cpu_seconds} s of CPU time and was stopped"
+    if signum == signal.SIGKILL:
+        return f"the program was killed; it may have used more than {limits.memory_mb} MB of memory"
+    if signum:
+        return f"the program crashed ({signal.Signals(signum).name})"
+    if reason == "internal":
+        return f"the sandbox failed: {reply.get('message', 'unknown error')}"
+    return f"the program stopped without a result (exit code {reply.get('exit_code')})"
+
+
+def run_program(code: str, files: Mapping[str, str], *, limits: Limits | None = None,
+                static_checks: bool = True, sandbox: Sandbox | None = None) -> RunResult:
+    """Run ``code`` over copies of ``files`` and return what it produced.
+
+    Args:
+        code: The program (compiled plan or LLM-written), using ``tools`` and ``FILES``.
+        files: {name the program uses in FILES: path of the uploaded file}.
+        limits: Time, memory and size limits (default :class:`Limits`).
+        static_checks: Check the source first; only security tests turn this off.
+        sandbox: A warm :class:`Sandbox` to reuse; without one a sandbox is started and closed for this run.
+    """
+    if sandbox is not None:
+        return sandbox.run(code, files, limits=limits, static_checks=static_checks)
+    with Sandbox() as fresh:
+        return fresh.run(code, files, limits=limits, static_checks=static_checks)
