@@ -41,14 +41,19 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--json", action="store_true")
     plan.add_argument("--backend", choices=["auto", "local", "openai", "rules"])
 
-    for name in ("run", "ask"):
-        later = sub.add_parser(name, help=f"{name} (arrives with the executor)")
-        later.add_argument("request")
-        later.add_argument("files", nargs="*")
-        later.add_argument("--out")
-        later.add_argument("--yes", action="store_true")
-        later.add_argument("--json", action="store_true")
-        later.add_argument("--backend")
+    run = sub.add_parser("run", help="plan, ask for approval, execute and write the results to DIR")
+    run.add_argument("request")
+    run.add_argument("files", nargs="+", metavar="FILE")
+    run.add_argument("--out", required=True, metavar="DIR")
+    run.add_argument("--yes", action="store_true", help="run without asking for approval")
+    run.add_argument("--json", action="store_true")
+    run.add_argument("--backend", choices=["auto", "local", "openai", "rules"])
+
+    ask = sub.add_parser("ask", help="answer a question about the documents (arrives with document QA)")
+    ask.add_argument("question")
+    ask.add_argument("files", nargs="+", metavar="FILE")
+    ask.add_argument("--json", action="store_true")
+    ask.add_argument("--backend", choices=["auto", "local", "openai", "rules"])
     return parser
 
 
@@ -135,6 +140,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _cmd_call(args)
     if args.command == "plan":
         return _cmd_plan(args)
+    if args.command == "run":
+        from .cli_run import cmd_run
+
+        return cmd_run(args)
     if args.command == "serve":
         return _cmd_serve(args)
     print(f"docpilot {args.command}: not available yet — the planner is being built. "

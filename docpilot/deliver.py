@@ -4,28 +4,31 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Union
 
 from pdftools.docio import unique_path
 
 __all__ = ["deliver"]
 
+Item = Union[str, Path, tuple[Union[str, Path], str]]
 
-def deliver(paths: Iterable[str | Path], out_dir: str | Path) -> list[str]:
-    """Move ``paths`` into ``out_dir`` (created when missing); return absolute new paths.
 
-    A name already taken in ``out_dir`` gets ``-2``, ``-3`` … so nothing is overwritten.
-    When a move fails, the files already moved are removed again: all or nothing.
+def deliver(items: Iterable[Item], out_dir: str | Path) -> list[str]:
+    """Copy files into ``out_dir`` (created when missing); return their absolute new paths.
+
+    Each item is a path, or (path, name to deliver it under). A name already taken in
+    ``out_dir`` gets ``-2``, ``-3`` … so nothing is overwritten. When a copy fails, the
+    files already copied are removed again: all or nothing.
     """
     target_dir = Path(out_dir).expanduser().resolve()
     created = not target_dir.exists()
     target_dir.mkdir(parents=True, exist_ok=True)
     moved: list[Path] = []
     try:
-        for path in paths:
-            source = Path(path)
-            target = unique_path(target_dir / source.name)
-            shutil.move(str(source), target)
+        for item in items:
+            source, name = (Path(item[0]), item[1]) if isinstance(item, tuple) else (Path(item), Path(item).name)
+            target = unique_path(target_dir / Path(name).name)
+            shutil.copyfile(source, target)  # a new file owned by the caller, not by the sandbox user
             moved.append(target)
     except BaseException:
         for target in moved:

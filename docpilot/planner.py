@@ -13,8 +13,10 @@ from typing import Any
 
 from pdftools import Tool, all_tools
 
+from .codegen import CodeWriter
 from .explain import explain_plan
-from .fastpath import NeedInfo, fast_plan
+from .explain_program import explain_program
+from .fastpath import LOGIC, NeedInfo, fast_plan
 from .files import FileInfo
 from .llm_planner import LLMPlanner, Retriever
 from .plan import Plan
@@ -36,17 +38,22 @@ class PlanOutcome:
     error: str | None = None
     problems: list[Problem] = field(default_factory=list)
     stats: Stats = field(default_factory=Stats)
+    draft: Any = None  # a codegen Draft when the request needs an LLM-written program
 
     @property
     def ok(self) -> bool:
-        return self.plan is not None and self.error is None
+        return (self.plan is not None or self.draft is not None) and self.error is None
+
+    @property
+    def program(self) -> str | None:
+        return self.draft.code if self.draft is not None else None
 
     def to_json(self) -> dict[str, Any]:
         return {
             "ok": self.ok,
             "request": self.request,
             "backend": self.backend,
-            "plan": self.plan.dump() if self.plan else None,
+            "plan": self.plan.dump() if self.plan else ({"steps": [], "program": self.program} if self.draft else None),
             "explanation": self.explanation,
             "stats": self.stats.to_json(),
             "error": self.error,
@@ -129,6 +136,8 @@ class Planner:
                 "Rephrase it with explicit actions (e.g. \"redact 'ACME' on pages 1-3\"), or set up the local "
                 "model (make install) or an OpenAI-compatible server (OPENAI_BASE_URL)."))
         outcome = PlanOutcome(request, self.llm_name)
+        if critique is None and LOGIC.search(request):
+            return self._with_program(request, files, outcome)
         attempt = LLMPlanner(self.llm, self.tools, self.retriever, self.max_corrections).plan(
             request, files, outcome.stats, critique)
         if attempt.cannot:
@@ -141,6 +150,19 @@ class Planner:
             return outcome
         outcome.plan, outcome.order = attempt.verdict.plan, attempt.verdict.order
         return self._done(outcome)
+
+    def code_writer(self) -> CodeWriter:
+        return CodeWriter(self.llm, self.tools, self.retriever)
+
+    def _with_program(self, request: str, files: dict[str, FileInfo], outcome: PlanOutcome) -> PlanOutcome:
+        draft = self.code_writer().write(request, files, outcome.stats)
+        if not draft.ok:
+            outcome.error = ("I could not write a safe program for this request after "
+                             f"{outcome.stats.code_revisions} revision(s): {draft.problems}")
+            return outcome
+        outcome.draft = draft
+        outcome.explanation = explain_program(draft.code, self.tools)
+        return outcome
 
     def _done(self, outcome: PlanOutcome) -> PlanOutcome:
         assert outcome.plan is not None

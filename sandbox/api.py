@@ -12,13 +12,14 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from pdftools import get_tool
 from pdftools.errors import ToolArgumentError
 
-__all__ = ["PDFTools", "mask_args", "FILE_ARGS", "OUTPUT_ARGS"]
+__all__ = ["FILE_ARGS", "OUTPUT_ARGS", "PDFTools", "mask_args"]
 
 FILE_ARGS = ("file", "files", "image", "images")
 OUTPUT_ARGS = ("output", "new_name")
@@ -60,14 +61,14 @@ def _pdf_facts(path: str) -> dict[str, Any] | None:
             if pages <= ANNOT_PAGE_LIMIT:
                 annots = sum(1 for page in doc for _ in page.annots())
             return {"pages": pages, "annotations": annots}
-    except Exception:  # a fact for the record, never a reason to fail the step
+    except Exception:  # a fact for the record, never a reason to fail the step  # noqa: BLE001
         return None
 
 
 class PDFTools:
     """Programs call tools through this object; it records steps, answers and produced files."""
 
-    __slots__ = ("_workdir", "_steps", "_answers", "_outputs", "_next_id", "_failure")
+    __slots__ = ("_answers", "_failure", "_next_id", "_outputs", "_steps", "_workdir")
 
     def __init__(self, workdir: str) -> None:
         self._workdir = os.path.realpath(workdir)

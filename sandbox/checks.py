@@ -8,8 +8,8 @@ that wrote the program: what is wrong, what is allowed instead.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
-from typing import Iterable
 
 __all__ = [
     "ALLOWED_IMPORTS", "FORBIDDEN_CALLS", "FORBIDDEN_NAMES", "SAFE_BUILTINS", "Problem", "check_program",
@@ -108,12 +108,12 @@ def check_program(code: str, tool_names: Iterable[str] | None = None) -> list[Pr
             if node.attr.startswith("_"):
                 add(node, f"Access to the private attribute .{node.attr} is not allowed; "
                           "use only public attributes and the `tools` methods.")
-            elif isinstance(node.value, ast.Name) and node.value.id == "tools":
-                if node.attr != "run" and node.attr not in names:
-                    close = [n for n in sorted(names) if node.attr.split("_")[0] in n][:5]
-                    hint = f" Similar tools: {', '.join(close)}." if close else ""
-                    add(node, f"tools.{node.attr} is not a tool.{hint} Call only registered tools, "
-                              "as tools.<tool_name>(...) or tools.run(step_id, \"<tool_name>\", ...).")
+            elif isinstance(node.value, ast.Name) and node.value.id == "tools" and node.attr != "run" \
+                    and node.attr not in names:
+                close = [n for n in sorted(names) if node.attr.split("_")[0] in n][:5]
+                hint = f" Similar tools: {', '.join(close)}." if close else ""
+                add(node, f"tools.{node.attr} is not a tool.{hint} Call only registered tools, "
+                          "as tools.<tool_name>(...) or tools.run(step_id, \"<tool_name>\", ...).")
         elif isinstance(node, ast.Name):
             if node.id.startswith("__"):
                 add(node, f"The name {node.id} is not allowed (no dunder names).")
@@ -127,8 +127,6 @@ def check_program(code: str, tool_names: Iterable[str] | None = None) -> list[Pr
                 add(node, f"Defining {node.name} is not allowed (no dunder names).")
             if isinstance(node, ast.AsyncFunctionDef):
                 add(node, "async functions are not allowed; write plain sequential code.")
-        elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            pass
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             func = node.func
             if isinstance(func.value, ast.Name) and func.value.id == "tools" and func.attr == "run":

@@ -24,8 +24,7 @@ from typing import Any
 
 PRELOAD = (
     "pdf2docx", "docx", "pptx", "openpyxl", "openpyxl.styles", "openpyxl.utils", "PIL.Image",
-    "PIL.TiffImagePlugin", "PIL.ImageOps", "pypdf", "pymupdf.table", "encodings.idna", "encodings.latin_1",
-    "encodings.utf_16", "encodings.cp1252", "encodings.ascii",
+    "PIL.TiffImagePlugin", "PIL.ImageOps", "pypdf", "pymupdf.table", "pdfminer.high_level",
 )
 RESULT_CAP = 32 * 1024 * 1024
 PRINT_CAP = 64 * 1024
@@ -47,6 +46,14 @@ def preload() -> None:
     for name in PRELOAD + checks.ALLOWED_IMPORTS:
         try:
             importlib.import_module(name)
+        except ImportError:
+            continue
+    import encodings
+    import pkgutil
+
+    for info in pkgutil.iter_modules(encodings.__path__):  # codecs are looked up lazily, by name
+        try:
+            importlib.import_module(f"encodings.{info.name}")
         except ImportError:
             continue
     try:
@@ -110,7 +117,7 @@ def _worker(request: dict[str, Any], result_fd: int) -> None:
         if printed.tell() < PRINT_CAP:
             printed.write(sep.join(str(a) for a in args) + end)
 
-    violations: list[str] = []
+    violations: list[tuple[str, bool]] = []
     namespace = {"__builtins__": guards.safe_builtins(guarded_import, printer), "tools": tools,
                  "FILES": dict(request["files"])}
     error = None
@@ -125,14 +132,15 @@ def _worker(request: dict[str, Any], result_fd: int) -> None:
     started = time.perf_counter()
     if compiled is not None:
         try:
-            exec(compiled, namespace)
-        except BaseException as exc:  # everything the program raises is reported, nothing re-raised
+            exec(compiled, namespace)  # noqa: S102 (the sandboxed program)
+        except BaseException as exc:  # noqa: BLE001 - everything the program raises is reported, nothing re-raised
             error = _describe(exc, tools, request, violations)
     exec_ms = (time.perf_counter() - started) * 1000
-    if error is None and violations:
-        error = {"step": None, "type": "SandboxViolation", "message": violations[0], "traceback": ""}
+    direct = [message for message, by_program in violations if by_program]
+    if error is None and direct:  # refused even though the program caught the exception
+        error = {"step": None, "task": None, "type": "SandboxViolation", "message": direct[0], "traceback": ""}
     payload = {"report": tools.report(), "error": error, "printed": printed.getvalue()[:PRINT_CAP],
-               "layers": layers, "setup_ms": round(setup_ms, 1), "exec_ms": round(exec_ms, 1)}
+               "layers": layers, "blocked": [m for m, _ in violations][:20], "setup_ms": round(setup_ms, 1), "exec_ms": round(exec_ms, 1)}
     data = json.dumps(payload, default=str).encode()
     view = memoryview(data)
     while view:
@@ -148,7 +156,7 @@ def _describe(exc: BaseException, tools: Any, request: dict[str, Any], violation
     elif isinstance(exc, RecursionError):
         message = "the program recursed too deeply (maximum recursion depth exceeded)"
     elif violations and (kind == "SandboxViolation" or not failed):
-        kind, message = "SandboxViolation", violations[0]
+        kind, message = "SandboxViolation", violations[-1][0]
     elif isinstance(exc, OSError) and exc.errno == 27:  # EFBIG
         message = f"tried to write a file larger than {request['limits']['file_size_mb']} MB"
     return {"step": failed[0] if failed else None, "task": failed[1] if failed else None, "type": kind,
@@ -225,7 +233,7 @@ def _serve(request: dict[str, Any]) -> dict[str, Any]:
             os.close(read_fd)
             os.setsid()
             _worker(request, write_fd)
-        except BaseException:
+        except BaseException:  # noqa: BLE001
             code = 70
         os._exit(code)
     os.close(write_fd)
@@ -301,7 +309,7 @@ def main() -> None:
             continue
         try:
             reply = _serve(json.loads(line))
-        except Exception as exc:  # a broken request: report it, keep serving
+        except Exception as exc:  # noqa: BLE001 - a broken request: report it, keep serving
             reply = {"payload": None, "reason": "internal", "message": f"{type(exc).__name__}: {exc}"}
         out.write(json.dumps(reply) + "\n")
         out.flush()

@@ -14,11 +14,19 @@ import os
 import resource
 import signal
 import sys
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
 
 __all__ = [
-    "SandboxViolation", "enter_network_namespace", "set_limits", "drop_privileges", "landlock",
-    "install_audit_hook", "safe_builtins", "read_roots",
+    "SandboxViolation",
+    "drop_privileges",
+    "enter_network_namespace",
+    "install_audit_hook",
+    "landlock",
+    "read_roots",
+    "safe_builtins",
+    "set_limits",
 ]
 
 CLONE_NEWNET = 0x40000000
@@ -92,6 +100,7 @@ def read_roots(project: str) -> list[str]:
     roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.join(project, "pdftools"),
              os.path.join(project, "sandbox")}
     roots.update(p for p in sys.path if p and os.path.isdir(p) and p not in ("/", project))
+    roots.update(str(p) for p in Path(project).glob("*.egg-info"))  # package metadata (entry points)
     roots.update(["/usr/share/fonts", "/etc/fonts", "/usr/share/tesseract-ocr", "/usr/share/tessdata",
                   "/usr/share/zoneinfo", "/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib",
                   "/var/cache/fontconfig"])
@@ -107,7 +116,7 @@ _FS_FILE_RIGHTS = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 14) | (1 << 15)
 
 def _landlock_abi() -> int:
     abi = _libc().syscall(444, None, 0, 1)
-    return abi if abi > 0 else 0
+    return max(0, abi)
 
 
 def landlock(workdir: str, readable: Iterable[str]) -> Callable[[], bool] | None:
@@ -194,8 +203,10 @@ _LIST_EVENTS = frozenset({"os.listdir", "os.scandir", "glob.glob", "os.walk"})
 
 
 def install_audit_hook(workdir: str, readable: Iterable[str], trusted_code: Iterable[str],
-                       violations: list[str]) -> None:
-    """Refuse, with a :class:`SandboxViolation`, what a program must not do (recorded in ``violations``).
+                       violations: list[tuple[str, bool]]) -> None:
+    """Refuse, with a :class:`SandboxViolation`, what a program must not do.
+
+    Each refusal is appended to ``violations`` as (message, raised directly by the program's own code).
 
     ``trusted_code``: folders whose code may start the fixed binaries (tesseract, qpdf, gs).
     """
@@ -219,7 +230,7 @@ def install_audit_hook(workdir: str, readable: Iterable[str], trusted_code: Iter
             return None
 
     def refuse(message: str) -> None:
-        violations.append(message)
+        violations.append((message, from_program(getframe(3))))
         raise SandboxViolation(message)
 
     def from_program(frame: Any) -> bool:

@@ -22,13 +22,14 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Self
 
 from .checks import ALLOWED_IMPORTS, check_program, format_problems
 
-__all__ = ["Limits", "RunResult", "Sandbox", "run_program", "SandboxStartError"]
+__all__ = ["Limits", "RunResult", "Sandbox", "SandboxStartError", "run_program"]
 
 PROJECT = str(Path(__file__).resolve().parents[1])
 BOOT = "import sys; sys.path.insert(0, sys.argv[1]); from sandbox.child import main; main()"
@@ -80,7 +81,7 @@ class RunResult:
             shutil.rmtree(os.path.dirname(self.workdir), ignore_errors=True)
             self.workdir = None
 
-    def __enter__(self) -> "RunResult":
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -119,7 +120,7 @@ class Sandbox:
     def start(self) -> None:
         if self._proc is not None and self._proc.poll() is None:
             return
-        self._log = tempfile.TemporaryFile()
+        self._log = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the process)
         self._proc = subprocess.Popen(
             [sys.executable, "-I", "-c", BOOT, PROJECT], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=self._log, env=self._env(), cwd="/", start_new_session=True, close_fds=True,
@@ -168,7 +169,7 @@ class Sandbox:
             self._log.close()
             self._log = None
 
-    def __enter__(self) -> "Sandbox":
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -231,23 +232,23 @@ class Sandbox:
         return workdir, names
 
     def _exchange(self, request: dict[str, Any], limits: Limits) -> dict[str, Any]:
-        for attempt in range(2):
+        data = json.dumps(request).encode() + b"\n"
+        for attempt in (1, 2):  # a sandbox process that died since the last run is restarted once
             self.start()
             assert self._proc is not None and self._proc.stdin is not None
             try:
-                self._proc.stdin.write(json.dumps(request).encode() + b"\n")
+                self._proc.stdin.write(data)
                 self._proc.stdin.flush()
-            except (BrokenPipeError, OSError):
-                self.close()
-                continue
-            line = self._read_line(time.monotonic() + limits.timeout_seconds + 30)
-            if line is not None:
-                return json.loads(line)
-            self.close()  # the sandbox process itself hung or died: never reuse it
-            if attempt == 0 and request.get("_retried"):
                 break
+            except OSError:
+                self.close()
+                if attempt == 2:
+                    return {"payload": None, "reason": "internal", "message": "the sandbox process is gone"}
+        line = self._read_line(time.monotonic() + limits.timeout_seconds + 30)
+        if line is None:
+            self.close()  # it hung or died: never reuse it
             return {"payload": None, "reason": "internal", "message": "the sandbox process stopped answering"}
-        return {"payload": None, "reason": "internal", "message": "the sandbox process could not be reached"}
+        return json.loads(line)
 
     def _result(self, reply: dict[str, Any], workdir: str, names: dict[str, str], limits: Limits,
                 started: float) -> RunResult:
@@ -265,6 +266,8 @@ class Sandbox:
         result.stats["overhead_ms"] = round(seconds * 1000 - payload.get("exec_ms", 0.0), 1)
         result.stats["setup_ms"] = payload.get("setup_ms")
         result.error = payload.get("error")
+        if payload.get("blocked"):
+            result.stats["blocked"] = payload["blocked"]
         real = os.path.realpath(workdir)
         for path in report["outputs"]:
             full = os.path.realpath(path)

@@ -1,5 +1,5 @@
 """The deterministic fast path: requests it fully understands become plans with zero LLM calls."""
 
-from .build import NeedInfo, fast_plan
+from .build import LOGIC, NeedInfo, fast_plan
 
-__all__ = ["fast_plan", "NeedInfo"]
+__all__ = ["fast_plan", "NeedInfo", "LOGIC"]

@@ -22,7 +22,7 @@ from .extract import password_in
 from .rules import Context, Intent, NeedInfo
 from .text import split_request
 
-__all__ = ["fast_plan", "NeedInfo", "RULE_ORDER"]
+__all__ = ["fast_plan", "NeedInfo", "RULE_ORDER", "LOGIC"]
 
 RULE_ORDER: list[Callable[[str, str, Context], list[Intent] | None]] = [
     r.check_password, r.count_pages, r.remove_password, p.blank_pages, p.add_page_with_text, r.page_numbers,
@@ -54,7 +54,14 @@ _RETURNS = {
 }
 _FILLER = re.compile(r"^(?:please|thanks?|thank you|ok(?:ay)?|cheers|(?:for|in) (?:this|the|these) (?:file|document|"
                      r"pdf|contract|report)s?)\b.{0,20}$", re.IGNORECASE)
-_VALUE_FIRST = {"check_password", "count_pages", "get_metadata"}
+# Logic beyond a straight line (conditions, per-match loops) is for the LLM-written program path.
+LOGIC = re.compile(
+    r"\b(?:if|unless|otherwise|else|whether or not|in case)\b|\bonly when\b|"
+    r"\b(?:every|each|all|any)\s+(?:page|pages|file|files|document|documents)\s+(?:that|which|where|with|containing|"
+    r"mentioning|having)\b|\bafter (?:every|each) page (?:that|which|containing|with)\b|\bfor each\b|"
+    r"\b(?:pages?|files?)\s+(?:that|which)\s+(?:mention|contain|have|include|talk)",
+    re.IGNORECASE,
+)
 
 
 def _match(clause: str, ctx: Context) -> list[Intent] | None:
@@ -113,6 +120,8 @@ def fast_plan(request: str, files: dict[str, FileInfo]) -> Plan | None:
     Raises:
         NeedInfo: understood, but something only the user can say is missing.
     """
+    if LOGIC.search(request):
+        return None
     req = split_request(request)
     pdfs = [n for n, i in files.items() if i.kind == "pdf"]
     images = [n for n, i in files.items() if i.kind == "image"]

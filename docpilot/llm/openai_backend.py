@@ -144,7 +144,7 @@ class OpenAIBackend:
                 return client.chat.completions.create(**request)
             except openai.APITimeoutError:
                 raise LLMError(
-                    f"The LLM server at {self.config.where} did not answer within {self.config.timeout:.0f} s. "
+                    f"The LLM server at {self.config.where} did not answer within {self.config.timeout:g} s. "
                     "Try again, use a faster model, or choose --backend rules."
                 ) from None
             except (openai.APIConnectionError, openai.RateLimitError) as exc:
