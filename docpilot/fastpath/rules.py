@@ -11,11 +11,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .extract import (categories_in, degrees_in, format_in, number_words, output_name_in, pages_in, password_in,
+from .extract import (categories_in, output_name_in, pages_in, password_in,
                       position_in)
 from .targets import Target, target_in
 
-__all__ = ["Intent", "Context", "NeedInfo", "RULES", "CONVERT_TASKS"]
+__all__ = ["Intent", "Context", "NeedInfo", "CONVERT_TASKS"]
 
 CONVERT_TASKS = {"docx": "convert_to_docx", "pptx": "convert_to_pptx", "xlsx": "convert_to_xlsx",
                  "png": "convert_to_png", "jpeg": "convert_to_jpeg", "tiff": "convert_to_tiff",

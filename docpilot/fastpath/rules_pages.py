@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .extract import categories_in, degrees_in, format_in, number_words, pages_in, position_in
+from .extract import degrees_in, format_in, number_words, pages_in, position_in
 from .rules import CONVERT_TASKS, Context, Intent, NeedInfo, _has, _pages, _quoted, _with_output
 
 __all__: list[str] = []

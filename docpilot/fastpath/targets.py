@@ -58,7 +58,7 @@ def target_in(clause: str, verb: str, quotes: list[str]) -> Target:
     after = re.split(rf"\b{verb}\b", clause, maxsplit=1, flags=re.IGNORECASE)[-1]
     if quoted:
         target.terms = quoted
-        if re.search(rf"\bthe\s+(?:whole\s+)?words?\b", clause, re.IGNORECASE):
+        if re.search(r"\bthe\s+(?:whole\s+)?words?\b", clause, re.IGNORECASE):
             target.whole_words = True
     target.categories = categories_in(after)
     if re.search(r"\bcase[- ]sensitive|exact case|matching case\b", clause, re.IGNORECASE):
