@@ -1,6 +1,7 @@
 """Which produced files a run delivers, and under which names (DESIGN.md `outputs`).
 
-Delivered, in creation order: every final document (a PDF no later step consumed),
+Delivered, in creation order: every final document (a PDF from which no later step made
+another PDF; a PDF converted to slides is still delivered),
 every non-PDF product, and every file the request named. Auto-named files are
 renamed ``<input stem>_<what>.<ext>`` after the uploaded file they come from, so a
 chain of edits does not make ``contract_redacted_watermarked_protected.pdf``.
@@ -50,11 +51,17 @@ def choose_deliverables(steps: list[dict[str, Any]], outputs: Iterable[str],
         name = os.path.basename(path)
         is_pdf = name.lower().endswith(".pdf")
         made_at = order.get(name, -1)
-        later_use = any(i > made_at for n, i in _consumers(steps, name))
-        if is_pdf and later_use and name not in named:
-            continue  # an intermediate document
+        edited_later = any(i > made_at and _makes_pdf(steps[i]) for _, i in _consumers(steps, name))
+        if is_pdf and edited_later and name not in named:
+            continue  # an intermediate document: a later step made a new PDF from it
         delivered.append((path, name if name in named else _display(name, parent, roots)))
     return _unique(delivered)
+
+
+def _makes_pdf(step: dict[str, Any]) -> bool:
+    result = step.get("result")
+    names = result if isinstance(result, list) else [result]
+    return any(isinstance(n, str) and n.lower().endswith(".pdf") for n in names)
 
 
 def _consumers(steps: list[dict[str, Any]], name: str) -> list[tuple[str, int]]:

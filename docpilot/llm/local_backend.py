@@ -150,7 +150,11 @@ class LocalBackend:
     def __init__(self, config: LocalConfig | None = None) -> None:
         self.config = config or LocalConfig()
         self.usage = Usage()
-        self.last_prefix_event: str | None = None  # "live" | "restored" | "saved" | None, for measurements
+        # What the last call did, for measurements: how the static prefix was found ("live" in the KV
+        # cache, "restored" from disk, "saved" after ingesting it, None) and how many tokens it decoded
+        # (prompt tokens not reused + generated tokens).
+        self.last_prefix_event: str | None = None
+        self.last_decoded_tokens = 0
 
     def _model(self) -> _Loaded:
         path = self.config.model_path
@@ -189,6 +193,7 @@ class LocalBackend:
             request["response_format"] = {"type": "json_object", "schema": schema}
         with loaded.lock:
             start = time.perf_counter()
+            decoded = _decoded(loaded.llama)
             if self.config.prefix_cache_dir is not None:
                 store = _PrefixStore(loaded.llama, self.config)
                 self.last_prefix_event = store.prepare(messages)
@@ -197,11 +202,20 @@ class LocalBackend:
             except ValueError as exc:  # e.g. "Requested tokens (9000) exceed context window of 8192"
                 raise LLMError(f"The local model could not answer: {exc}") from None
             seconds = time.perf_counter() - start
+            self.last_decoded_tokens = _decoded(loaded.llama) - decoded
         text = response["choices"][0]["message"].get("content") or ""
         usage = response.get("usage") or {}
         reply = Reply(text, int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0)), seconds)
         self.usage.add(reply)
         return reply
+
+
+def _decoded(llama: Any) -> int:
+    """Tokens this context has run through the model so far (llama.cpp's performance counters)."""
+    import llama_cpp
+
+    perf = llama_cpp.llama_perf_context(llama.ctx)
+    return int(perf.n_p_eval) + int(perf.n_eval)
 
 
 def _check_schema(loaded: _Loaded, schema: dict) -> None:
