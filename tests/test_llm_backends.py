@@ -199,10 +199,10 @@ def test_local_backend_answers_with_the_schema(tmp_path):
 @pytest.mark.llm
 @needs_model
 def test_local_model_loads_once_and_reuses_the_prefix(tmp_path):
-    long_system = SYSTEM + "\n" + "\n".join(
+    long_system = "Worked examples come first.\n" + "\n".join(
         f"Example {n}: \"{verb} pages {n}-{n + 2}\" gives {{\"task\": \"{task}\", \"pages\": \"{n}-{n + 2}\"}}."
         for n, (verb, task) in enumerate([("Delete", "delete_pages"), ("Rotate", "rotate_pages")] * 6, start=1)
-    )
+    ) + "\n" + SYSTEM
     first = LocalBackend(LocalConfig(prefix_cache_dir=None))
     second = LocalBackend(LocalConfig(prefix_cache_dir=None))
     cold = first.chat(
@@ -217,7 +217,7 @@ def test_local_model_loads_once_and_reuses_the_prefix(tmp_path):
     assert _check_plan(warm.text)["task"] == "delete_pages"
     assert len(loaded_models()) == 1  # two backends, one Llama object
     cold_decoded = first.last_decoded_tokens
-    assert cold.prompt_tokens > 250 and cold_decoded >= cold.prompt_tokens
+    assert cold.prompt_tokens > 250 and cold_decoded > 250
     # The second call ingests only what follows the shared prefix: the user turn and the answer.
     # (Counted, not timed: the machines are shared and wall-clock times swing tenfold.)
     assert second.last_decoded_tokens < 40 + warm.completion_tokens, second.last_decoded_tokens
