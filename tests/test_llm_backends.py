@@ -328,5 +328,5 @@ def test_openai_backend_plain_chat_and_timeout(llama_server):
     reply = backend.chat([{"role": "user", "content": "Say OK."}], max_tokens=5)
     assert reply.text.strip() and reply.completion_tokens <= 5
     impatient = OpenAIBackend(OpenAIConfig(base_url=llama_server.base_url, model="local", timeout=0.2))
-    with pytest.raises(LLMError, match=r"did not answer within 0.2 s"):
+    with pytest.raises(LLMError, match=r"did not answer within 0\.2 s"):
         impatient.chat([{"role": "user", "content": "Count from one to twenty in words."}], max_tokens=16)

@@ -14,7 +14,7 @@ from typing import Protocol, runtime_checkable
 
 from ..errors import LLMError
 
-__all__ = ["LLM", "LLMError", "Reply", "Usage", "Metered", "metered"]
+__all__ = ["LLM", "LLMError", "Metered", "Reply", "Usage", "metered"]
 
 
 @dataclass(frozen=True)

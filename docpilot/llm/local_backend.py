@@ -9,7 +9,7 @@ llama.cpp's grammar-constrained decoding. Two prompt caches make repeated static
   ``$XDG_CACHE_HOME/docpilot/llm-cache`` with ``llama_state_save_file`` and restored on the next
   cold start, instead of ingesting the prefix again (~80 tokens/s on two cores).
 
-``llama_cpp.LlamaDiskCache`` is not used: it pickles the full logits buffer (n_batch × 151,936 floats,
+``llama_cpp.LlamaDiskCache`` is not used: it pickles the full logits buffer (n_batch x 151,936 floats,
 about 311 MB) per entry, pops entries when read, and prints to stderr.
 """
 
@@ -29,7 +29,7 @@ from typing import Any
 from ..errors import DocPilotError, LLMError
 from .base import Reply, Usage
 
-__all__ = ["LocalConfig", "LocalBackend", "local_available", "loaded_models"]
+__all__ = ["LocalBackend", "LocalConfig", "loaded_models", "local_available"]
 
 _MAX_THREADS = 8
 
@@ -102,6 +102,7 @@ class _Loaded:
         self.load_seconds = load_seconds
         self.lock = threading.Lock()
         self.grammars: dict[str, bool] = {}
+        self.prefixes: dict[str, list[int]] = {}  # system message → its static-prefix tokens
 
 
 _MODELS: dict[tuple[str, int], _Loaded] = {}
@@ -195,7 +196,7 @@ class LocalBackend:
             start = time.perf_counter()
             decoded = _decoded(loaded.llama)
             if self.config.prefix_cache_dir is not None:
-                store = _PrefixStore(loaded.llama, self.config)
+                store = _PrefixStore(loaded, self.config)
                 self.last_prefix_event = store.prepare(messages)
             try:
                 response = loaded.llama.create_chat_completion(**request)
@@ -227,7 +228,7 @@ def _check_schema(loaded: _Loaded, schema: dict) -> None:
 
     try:
         llama_grammar.json_schema_to_gbnf(json.dumps(schema))
-    except Exception as exc:  # the converter raises bare Exceptions and ValueErrors
+    except Exception as exc:  # noqa: BLE001 - the converter raises AssertionError, ValueError, KeyError …
         raise LLMError(f"The JSON schema cannot be used for constrained decoding: {exc}") from None
     loaded.grammars[text] = True
 
@@ -235,8 +236,9 @@ def _check_schema(loaded: _Loaded, schema: dict) -> None:
 class _PrefixStore:
     """Saves and restores the KV state of the static prefix (the first ``system`` message) on disk."""
 
-    def __init__(self, llama: Any, config: LocalConfig) -> None:
-        self.llama = llama
+    def __init__(self, loaded: _Loaded, config: LocalConfig) -> None:
+        self.loaded = loaded
+        self.llama = loaded.llama
         self.config = config
         assert config.prefix_cache_dir is not None
         self.directory = Path(config.prefix_cache_dir)
@@ -262,7 +264,7 @@ class _PrefixStore:
         tokens_one = llama.tokenize(one.encode("utf-8"), add_bos=False, special=True)
         tokens_two = llama.tokenize(two.encode("utf-8"), add_bos=False, special=True)
         common = 0
-        for a, b in zip(tokens_one, tokens_two):
+        for a, b in zip(tokens_one, tokens_two, strict=False):
             if a != b:
                 break
             common += 1
@@ -280,7 +282,13 @@ class _PrefixStore:
         """Make sure the model's KV cache holds the static prefix; returns what was done."""
         if not messages or messages[0].get("role") != "system":
             return None
-        tokens = self.prefix_tokens(messages)
+        system = str(messages[0].get("content") or "")
+        tokens = self.loaded.prefixes.get(system)
+        if tokens is None:
+            tokens = self.prefix_tokens(messages)
+            if len(self.loaded.prefixes) >= 64:
+                self.loaded.prefixes.clear()
+            self.loaded.prefixes[system] = tokens
         if len(tokens) < self.config.prefix_min_tokens or len(tokens) >= self.config.n_ctx:
             return None
         llama = self.llama

@@ -19,7 +19,7 @@ from urllib.parse import urlparse
 from ..errors import LLMError
 from .base import Reply, Usage
 
-__all__ = ["OpenAIConfig", "OpenAIBackend", "SCHEMA_MODES"]
+__all__ = ["SCHEMA_MODES", "OpenAIBackend", "OpenAIConfig"]
 
 # Ways to ask for JSON, best first.
 SCHEMA_MODES = ("json_schema", "json_object_schema", "json_object")

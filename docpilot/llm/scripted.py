@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ..errors import LLMError
 from .base import Reply, Usage
 
-__all__ = ["ScriptedLLM", "ScriptedCall"]
+__all__ = ["ScriptedCall", "ScriptedLLM"]
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from .base import LLM
 from .local_backend import LocalBackend, LocalConfig, local_available
 from .openai_backend import OpenAIBackend, OpenAIConfig
 
-__all__ = ["BACKENDS", "choose_backend", "backend_name"]
+__all__ = ["BACKENDS", "backend_name", "choose_backend"]
 
 BACKENDS = ("auto", "local", "openai", "rules")
 

@@ -1,0 +1,1 @@
+"""Few-shot example requests with their plans (examples.jsonl) and programs (programs.jsonl): data, verified by tests."""
