@@ -25,13 +25,13 @@ def main(op: str, src: str, dst: str, *rest: str) -> None:
                 page.add_redact_annot(rect)
             if rects:
                 page.apply_redactions(images=pymupdf.PDF_REDACT_IMAGE_PIXELS)
-        doc.save(dst, garbage=3, deflate=True)
+        doc.save(dst, garbage=1, deflate=True)
     elif op == "highlight":
         for page in doc:
             quads = page.search_for(rest[0], quads=True)
             if quads:
                 page.add_highlight_annot(quads)
-        doc.save(dst, garbage=3, deflate=True)
+        doc.save(dst, garbage=1, deflate=True)
     elif op == "extract":
         doc.select(list(range(int(rest[0]) - 1, int(rest[1]))))
         doc.save(dst, garbage=3, deflate=True)

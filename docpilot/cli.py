@@ -133,7 +133,13 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    # Options may come before, between or after the file arguments.
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        if hasattr(args, "files") and not any(e.startswith("-") for e in extra):
+            args.files = list(args.files) + extra
+        else:
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command == "tools":
         return _cmd_tools(args)
     if args.command == "call":

@@ -23,6 +23,7 @@ from .verify import Problem, Verdict, verify_plan
 __all__ = ["LLMPlanner", "Retriever", "Attempt"]
 
 ALWAYS_OFFERED = ("count_pages",)
+MAX_TOOLS = 10
 
 
 class Retriever(Protocol):
@@ -56,36 +57,45 @@ class LLMPlanner:
     """Plans with a language model; every plan it returns has been through the verifier."""
 
     def __init__(self, llm: Any, tools: dict[str, Tool], retriever: Retriever | None,
-                 max_corrections: int = 3, k: int = 4) -> None:
+                 max_corrections: int = 3, k: int = 3) -> None:
         self.llm, self.tools, self.retriever = llm, tools, retriever
         self.max_corrections, self.k = max_corrections, k
 
-    def offered_tools(self, request: str, neighbours: list[tuple[Any, float]]) -> dict[str, Tool]:
-        names: list[str] = []
-        for example, _ in neighbours:
+    def offered_tools(self, request: str, neighbours: list[tuple[Any, float]],
+                      files: dict[str, FileInfo] | None = None) -> dict[str, Tool]:
+        """Retrieval-augmented tool selection: the tools the request's words name, those of the
+        nearest examples, and the few whose documentation is closest to the request."""
+        from .fastpath import hint_tools
+
+        names: list[str] = list(hint_tools(request, files or {}))
+        for example, _ in neighbours[:3]:
             for step in example.plan.get("steps", []):
                 if step["task"] not in names:
                     names.append(step["task"])
         if self.retriever is not None:
-            names += [n for n in self.retriever.similar_tools(request, 6) if n not in names]
+            names += [n for n in self.retriever.similar_tools(request, 3) if n not in names]
         names += [n for n in ALWAYS_OFFERED if n not in names]
         if not neighbours and self.retriever is None:
             names = list(self.tools)
-        return {n: self.tools[n] for n in names if n in self.tools}
+        return {n: self.tools[n] for n in names[:MAX_TOOLS] if n in self.tools}
 
     def messages(self, request: str, files: dict[str, FileInfo], offered: dict[str, Tool],
                  neighbours: list[tuple[Any, float]]) -> list[dict[str, str]]:
         examples = [{"files": _example_files(ex), "request": ex.request,
                      "plan": json.dumps(ex.plan, ensure_ascii=False, separators=(",", ":"))}
                     for ex, _ in reversed(neighbours)]  # nearest example right before the request
-        user = render("plan_user.j2", tool_docs=[t.doc_text() for t in offered.values()], examples=examples,
-                      files=_files_line(files), request=request)
+        from .fastpath import partial_plan
+
+        draft = partial_plan(request, files)
+        user = render("plan_user.j2", tool_docs=[t.prompt_doc() for t in offered.values()], examples=examples,
+                      files=_files_line(files), request=request,
+                      draft=json.dumps(draft.dump(), ensure_ascii=False, separators=(",", ":")) if draft else "")
         return [{"role": "system", "content": render("plan_system.j2")}, {"role": "user", "content": user}]
 
     def plan(self, request: str, files: dict[str, FileInfo], stats: Stats,
              critique: tuple[Plan, str] | None = None) -> Attempt:
         neighbours = self.retriever.nearest(request, self.k) if self.retriever is not None else []
-        offered = self.offered_tools(request, neighbours)
+        offered = self.offered_tools(request, neighbours, files)
         if critique is not None:
             for step in critique[0].steps:
                 if step.task in self.tools and step.task not in offered:

@@ -91,6 +91,21 @@ class Tool:
             lines.append(f"  - {name}{'' if name in required else ' (optional)'}: {text}")
         return "\n".join(lines)
 
+    def prompt_doc(self, max_optional: int = 3) -> str:
+        """Short documentation for a small model's prompt: signature, summary, key arguments."""
+        required = set(self.schema().get("required", []))
+        params = [n if n in required else f"{n}?" for n in self.arg_docs]
+        lines = [f"{self.name}({', '.join(params)}): {self.summary}"]
+        optional = 0
+        for name, text in self.arg_docs.items():
+            if name not in required:
+                if name in ("output", "password") and self.category != "security" or optional >= max_optional:
+                    continue
+                optional += 1
+            short = text if len(text) <= 90 else text[:87].rsplit(" ", 1)[0] + " …"
+            lines.append(f"  {name}: {short}")
+        return "\n".join(lines)
+
     def defaults(self) -> dict[str, Any]:
         """Each argument's default (None for required ones)."""
         return {name: (None if info.is_required() else info.get_default(call_default_factory=True))

@@ -22,7 +22,7 @@ from .extract import password_in
 from .rules import Context, Intent, NeedInfo
 from .text import split_request
 
-__all__ = ["fast_plan", "NeedInfo", "RULE_ORDER", "LOGIC"]
+__all__ = ["fast_plan", "partial_plan", "hint_tools", "NeedInfo", "RULE_ORDER", "LOGIC"]
 
 RULE_ORDER: list[Callable[[str, str, Context], list[Intent] | None]] = [
     r.check_password, r.count_pages, r.remove_password, p.blank_pages, p.add_page_with_text, r.page_numbers,
@@ -105,6 +105,47 @@ def _match_head(head: str, ctx: Context) -> list[Intent] | None:
     return None
 
 
+def hint_tools(request: str, files: dict[str, FileInfo]) -> list[str]:
+    """Tools the rules recognise in any clause, even when the whole request is not understood.
+
+    For the LLM planner's tool selection: the vocabulary of "underline", "watermark",
+    "PowerPoint" is reliable even when a clause's arguments are not.
+    """
+    req = split_request(request)
+    pdfs = [n for n, i in files.items() if i.kind == "pdf"]
+    images = [n for n, i in files.items() if i.kind == "image"]
+    ctx = Context(req.quotes, pdfs, images, files[pdfs[0]].pages if pdfs else None)
+    found: list[str] = []
+    for clause in req.clauses:
+        low = clause.lower()
+        for rule in RULE_ORDER:
+            try:
+                intents = rule(clause, low, ctx)
+            except NeedInfo:
+                continue
+            for intent in intents or []:
+                if intent.task not in found:
+                    found.append(intent.task)
+            if intents:
+                break
+        else:
+            for pattern, task in _KEYWORDS:
+                if re.search(pattern, low) and task not in found:
+                    found.append(task)
+    return found
+
+
+# Verbs that name a tool even when the rest of the clause is not understood.
+_KEYWORDS = [
+    (r"\b(?:redact|black ?out|censor|anonymi[sz]e|mask)\b", "redact_text"),
+    (r"\bhighlight", "highlight_text"), (r"\bunderline", "underline_text"),
+    (r"\bstrike|\bcross out", "strikeout_text"), (r"\bwatermark", "add_watermark"),
+    (r"\bcomment|\bnote\b", "add_comment"), (r"\bsign", "add_signature"),
+    (r"\bsearch|\bfind|\bwhich pages?\b|\bwhere\b", "search_text"), (r"\bsummar", "extract_text"),
+    (r"\btables?\b", "extract_tables"), (r"\bform\b|\bfield", "read_form"),
+]
+
+
 def _names(task: str, used: set[str]) -> str:
     base = _RETURNS.get(task, task.split("_", 1)[-1])
     name, n = base, 2
@@ -122,6 +163,21 @@ def fast_plan(request: str, files: dict[str, FileInfo]) -> Plan | None:
     """
     if LOGIC.search(request):
         return None
+    found = _understood(request, files, skip_unknown=False)
+    return _assemble(*found) if found else None
+
+
+def partial_plan(request: str, files: dict[str, FileInfo]) -> Plan | None:
+    """The steps for the clauses the rules do understand (a draft for the LLM), or None."""
+    try:
+        found = _understood(request, files, skip_unknown=True)
+        return _assemble(*found) if found else None
+    except NeedInfo:
+        return None
+
+
+def _understood(request: str, files: dict[str, FileInfo], skip_unknown: bool
+                ) -> tuple[list[Intent], dict[str, FileInfo], list[str], str | None] | None:
     req = split_request(request)
     pdfs = [n for n, i in files.items() if i.kind == "pdf"]
     images = [n for n, i in files.items() if i.kind == "image"]
@@ -136,7 +192,7 @@ def fast_plan(request: str, files: dict[str, FileInfo]) -> Plan | None:
             if pw:
                 password = pw
                 continue
-            if _FILLER.match(clause):
+            if _FILLER.match(clause) or skip_unknown:
                 continue
             return None
         intents.extend(found)
@@ -145,7 +201,7 @@ def fast_plan(request: str, files: dict[str, FileInfo]) -> Plan | None:
             ctx.last_target = targets[-1]
     if not intents:
         return None
-    return _assemble(intents, files, pdfs, password)
+    return intents, files, pdfs, password
 
 
 def _assemble(intents: list[Intent], files: dict[str, FileInfo], pdfs: list[str], password: str | None) -> Plan:
