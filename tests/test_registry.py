@@ -95,3 +95,9 @@ def test_cli_tools_json_lists_catalogue() -> None:
     names = {entry["name"] for entry in json.loads(out)}
     assert set(CATALOGUE) <= names
     assert "answer_question" not in names and "summarize" not in names
+
+
+def test_tool_index_matches_the_modules() -> None:
+    from pdftools.registry import TOOL_INDEX
+
+    assert {name: tool.func.__module__ for name, tool in all_tools().items()} == TOOL_INDEX
