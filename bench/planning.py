@@ -1,0 +1,91 @@
+"""Planning speed (run by hand): fast-path CLI calls, share planned with 0 LLM calls, LLM-planned requests.
+
+    .venv/bin/python bench/planning.py [--llm-requests 6] [--skip-cold]
+
+Fast path: `docpilot plan` as a new process per DocBench dev request. LLM: requests the fast path hands over,
+planned warm in one process (model loaded once), plus one cold CLI call; prompt tokens per request.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SHARED = HERE.parent.parent / "shared"
+CONTRACT = SHARED / "corpus" / "synthetic" / "contract.pdf"
+LLM_REQUESTS = [
+    "Redact every client name, underline the dates, add a DRAFT watermark and give it to me as PowerPoint",
+    "Get this ready to send outside the company: hide the contact emails and make it smaller",
+    "Tidy up the contract for the board: number the pages and put CONFIDENTIAL across them",
+    "I only need the signature page as a picture",
+    "Make the contract read-only with password Board2025 after stamping it DRAFT",
+    "Highlight where the agreement says when it ends",
+]
+
+
+def fast_path() -> tuple[list[float], int, int]:
+    cases = [json.loads(x) for x in (SHARED / "bench" / "workflows.jsonl").read_text().splitlines() if x.strip()]
+    times, zero = [], 0
+    env = {**os.environ, "DOCPILOT_BACKEND": "rules"}
+    for case in cases:
+        files = [str(SHARED / "corpus" / f) for f in case["files"]]
+        start = time.perf_counter()
+        proc = subprocess.run([sys.executable, "-m", "docpilot", "plan", case["request"], *files, "--json"],
+                              capture_output=True, text=True, env=env)
+        times.append(time.perf_counter() - start)
+        result = json.loads(proc.stdout.strip().splitlines()[-1])
+        zero += bool(result["ok"] or "valid pages" in (result.get("error") or ""))
+    return times, zero, len(cases)
+
+
+def llm_warm(n: int) -> list[tuple[str, float, int, int, bool]]:
+    sys.path.insert(0, str(HERE.parent))
+    from docpilot.files import inspect_files
+    from docpilot.wiring import make_planner
+
+    planner = make_planner("local", os.environ)
+    files = inspect_files([CONTRACT])
+    rows = []
+    for request in LLM_REQUESTS[:n]:
+        outcome = planner.plan(request, files)
+        rows.append((request, outcome.stats.seconds, outcome.stats.prompt_tokens, outcome.stats.llm_calls,
+                     outcome.ok))
+    return rows
+
+
+def llm_cold() -> tuple[float, dict]:
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "docpilot", "plan", LLM_REQUESTS[0], str(CONTRACT), "--json",
+                           "--backend", "local"], capture_output=True, text=True)
+    return time.perf_counter() - start, json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--llm-requests", type=int, default=len(LLM_REQUESTS))
+    parser.add_argument("--skip-cold", action="store_true")
+    opts = parser.parse_args()
+    times, zero, total = fast_path()
+    print(f"fast path: {total} dev requests, `docpilot plan` per call median {statistics.median(times):.2f} s, "
+          f"max {max(times):.2f} s; planned with 0 LLM calls: {zero}/{total} ({100 * zero / total:.0f}%)")
+    if not opts.skip_cold:
+        seconds, result = llm_cold()
+        print(f"LLM cold CLI call: {seconds:.1f} s, prompt tokens {result['stats']['prompt_tokens']}, "
+              f"ok {result['ok']}")
+    rows = llm_warm(opts.llm_requests)
+    print("| request | seconds | prompt tokens | LLM calls | ok |\n|---|---:|---:|---:|---|")
+    for request, seconds, tokens, calls, ok in rows:
+        print(f"| {request[:60]} | {seconds:.1f} | {tokens} | {calls} | {ok} |")
+    warm = [r[1] for r in rows[1:]] or [rows[0][1]]
+    print(f"LLM-planned warm median (after the first): {statistics.median(warm):.1f} s")
+
+
+if __name__ == "__main__":
+    main()
