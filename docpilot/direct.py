@@ -11,11 +11,11 @@ from pdftools import get_tool
 from pdftools.errors import ToolArgumentError
 
 from .deliver import deliver
+from .files import IMAGE_SUFFIXES
 
 __all__ = ["call_tool_on_files", "bind_files"]
 
 _FILE_ARGS = {"file": False, "files": True, "image": False, "images": True}
-_IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".gif", ".webp"}
 
 
 def _resolve(value: str, by_name: dict[str, Path]) -> str:
@@ -37,8 +37,8 @@ def bind_files(tool_args: set[str], args: dict[str, Any], files: list[str]) -> d
     paths = [Path(f).expanduser().resolve() for f in files]
     by_name = {p.name: p for p in paths}
     bound = dict(args)
-    pdfs = [str(p) for p in paths if p.suffix.lower() not in _IMAGE_SUFFIXES]
-    images = [str(p) for p in paths if p.suffix.lower() in _IMAGE_SUFFIXES]
+    pdfs = [str(p) for p in paths if p.suffix.lower() not in IMAGE_SUFFIXES]
+    images = [str(p) for p in paths if p.suffix.lower() in IMAGE_SUFFIXES]
     for name, many in _FILE_ARGS.items():
         if name not in tool_args:
             continue
