@@ -28,8 +28,7 @@ def _result(ok: bool, request: str, backend: str, plan: Any, explanation: str, s
 
 
 def cmd_run(args: Any, ask: Callable[[str], str] = input) -> int:
-    from .service import DocPilot
-    from .wiring import make_planner
+    from sandbox.runner import Sandbox
 
     if not args.yes and not sys.stdin.isatty():
         print("docpilot run: approval needed: pass --yes (stdin is not a terminal)", file=sys.stderr)
@@ -38,8 +37,18 @@ def cmd_run(args: Any, ask: Callable[[str], str] = input) -> int:
     if out_dir.exists() and not out_dir.is_dir():
         print(f"docpilot run: --out {out_dir} is a file, not a folder", file=sys.stderr)
         return 2
+    with Sandbox(lean=True) as box:  # started first: its imports overlap ours and planning on a second core
+        box.begin()
+        from .execute import Executor
+        from .service import DocPilot
+        from .wiring import make_planner
+
+        return _plan_and_run(args, ask, DocPilot(make_planner(args.backend, os.environ), Executor(sandbox=box)),
+                             out_dir)
+
+
+def _plan_and_run(args: Any, ask: Callable[[str], str], pilot: Any, out_dir: Path) -> int:
     try:
-        pilot = DocPilot(make_planner(args.backend, os.environ))
         files = inspect_files(args.files)
         outcome = pilot.plan(args.request, files)
         while outcome.ok and not args.yes:

@@ -20,6 +20,7 @@ from pdftools import Tool
 from .files import FileInfo
 from .prompting import render
 from .stats import Stats
+from .untrusted import DATA_RULE, data_block
 
 __all__ = ["CodeWriter", "Draft", "extract_code", "load_program_examples"]
 
@@ -85,14 +86,16 @@ class CodeWriter:
                       examples=[{"files": ", ".join(ex["files"]), "request": ex["request"], "code": ex["code"]}
                                 for ex in reversed(examples)],
                       files=", ".join(f.describe() for f in files.values()), request=request)
-        messages = [{"role": "system", "content": render("code_system.j2", imports=", ".join(ALLOWED_IMPORTS))},
+        messages = [{"role": "system", "content": render("code_system.j2", imports=", ".join(ALLOWED_IMPORTS),
+                                                                     data_rule=DATA_RULE)},
                     {"role": "user", "content": user}]
         return self._ask(messages, stats, revision=False)
 
     def revise(self, draft: Draft, error: str, stats: Stats) -> Draft:
-        """Send the error log and the code back; count one revision."""
+        """Send the run's error log (it may quote document text: a data block) and the code back; count one revision."""
+        log = data_block(error, "error log")
         messages = draft.messages + [{"role": "assistant", "content": f"```python\n{draft.code}```"},
-                                     {"role": "user", "content": render("code_revision.j2", error=error)}]
+                                     {"role": "user", "content": render("code_revision.j2", error=log)}]
         return self._ask(messages, stats, revision=True)
 
     def _ask(self, messages: list[dict[str, str]], stats: Stats, revision: bool) -> Draft:

@@ -220,6 +220,7 @@ class _Checker:
             if not isinstance(item, str):
                 continue
             if REF.match(item.strip()):
+                self._file_ref(step, name, item.strip())
                 continue
             if item not in self.files:
                 uploaded = ", ".join(self.files) or "none"
@@ -229,6 +230,18 @@ class _Checker:
                 self.add("arguments", step.id, f"'{item}' is not an image; '{name}' needs an image file.")
             elif name.startswith("file") and self.files[item].kind != "pdf" and step.task != "images_to_pdf":
                 self.add("arguments", step.id, f"'{item}' is not a PDF; '{name}' needs a PDF.")
+
+    def _file_ref(self, step: Any, name: str, ref: str) -> None:
+        """A file argument fed by a step that returns a value (matches, a count) rather than a file."""
+        for ref_name in refs_in(ref):
+            source = self.producer.get(ref_name)
+            producer = self.tools.get(self.plan.step(source).task) if source is not None else None
+            if producer is not None and producer.kind == "value":
+                what = producer.returns.rstrip(".")
+                self.add("arguments", step.id, (
+                    f"'{name}' is '${ref_name}', what step {source} ({producer.name}) returns: a value ({what}), "
+                    f"not a file. Give '{name}' an uploaded file name or the $name of a step that makes a PDF; "
+                    f"{step.task} does its own searching."))
 
     def _count(self, ref: str) -> int | None:
         if ref.startswith("$"):

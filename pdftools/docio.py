@@ -18,6 +18,8 @@ import pymupdf
 
 from .errors import EncryptedPdfError, NotAPdfError, ToolArgumentError, WrongPasswordError
 
+pymupdf.no_recommend_layout()  # its "consider pymupdf_layout" hint would print into users' terminals
+
 __all__ = ["open_pdf", "output_path", "atomic_target", "write_pdf", "input_path", "is_encrypted"]
 
 pymupdf.TOOLS.mupdf_display_errors(False)

@@ -21,7 +21,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from .errors import ToolArgumentError, UnknownToolError
 
-__all__ = ["Tool", "tool", "get_tool", "all_tools", "call_tool", "TOOL_MODULES", "TOOL_INDEX"]
+__all__ = ["Tool", "tool", "get_tool", "all_tools", "call_tool", "TOOL_MODULES", "TOOL_INDEX", "IMAGE_LIBRARIES"]
+
+# What the tools that read or write images through Pillow load when they run (plugins included).
+IMAGE_LIBRARIES = ("PIL.Image", "PIL.ImageOps", "PIL.TiffImagePlugin", "PIL.PngImagePlugin", "PIL.JpegImagePlugin")
 
 Kind = Literal["pdf", "files", "value"]
 
@@ -114,6 +117,7 @@ class Tool:
     category: str
     explain: str
     fields: dict[str, Any] = field(repr=False)
+    needs: tuple[str, ...] = ()  # libraries the tool imports when it runs (a sandbox preloads them)
 
     @functools.cached_property
     def args_model(self) -> type[BaseModel]:
@@ -239,6 +243,7 @@ def tool(
     kind: Kind,
     category: str,
     explain: str,
+    needs: tuple[str, ...] = (),
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register a function as a tool.
 
@@ -247,6 +252,8 @@ def tool(
             "value" (a JSON-able value).
         category: Catalogue group, e.g. "pages" or "markup".
         explain: Plain-language template for the plan explanation, with ``{arg}`` fields.
+        needs: Modules the tool imports lazily when it runs (e.g. "pptx"); a sandbox imports
+            them before its guards go up.
     """
 
     def register(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -279,6 +286,7 @@ def tool(
             category=category,
             explain=explain,
             fields=fields,
+            needs=needs,
         )
         if name in _REGISTRY and _REGISTRY[name].func is not func:
             raise TypeError(f"tool {name} is registered twice")

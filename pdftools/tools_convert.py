@@ -18,7 +18,7 @@ from ._tables import TEXT_FLAGS, page_tables, table_rows
 from .docio import atomic_target, input_path, open_pdf, output_path, write_pdf
 from .errors import PdfToolError, ToolArgumentError
 from .pages import Pages, describe_pages, parse_pages
-from .registry import tool
+from .registry import IMAGE_LIBRARIES, tool
 
 __all__ = [
     "convert_to_docx",
@@ -33,7 +33,8 @@ __all__ = [
 ]
 
 
-@tool(kind="files", category="convert", explain="Convert {file} to a Word document[ ({pages})]")
+@tool(kind="files", category="convert", explain="Convert {file} to a Word document[ ({pages})]",
+      needs=("pdf2docx", "pdf2docx.table.TablesConstructor", "docx"))
 def convert_to_docx(
     file: str, pages: Pages = "all", password: Optional[str] = None, output: Optional[str] = None
 ) -> str:
@@ -57,7 +58,8 @@ def convert_to_docx(
     return str(target)
 
 
-@tool(kind="files", category="convert", explain="Turn {file} into PowerPoint slides, one per page[ ({pages})]")
+@tool(kind="files", category="convert", explain="Turn {file} into PowerPoint slides, one per page[ ({pages})]",
+      needs=("pptx",))
 def convert_to_pptx(
     file: str, pages: Pages = "all", password: Optional[str] = None, output: Optional[str] = None
 ) -> str:
@@ -84,7 +86,8 @@ def convert_to_pptx(
     return str(target)
 
 
-@tool(kind="files", category="convert", explain="Put the tables in {file} into an Excel workbook[ ({pages})]")
+@tool(kind="files", category="convert", explain="Put the tables in {file} into an Excel workbook[ ({pages})]",
+      needs=("openpyxl", "openpyxl.styles", "openpyxl.utils", "openpyxl.packaging.extended", "pymupdf.table"))
 def convert_to_xlsx(
     file: str, pages: Pages = "all", password: Optional[str] = None, output: Optional[str] = None
 ) -> str:
@@ -204,7 +207,8 @@ def convert_to_jpeg(
     return _page_images(file, pages, dpi, password, output, "jpeg", quality)
 
 
-@tool(kind="files", category="convert", explain="Save {pages} of {file} as one multi-page TIFF image[ at {dpi} dpi]")
+@tool(kind="files", category="convert", explain="Save {pages} of {file} as one multi-page TIFF image[ at {dpi} dpi]",
+      needs=IMAGE_LIBRARIES)
 def convert_to_tiff(
     file: str,
     pages: Pages = "all",
@@ -306,7 +310,8 @@ def convert_to_markdown(
     return str(target)
 
 
-@tool(kind="pdf", category="convert", explain="Make one PDF from the images {images}, one image per page")
+@tool(kind="pdf", category="convert", explain="Make one PDF from the images {images}, one image per page",
+      needs=IMAGE_LIBRARIES)
 def images_to_pdf(
     images: list[str],
     page_size: Literal["fit", "A4", "letter"] = "fit",

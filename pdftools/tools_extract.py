@@ -65,7 +65,8 @@ def extract_text(file: str, pages: Pages = "all", output: Optional[str] = None) 
     return str(target)
 
 
-@tool(kind="value", category="extract", explain="Read the tables on {pages} of {file}")
+@tool(kind="value", category="extract", explain="Read the tables on {pages} of {file}",
+      needs=("pymupdf.table",))
 def extract_tables(file: str, pages: Pages = "all") -> list[dict[str, Any]]:
     """Find tables in a PDF and return their cells row by row.
 

@@ -11,7 +11,7 @@ import pymupdf
 from ._compress import LEVELS, SAVE_OPTIONS, downsample_images
 from .docio import atomic_target, input_path, is_encrypted, open_pdf, output_path, write_pdf
 from .errors import EncryptedPdfError, NotAPdfError, PdfToolError, ToolArgumentError, WrongPasswordError
-from .registry import tool
+from .registry import IMAGE_LIBRARIES, tool
 
 __all__ = ["check_password", "add_password", "remove_password", "compress", "combine_files", "sanitize"]
 
@@ -40,7 +40,8 @@ def _declared_permissions(path: Path) -> tuple[bool, str]:
         return False, ""
 
 
-@tool(kind="value", category="security", explain="Check whether {file} is password-protected")
+@tool(kind="value", category="security", explain="Check whether {file} is password-protected",
+      needs=("pypdf", "pypdf.filters", "pypdf._codecs._codecs"))
 def check_password(file: str, password: Optional[str] = None) -> dict:
     """Check whether a PDF is password-protected, and optionally whether a password opens it.
 
@@ -157,7 +158,8 @@ def remove_password(file: str, password: str, output: Optional[str] = None) -> s
     return str(target)
 
 
-@tool(kind="pdf", category="files", explain="Compress {file} to make it smaller[ ({level} level)]")
+@tool(kind="pdf", category="files", explain="Compress {file} to make it smaller[ ({level} level)]",
+      needs=IMAGE_LIBRARIES)
 def compress(file: str, level: Literal["low", "medium", "high"] = "medium", output: Optional[str] = None) -> str:
     """Make a PDF smaller; the text stays selectable and searchable.
 

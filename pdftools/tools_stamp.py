@@ -32,7 +32,7 @@ from .colors import parse_color
 from .docio import open_pdf, output_path
 from .errors import ToolArgumentError
 from .pages import Pages, parse_pages
-from .registry import tool
+from .registry import IMAGE_LIBRARIES, tool
 
 __all__ = ["add_watermark", "add_signature", "add_page_numbers", "add_header_footer", "add_image"]
 
@@ -88,7 +88,8 @@ def _write_lines(
         draw_text(page, line, pymupdf.Point(x, block.y0 + leading * (i + 0.5)), face, size, color)
 
 
-@tool(kind="pdf", category="markup", explain="Add the watermark[ {text}][ image {image}] to {pages} of {file}")
+@tool(kind="pdf", category="markup", explain="Add the watermark[ {text}][ image {image}] to {pages} of {file}",
+      needs=IMAGE_LIBRARIES)
 def add_watermark(
     file: str,
     text: Optional[str] = None,
@@ -161,7 +162,8 @@ def _fit_size(face: Face, text: str, angle: float, rect: pymupdf.Rect, position:
     return max(size, 4.0)
 
 
-@tool(kind="pdf", category="markup", explain="Sign page {page} of {file}[ with the image {image}][ as {name}][ at the {position}]")
+@tool(kind="pdf", category="markup", explain="Sign page {page} of {file}[ with the image {image}][ as {name}][ at the {position}]",
+      needs=IMAGE_LIBRARIES)
 def add_signature(
     file: str,
     image: Optional[str] = None,
@@ -321,7 +323,8 @@ def add_header_footer(
         return save_pdf(doc, target, list(faces.values()))
 
 
-@tool(kind="pdf", category="markup", explain="Place the image {image} on page {page} of {file}[ at the {position}]")
+@tool(kind="pdf", category="markup", explain="Place the image {image} on page {page} of {file}[ at the {position}]",
+      needs=IMAGE_LIBRARIES)
 def add_image(
     file: str,
     image: str,

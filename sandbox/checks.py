@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 
 __all__ = [
     "ALLOWED_IMPORTS", "FORBIDDEN_CALLS", "FORBIDDEN_NAMES", "SAFE_BUILTINS", "Problem", "check_program",
-    "format_problems",
+    "format_problems", "tools_used",
 ]
 
 # Modules a program may import (top-level names; submodules of these are allowed too).
@@ -145,3 +145,19 @@ def _check_run_call(node: ast.Call, names: frozenset[str], add) -> None:  # type
     task = node.args[1]
     if isinstance(task, ast.Constant) and isinstance(task.value, str) and task.value not in names:
         add(node, f"tools.run: there is no tool named {task.value!r}. Use a registered tool name.")
+
+
+def tools_used(code: str) -> list[str]:
+    """Tools a program names: ``tools.<name>(...)`` and ``tools.run(step, "<name>", ...)`` ([] if unparsable)."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return []
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "tools" \
+                and node.attr != "run":
+            names.add(node.attr)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "run":
+            names.update(arg.value for arg in node.args if isinstance(arg, ast.Constant) and isinstance(arg.value, str))
+    return sorted(names)

@@ -22,6 +22,7 @@ import time
 import traceback
 from typing import Any
 
+PRELOAD_LEAN = ("heapq",)  # imported lazily by tools that need only PyMuPDF
 PRELOAD = (
     "pdf2docx", "docx", "pptx", "openpyxl", "openpyxl.styles", "openpyxl.utils", "PIL.Image",
     "PIL.TiffImagePlugin", "PIL.ImageOps", "pypdf", "pymupdf.table", "pdfminer.high_level",
@@ -31,8 +32,13 @@ PRINT_CAP = 64 * 1024
 PR_SET_CHILD_SUBREAPER = 36
 
 
-def preload() -> None:
-    """Import what tools need before any guard is up (the worker may not read Python's folders later)."""
+def preload(full: bool = True) -> None:
+    """Import what tools need before any guard is up.
+
+    ``full`` also imports the office and image libraries the conversion tools load lazily:
+    a long-lived sandbox (the app) pays that once; a one-shot sandbox (a CLI run) leaves it to
+    the tools that need it, which import from Python's folders (readable to the worker).
+    """
     import importlib
     import logging
     import warnings
@@ -42,8 +48,9 @@ def preload() -> None:
     from . import api, checks, guards  # noqa: F401
 
     warnings.simplefilter("ignore")
-    pdftools.all_tools()
-    for name in PRELOAD + checks.ALLOWED_IMPORTS:
+    tools = pdftools.all_tools()
+    tools["count_pages"].validate({"file": "x.pdf"})  # pydantic loads its plugins (importlib.metadata) on first use
+    for name in (PRELOAD if full else ()) + PRELOAD_LEAN + checks.ALLOWED_IMPORTS:
         try:
             importlib.import_module(name)
         except ImportError:
@@ -63,6 +70,28 @@ def preload() -> None:
     except ImportError:
         pass
     logging.disable(logging.WARNING)  # pdf2docx logs at INFO on import and per page
+
+
+def preload_tools(names: list[str]) -> None:
+    """Import the libraries the named tools load when they run (a lean sandbox has not yet)."""
+    import importlib
+
+    import pdftools
+
+    tools = pdftools.all_tools()
+    wanted = {lib for name in names if name in tools for lib in tools[name].needs}
+    missing = sorted(lib for lib in wanted if lib not in sys.modules)
+    for lib in missing:
+        try:
+            importlib.import_module(lib)
+        except ImportError:
+            continue
+    if "PIL.Image" in missing:
+        sys.modules["PIL.Image"].init()
+    if "pdf2docx" in missing:
+        import logging
+
+        logging.disable(logging.WARNING)  # pdf2docx logs at INFO on import and per page
 
 
 # ---- worker (forked per run) -------------------------------------------------------------------
@@ -225,6 +254,7 @@ def _dir_size(path: str, cap: int) -> int:
 
 def _serve(request: dict[str, Any]) -> dict[str, Any]:
     limits = request["limits"]
+    preload_tools(request.get("tools") or [])
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:  # the worker
@@ -298,7 +328,7 @@ def main() -> None:
         ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     except (OSError, AttributeError):
         pass
-    preload()
+    preload(full=sys.argv[-1] != "lean")
     out = os.fdopen(os.dup(1), "w")
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)  # stray library output must not corrupt the reply stream

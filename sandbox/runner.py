@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Self
 
-from .checks import ALLOWED_IMPORTS, check_program, format_problems
+from .checks import ALLOWED_IMPORTS, check_program, format_problems, tools_used
 
 __all__ = ["Limits", "RunResult", "Sandbox", "SandboxStartError", "run_program"]
 
@@ -101,10 +101,17 @@ def _error(kind: str, message: str, step: int | None = None, **extra: Any) -> di
 
 
 class Sandbox:
-    """A warm sandbox process serving runs one at a time. Use as a context manager, or call :meth:`close`."""
+    """A warm sandbox process serving runs one at a time. Use as a context manager, or call :meth:`close`.
 
-    def __init__(self) -> None:
+    ``lean`` preloads only pdftools and PyMuPDF (a one-shot CLI run: conversion tools import their
+    libraries when used); the default preloads everything once (the app). :meth:`begin` starts the
+    process without waiting, so its start-up overlaps the caller's planning.
+    """
+
+    def __init__(self, lean: bool = False) -> None:
+        self.lean = lean
         self._proc: subprocess.Popen[bytes] | None = None
+        self._ready = False
         self._buffer = b""
         self._lock = threading.Lock()
         self._log: Any = None
@@ -117,20 +124,32 @@ class Sandbox:
             env["TESSDATA_PREFIX"] = os.environ["TESSDATA_PREFIX"]
         return env
 
-    def start(self) -> None:
+    def begin(self) -> Self:
+        """Start the sandbox process in the background (no wait); :meth:`start` waits for it."""
         if self._proc is not None and self._proc.poll() is None:
-            return
+            return self
         self._log = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the process)
         self._proc = subprocess.Popen(
-            [sys.executable, "-I", "-c", BOOT, PROJECT], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=self._log, env=self._env(), cwd="/", start_new_session=True, close_fds=True,
+            [sys.executable, "-I", "-c", BOOT, PROJECT, "lean" if self.lean else "full"], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=self._log, env=self._env(), cwd="/", start_new_session=True,
+            close_fds=True,
         )
-        self._buffer = b""
+        self._buffer, self._ready = b"", False
+        return self
+
+    def start(self) -> None:
+        """Make sure the sandbox process runs and has finished its imports."""
+        if self._proc is None or self._proc.poll() is not None:
+            self.close()
+            self.begin()
+        if self._ready:
+            return
         line = self._read_line(time.monotonic() + START_TIMEOUT)
         if line is None or not json.loads(line).get("ready"):
             tail = self._log_tail()
             self.close()
             raise SandboxStartError(f"the sandbox process did not start. {tail}")
+        self._ready = True
 
     def _log_tail(self) -> str:
         if self._log is None:
@@ -155,7 +174,7 @@ class Sandbox:
         return line
 
     def close(self) -> None:
-        proc, self._proc = self._proc, None
+        proc, self._proc, self._ready = self._proc, None, False
         if proc is not None:
             try:
                 os.killpg(proc.pid, signal.SIGKILL)
@@ -190,7 +209,7 @@ class Sandbox:
         workdir, names = self._prepare(files, limits)
         uid, gid = self._identity(limits)
         request = {
-            "code": code, "files": names, "workdir": workdir, "project": PROJECT, "uid": uid, "gid": gid,
+            "code": code, "tools": tools_used(code), "files": names, "workdir": workdir, "project": PROJECT, "uid": uid, "gid": gid,
             "limits": asdict(limits), "allowed_imports": list(ALLOWED_IMPORTS),
             "env": {"PATH": "/usr/bin:/bin", "HOME": workdir, "TMPDIR": workdir, "OMP_NUM_THREADS": "1",
                     "LANG": os.environ.get("LANG", "C.UTF-8"),
@@ -326,5 +345,5 @@ def run_program(code: str, files: Mapping[str, str], *, limits: Limits | None = 
     """
     if sandbox is not None:
         return sandbox.run(code, files, limits=limits, static_checks=static_checks)
-    with Sandbox() as fresh:
+    with Sandbox(lean=True) as fresh:
         return fresh.run(code, files, limits=limits, static_checks=static_checks)

@@ -136,11 +136,13 @@ def find_entities(c: str, low: str, ctx: Context) -> list[Intent] | None:
     cats = categories_in(low)
     if not cats:
         return None
+    from .targets import Target
+
     args: dict[str, Any] = {"categories": cats}
     pages = pages_in(c, ctx.page_count)
     if pages and pages != "all":
         args["pages"] = pages
-    return [Intent("find_entities", args)]
+    return [Intent("find_entities", args, target=Target(categories=list(cats)))]  # "… and redact them"
 
 
 def search(c: str, low: str, ctx: Context) -> list[Intent] | None:
