@@ -23,7 +23,7 @@ from .verify import Problem, Verdict, verify_plan
 __all__ = ["LLMPlanner", "Retriever", "Attempt"]
 
 ALWAYS_OFFERED = ("count_pages",)
-MAX_TOOLS = 10
+MAX_TOOLS = 8
 
 
 class Retriever(Protocol):

@@ -7,6 +7,7 @@ rejects is the user's error (e.g. a page past the end) and is refused, not "corr
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 from pdftools import Tool, all_tools
 
 from .codegen import CodeWriter
+from .errors import DocPilotError
 from .explain import explain_plan
 from .explain_program import explain_program
 from .fastpath import LOGIC, NeedInfo, fast_plan
@@ -136,6 +138,7 @@ class Planner:
                 "Rephrase it with explicit actions (e.g. \"redact 'ACME' on pages 1-3\"), or set up the local "
                 "model (make install) or an OpenAI-compatible server (OPENAI_BASE_URL)."))
         outcome = PlanOutcome(request, self.llm_name)
+        _load_in_background(self.llm)  # the model loads while the few-shot index is built
         if critique is None and LOGIC.search(request):
             return self._with_program(request, files, outcome)
         attempt = LLMPlanner(self.llm, self.tools, self.retriever, self.max_corrections).plan(
@@ -168,6 +171,21 @@ class Planner:
         assert outcome.plan is not None
         outcome.explanation = explain_plan(outcome.plan, self.tools, outcome.order)
         return outcome
+
+
+def _load_in_background(llm: Any) -> None:
+    """Start loading a local model on another thread (its calls wait for it); no-op for servers."""
+    load = getattr(llm, "load", None)
+    if not callable(load):
+        return
+
+    def run() -> None:
+        try:
+            load()
+        except DocPilotError:
+            pass  # the first call reports it
+
+    threading.Thread(target=run, name="docpilot-model-load", daemon=True).start()
 
 
 def _user_error(problems: list[Problem]) -> str:

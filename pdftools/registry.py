@@ -154,12 +154,18 @@ class Tool:
         return "\n".join(lines)
 
     def prompt_doc(self, max_optional: int = 3) -> str:
-        """Short documentation for a small model's prompt: signature, summary, key arguments."""
+        """Short documentation for a small model's prompt: signature, summary, key arguments.
+
+        Every prompt token costs a small local model time (~80 tokens/s on two cores), so the
+        obvious ``file`` argument and the later optional ones are left to the schema.
+        """
         required = set(self.schema().get("required", []))
         params = [n if n in required else f"{n}?" for n in self.arg_docs]
         lines = [f"{self.name}({', '.join(params)}): {self.summary}"]
         optional = 0
         for name, text in self.arg_docs.items():
+            if name == "file" and self.kind != "value" or name == "file" and text.startswith("The PDF"):
+                continue
             if name not in required:
                 if name in ("output", "password") and self.category != "security" or optional >= max_optional:
                     continue

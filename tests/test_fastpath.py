@@ -73,6 +73,9 @@ def test_dev_set_fast_path_matches_labels() -> None:
 
 
 PHRASINGS = [
+ ("I only need the signature page as a picture", ["synthetic/contract.pdf"], {"convert_to_png"}),
+ ("find the email addresses and redact them", ["synthetic/contract.pdf"], {"find_entities", "redact_text"}),
+ ("find all dates and underline them", ["synthetic/contract.pdf"], {"find_entities", "underline_text"}),
  ("Please black out all instances of Brightline Consulting", ["synthetic/contract.pdf"], {"redact_text"}),
  ("Remove every email address from the contract", ["synthetic/contract.pdf"], {"redact_text"}),
  ("Get rid of pages 3 and 4", ["synthetic/contract.pdf"], {"delete_pages"}),

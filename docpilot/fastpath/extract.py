@@ -65,6 +65,8 @@ def pages_in(clause: str, count: int | None = None) -> str | None:
     m = re.search(r"\b(?:cover|title|front)\s+page\b", c)
     if m:
         return "1"
+    if re.search(r"\b(?:signature|back|closing|final)\s+page\b", c):
+        return "last"
     m = re.search(r"\b(odd|even)(?:-numbered)?\s+pages\b", c)
     if m:
         return m.group(1)

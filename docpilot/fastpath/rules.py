@@ -209,6 +209,8 @@ def watermark(c: str, low: str, ctx: Context) -> list[Intent] | None:
 def signature(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if not _has(low, r"\bsign\b|\bsignature\b"):
         return None
+    if _has(low, r"\bsignature (?:page|block|line|section)s?\b") and not _has(low, r"\bsign\b|\badd\b.*\bsignature\b"):
+        return None  # "the signature page as a picture" names a page, not an action
     args: dict[str, Any] = {"page": pages_in(c, ctx.page_count) or "last"}
     named = re.search(r"\b(?:sign(?:ed)? (?:it )?(?:as|by|with the name)|name)\s+(⟦\d+⟧|[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*)",
                       c)
