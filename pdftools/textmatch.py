@@ -325,14 +325,19 @@ def _value_span(m: re.Match[str]) -> tuple[int, int]:
     return m.span()
 
 
-def find_matches(doc: pymupdf.Document, pages: Iterable[int], targets: Targets) -> list[Match]:
-    """Every occurrence of ``targets`` on ``pages`` (0-based), in page order."""
+def find_matches(doc: pymupdf.Document, pages: Iterable[int], targets: Targets,
+                 areas: dict[int, pymupdf.Rect] | None = None) -> list[Match]:
+    """Every occurrence of ``targets`` on ``pages`` (0-based), in page order.
+
+    ``areas`` limits the search on a page to a rectangle (e.g. re-checking only where a redaction was).
+    """
     patterns = targets.patterns()
     regexes = [p for _, p, _ in patterns]
     found: list[Match] = []
     for index in pages:
         page = doc[index]
-        tp = page.get_textpage(flags=_FLAGS)
+        clip = areas.get(index) if areas else None
+        tp = page.get_textpage(flags=_FLAGS, clip=clip) if clip is not None else page.get_textpage(flags=_FLAGS)
         # Cheap pre-check on the blocks' plain text; rebuild with boxes only where something may match.
         plain = normalize(tp.extractText())
         plain = _HYPHEN_BREAK.sub(_dehyphenate, plain).replace("\n", " ")

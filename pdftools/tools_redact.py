@@ -130,7 +130,7 @@ def redact_text(
         for index, page_matches in by_page.items():
             _redact_page(doc[index], page_matches, fill, band=True)
         touched = sorted(by_page)
-        left = find_matches(doc, touched, targets)
+        left = find_matches(doc, touched, targets, _areas(by_page))
         if left:  # a glyph drawn outside its line band: redact what is left with full boxes
             again: dict[int, list[Match]] = {}
             for match in left:
@@ -148,6 +148,22 @@ def redact_text(
         _scrub_document(doc, targets, [m.text for m in matches])
         # garbage collection drops the replaced content streams and image data for good.
         return write_pdf(doc, output_path(file, "redacted", ".pdf", output), garbage=1)
+
+
+def _areas(by_page: dict[int, list[Match]], margin: float = 4.0) -> dict[int, pymupdf.Rect]:
+    """Per page, the rectangle around every match: where re-extraction must find nothing.
+
+    Text outside it was not matched before redaction and is untouched by it, so checking
+    there again would only repeat the first search.
+    """
+    areas: dict[int, pymupdf.Rect] = {}
+    for index, matches in by_page.items():
+        area = pymupdf.Rect()
+        for match in matches:
+            for rect in match.rects:
+                area |= pymupdf.Rect(rect)
+        areas[index] = area + (-margin, -margin, margin, margin)
+    return areas
 
 
 def _blank(doc: pymupdf.Document, page: pymupdf.Page) -> None:
