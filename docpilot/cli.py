@@ -24,6 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="start the web app")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=7860)
+    serve.add_argument("--backend", choices=["auto", "local", "openai", "rules"])
 
     tools = sub.add_parser("tools", help="list the tool catalogue")
     tools.add_argument("--json", action="store_true", help="print the catalogue with argument schemas as JSON")
@@ -127,7 +128,7 @@ def _cmd_plan(args: argparse.Namespace) -> int:
 def _cmd_serve(args: argparse.Namespace) -> int:
     from .ui import launch
 
-    launch(host=args.host, port=args.port)
+    launch(host=args.host, port=args.port, backend=args.backend)
     return 0
 
 
