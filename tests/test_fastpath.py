@@ -73,6 +73,11 @@ def test_dev_set_fast_path_matches_labels() -> None:
 
 
 PHRASINGS = [
+ ("Make the contract read-only with password Board2025 after stamping it DRAFT", ["synthetic/contract.pdf"],
+  {"add_watermark", "add_password"}),
+ ("Tidy up the contract for the board: number the pages and put CONFIDENTIAL across them", ["synthetic/contract.pdf"],
+  {"add_page_numbers", "add_watermark"}),
+ ("write 'Internal' diagonally across every page", ["synthetic/contract.pdf"], {"add_watermark"}),
  ("I only need the signature page as a picture", ["synthetic/contract.pdf"], {"convert_to_png"}),
  ("find the email addresses and redact them", ["synthetic/contract.pdf"], {"find_entities", "redact_text"}),
  ("find all dates and underline them", ["synthetic/contract.pdf"], {"find_entities", "underline_text"}),
@@ -136,7 +141,6 @@ PHRASINGS = [
  ("Sanitize the file", ["synthetic/contract.pdf"], {"sanitize"}),
  ("Add the logo.png image to the top right of page 1", ["synthetic/contract.pdf","synthetic/logo.png"], {"add_image"}),
  ("Crop 10 mm off every page", ["synthetic/contract.pdf"], {"crop_pages"}),
- ("Redact every client name, underline the dates, add a DRAFT watermark and give it to me as PowerPoint", ["synthetic/contract.pdf"], None),
  ("Translate this document into French", ["synthetic/contract.pdf"], None),
  ("Summarize the contract", ["synthetic/contract.pdf"], None),
  ("Remove page 1 and compress the result", ["synthetic/contract.pdf"], {"delete_pages","compress"}),
@@ -159,6 +163,9 @@ def test_other_phrasings(request_text: str, files: list[str], expected: set[str]
 
 @pytest.mark.parametrize(("request_text", "message"), [
     ("Protect this file with a password", "Which password"),
+    ("Redact every client name, underline the dates, add a DRAFT watermark and give it to me as PowerPoint",
+     "cannot find client names"),
+    ("highlight the names of the employees", "Put the exact words in quotes"),
     ("Crop the pages", "How much should be cropped"),
     ("Rotate page 1 by 45 degrees", "steps of 90 degrees"),
 ])

@@ -94,7 +94,7 @@ def remove_password(c: str, low: str, ctx: Context) -> list[Intent] | None:
 
 def add_password(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if not _has(low, r"\b(?:protect|encrypt|lock|secure|password[- ]protect)\b|\b(?:add|set|put|apply)\s+(?:a\s+|the\s+)?"
-                     r"password\b"):
+                     r"password\b|\bread[- ]only\b.*\bpassword\b|\bpassword\b.*\bread[- ]only\b"):
         return None
     pw = password_in(c, ctx.quotes)
     if not pw:
@@ -117,6 +117,7 @@ def _markup(task: str, verb: str) -> Rule:
                                                                                        re.I).group(0), ctx.quotes)
         if target.pronoun and ctx.last_target is not None:
             target = ctx.last_target
+        _refuse_unsupported(target, verb.split("|")[0])
         if target.unsupported or target.empty:
             return None
         args: dict[str, Any] = {**target.args(), "pages": _pages(c, ctx)}
@@ -126,6 +127,19 @@ def _markup(task: str, verb: str) -> Rule:
         return [Intent(task, _with_output(args, c, ctx), target=target)]
 
     return rule
+
+
+def _refuse_unsupported(target: Any, verb: str) -> None:
+    """Names, organisations, addresses, headings: no tool finds them yet, and no model can plan around
+    that (plans never see the document's text). Ask for the literal words instead of guessing."""
+    if target.unsupported and target.empty:
+        what = target.unsupported.strip().lower()
+        what = "names" if what.startswith("name") else what
+        what = what + "s" if what.endswith(("name", "heading", "address", "organisation", "organization")) else what
+        raise NeedInfo(
+            f"I cannot find {what} on my own yet: the kinds of data I recognise are "
+            "emails, phone numbers, SSNs, card and account numbers, dates, money amounts and URLs. Put the exact "
+            f"words in quotes instead, e.g. {verb} 'Maria Gonzalez'.")
 
 
 def redact(c: str, low: str, ctx: Context) -> list[Intent] | None:
@@ -146,6 +160,7 @@ def redact(c: str, low: str, ctx: Context) -> list[Intent] | None:
     target = target_in(c, verb, ctx.quotes)
     if target.pronoun and ctx.last_target is not None:
         target = ctx.last_target
+    _refuse_unsupported(target, "redact")
     if target.unsupported or target.empty:
         return None
     if verb in ("remove", "delete", "strip", "erase") and not (target.categories or _quoted(c, ctx)):
@@ -179,13 +194,18 @@ def annotations(c: str, low: str, ctx: Context) -> list[Intent] | None:
 
 
 def watermark(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if not _has(low, r"\bwatermark|\bstamp\b"):
+    across = re.search(r"\b(?:put|write|print|place|splash|add)\s+(⟦\d+⟧|(?:[A-Z][A-Z0-9'’-]+\s+)*[A-Z][A-Z0-9'’-]+)\s+"
+                       r"(?:(?:diagonally\s+)?(?:across|over)|diagonally\s+on)\b", c)
+    if not _has(low, r"\bwatermark|\bstamp(?:ed|ing)?\b") and not across:
         return None
     quoted = _quoted(c, ctx)
     text = quoted[0] if quoted else None
+    if not text and across and not across.group(1).startswith("⟦"):
+        text = across.group(1)
     if not text:
         m = re.search(r"\b((?:[A-Z][A-Z0-9'’-]+\s+)*[A-Z][A-Z0-9'’-]+)\s+(?i:watermark|stamp)", c) or re.search(
-            r"(?i:watermark|stamp)\s+(?:saying\s+|that says\s+|reading\s+|of\s+|with\s+(?:the\s+)?(?:text|word)\s+)?"
+            r"(?i:watermark|stamp(?:ed|ing)?)\s+(?:(?:it|them|the pages|each page|every page|all pages)\s+(?:as\s+|with\s+)?)?"
+            r"(?:saying\s+|that says\s+|reading\s+|of\s+|with\s+(?:the\s+)?(?:text|word)\s+)?"
             r"((?:[A-Z][A-Z0-9'’-]+\s+)*[A-Z][A-Z0-9'’-]+)\b", c)
         text = m.group(1) if m and m.group(1) not in ("I", "PDF") else None
     args: dict[str, Any] = {"pages": _pages(c, ctx)}

@@ -13,6 +13,7 @@ _STOP = (r"(?:\s+(?:in|on|from|throughout|across|within|everywhere|wherever|with
          r"where|if|when|at|for)\b|,|$)")
 _LEAD = r"(?:all\s+|every\s+|each\s+|any\s+)?(?:the\s+)?(?:(?:other\s+)?(?:mentions?|occurrences?|instances?|appearances?|uses?)\s+of\s+)?"
 _KIND_NOUN = r"(?:word|words|phrase|phrases|term|terms|name|names|text|string|company name|expression)"
+_FUNCTION_WORDS = {"of", "in", "on", "at", "to", "for", "and", "or", "the", "a", "an", "that", "which", "with", "from"}
 _PRONOUN = re.compile(r"\b(?:them|those|these|it|each of them|all of them|every one)\b", re.IGNORECASE)
 _UNSUPPORTED = re.compile(
     r"\b(?:person|people|people's|client|customer|employee|individual|personal)\s+names?\b|\bnames?\s+of\b|"
@@ -63,7 +64,8 @@ def target_in(clause: str, verb: str, quotes: list[str]) -> Target:
     target.categories = categories_in(after)
     if re.search(r"\bcase[- ]sensitive|exact case|matching case\b", clause, re.IGNORECASE):
         target.case_sensitive = True
-    if not target.terms:
+    unsupported = _UNSUPPORTED.search(after)
+    if not target.terms and not (unsupported and not target.categories):
         m = re.search(rf"^\s*{_LEAD}(?:{_KIND_NOUN}\s+)?([A-Z0-9][\w&.'-]*(?:\s+[A-Z0-9][\w&.'-]*)*)", after)
         if m and not target.categories:
             candidate = m.group(1).strip()
@@ -76,12 +78,11 @@ def target_in(clause: str, verb: str, quotes: list[str]) -> Target:
                 target.terms = [m.group(1).strip()]
         if not target.terms and not target.categories:
             m = re.search(rf"\bthe\s+{_KIND_NOUN}\s+([\w&.'-]+)", after, re.IGNORECASE)
-            if m:
+            if m and m.group(1).lower() not in _FUNCTION_WORDS:
                 target.terms = [m.group(1)]
                 target.whole_words = True
     if target.empty and _PRONOUN.search(after):
         target.pronoun = True
-    unsupported = _UNSUPPORTED.search(after)
     if unsupported and not target.terms:
         target.unsupported = unsupported.group(0)
     return target
