@@ -73,6 +73,8 @@ def test_dev_set_fast_path_matches_labels() -> None:
 
 
 PHRASINGS = [
+ ("Turn the last two pages into images I can paste into slides", ["synthetic/contract.pdf"], {"convert_to_png"}),
+ ("turn page 2 upside down", ["synthetic/contract.pdf"], {"rotate_pages"}),
  ("Make the contract read-only with password Board2025 after stamping it DRAFT", ["synthetic/contract.pdf"],
   {"add_watermark", "add_password"}),
  ("Tidy up the contract for the board: number the pages and put CONFIDENTIAL across them", ["synthetic/contract.pdf"],

@@ -192,8 +192,7 @@ _FORMATS = [
 
 
 def format_in(clause: str) -> str | None:
+    """The target format a clause names; the one named first wins ("images I can paste into slides": images)."""
     c = clause.lower()
-    for pattern, fmt in _FORMATS:
-        if re.search(pattern, c):
-            return fmt
-    return None
+    found = [(m.start(), rank, fmt) for rank, (pattern, fmt) in enumerate(_FORMATS) if (m := re.search(pattern, c))]
+    return min(found)[2] if found else None

@@ -75,6 +75,9 @@ def rotate(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if not _has(low, r"\brotate\b|\bturn\b.*\b(?:pages?|clockwise|degrees|upside|sideways|landscape|portrait)\b|"
                      r"\bupside[- ]down\b"):
         return None
+    if not _has(low, r"\brotate\b") and _has(low, r"\bturn\b.*\binto\b|\bturn\b.*\bto\s+(?:an?\s+)?(?:images?|pictures?|"
+                                                 r"png|jpe?g|word|powerpoint|slides?|excel|text|markdown|tiff?)\b"):
+        return None  # "turn the last two pages into images" is a conversion
     degrees = degrees_in(c) or 90
     if degrees % 90:
         raise NeedInfo(f"Pages can only be turned in steps of 90 degrees, not {degrees}.")
