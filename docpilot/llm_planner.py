@@ -87,10 +87,16 @@ class LLMPlanner:
         from .fastpath import partial_plan
 
         draft = partial_plan(request, files)
-        user = render("plan_user.j2", tool_docs=[t.prompt_doc() for t in offered.values()], examples=examples,
+        user = render("plan_user.j2", offered=", ".join(offered), examples=examples,
                       files=_files_line(files), request=request,
                       draft=json.dumps(draft.dump(), ensure_ascii=False, separators=(",", ":")) if draft else "")
-        return [{"role": "system", "content": render("plan_system.j2")}, {"role": "user", "content": user}]
+        return [{"role": "system", "content": self.system_prompt()}, {"role": "user", "content": user}]
+
+    def system_prompt(self) -> str:
+        """Rules plus the whole catalogue, identical for every request: a local model keeps its state
+        on disk and in memory, so only the request's part of the prompt is read each time."""
+        catalogue = "\n".join(self.tools[name].prompt_doc(max_optional=1) for name in sorted(self.tools))
+        return render("plan_system.j2", catalogue=catalogue)
 
     def plan(self, request: str, files: dict[str, FileInfo], stats: Stats,
              critique: tuple[Plan, str] | None = None) -> Attempt:
