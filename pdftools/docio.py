@@ -18,7 +18,8 @@ import pymupdf
 
 from .errors import EncryptedPdfError, NotAPdfError, ToolArgumentError, WrongPasswordError
 
-pymupdf.no_recommend_layout()  # its "consider pymupdf_layout" hint would print into users' terminals
+# PyMuPDF 2 prints a "consider pymupdf_layout" hint into users' terminals; older versions have no such hint.
+getattr(pymupdf, "no_recommend_layout", lambda: None)()
 
 __all__ = ["open_pdf", "output_path", "atomic_target", "write_pdf", "input_path", "is_encrypted"]
 
