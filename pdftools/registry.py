@@ -164,7 +164,7 @@ class Tool:
         lines = [f"{self.name}({', '.join(params)}): {self.summary}"]
         optional = 0
         for name, text in self.arg_docs.items():
-            if name == "file" and self.kind != "value" or name == "file" and text.startswith("The PDF"):
+            if name == "file" and (self.kind != "value" or text.startswith("The PDF")):
                 continue
             if name not in required:
                 if name in ("output", "password") and self.category != "security" or optional >= max_optional:

@@ -336,8 +336,7 @@ def find_matches(doc: pymupdf.Document, pages: Iterable[int], targets: Targets,
     found: list[Match] = []
     for index in pages:
         page = doc[index]
-        clip = areas.get(index) if areas else None
-        tp = page.get_textpage(flags=_FLAGS, clip=clip) if clip is not None else page.get_textpage(flags=_FLAGS)
+        tp = page.get_textpage(clip=areas.get(index) if areas else None, flags=_FLAGS)
         # Cheap pre-check on the blocks' plain text; rebuild with boxes only where something may match.
         plain = normalize(tp.extractText())
         plain = _HYPHEN_BREAK.sub(_dehyphenate, plain).replace("\n", " ")

@@ -23,24 +23,19 @@ import traceback
 from typing import Any
 
 PRELOAD_LEAN = ("heapq",)  # imported lazily by tools that need only PyMuPDF
-PRELOAD = (
-    "pdf2docx", "docx", "pptx", "openpyxl", "openpyxl.styles", "openpyxl.utils", "PIL.Image",
-    "PIL.TiffImagePlugin", "PIL.ImageOps", "pypdf", "pymupdf.table", "pdfminer.high_level",
-)
 RESULT_CAP = 32 * 1024 * 1024
 PRINT_CAP = 64 * 1024
 PR_SET_CHILD_SUBREAPER = 36
 
 
 def preload(full: bool = True) -> None:
-    """Import what tools need before any guard is up.
+    """Import what tools need before any guard is up (the worker, as nobody, may not read Python's folders).
 
-    ``full`` also imports the office and image libraries the conversion tools load lazily:
-    a long-lived sandbox (the app) pays that once; a one-shot sandbox (a CLI run) leaves it to
-    the tools that need it, which import from Python's folders (readable to the worker).
+    ``full`` also imports every library the tools declare in ``needs`` (office formats, Pillow, pypdf):
+    a long-lived sandbox (the app) pays that once; a one-shot sandbox (a CLI run) imports only the
+    libraries of the run's own tools, just before its worker forks (:func:`preload_tools`).
     """
     import importlib
-    import logging
     import warnings
 
     import pdftools
@@ -50,7 +45,7 @@ def preload(full: bool = True) -> None:
     warnings.simplefilter("ignore")
     tools = pdftools.all_tools()
     tools["count_pages"].validate({"file": "x.pdf"})  # pydantic loads its plugins (importlib.metadata) on first use
-    for name in (PRELOAD if full else ()) + PRELOAD_LEAN + checks.ALLOWED_IMPORTS:
+    for name in PRELOAD_LEAN + checks.ALLOWED_IMPORTS:
         try:
             importlib.import_module(name)
         except ImportError:
@@ -63,13 +58,8 @@ def preload(full: bool = True) -> None:
             importlib.import_module(f"encodings.{info.name}")
         except ImportError:
             continue
-    try:
-        import PIL.Image
-
-        PIL.Image.init()
-    except ImportError:
-        pass
-    logging.disable(logging.WARNING)  # pdf2docx logs at INFO on import and per page
+    if full:
+        preload_tools(list(tools))
 
 
 def preload_tools(names: list[str]) -> None:
@@ -86,9 +76,9 @@ def preload_tools(names: list[str]) -> None:
             importlib.import_module(lib)
         except ImportError:
             continue
-    if "PIL.Image" in missing:
-        sys.modules["PIL.Image"].init()
-    if "pdf2docx" in missing:
+    if "PIL.Image" in wanted and "PIL.Image" in sys.modules:
+        sys.modules["PIL.Image"].init()  # every image plugin, not only those loaded so far
+    if "pdf2docx" in wanted:
         import logging
 
         logging.disable(logging.WARNING)  # pdf2docx logs at INFO on import and per page
