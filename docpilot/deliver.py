@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 from typing import Iterable, Union
 
-from pdftools.docio import unique_path
+from pdftools.paths import unique_path
 
 __all__ = ["deliver"]
 

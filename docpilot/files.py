@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-__all__ = ["FileInfo", "inspect_files", "IMAGE_SUFFIXES"]
+from pdftools.paths import IMAGE_SUFFIXES
 
-IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".gif", ".webp"}
+__all__ = ["FileInfo", "inspect_files", "IMAGE_SUFFIXES"]
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,8 @@ from typing import Optional
 
 import pymupdf
 
-from .docio import input_path, write_pdf
+from .docio import write_pdf
+from .paths import input_path
 from .errors import ToolArgumentError
 
 __all__ = [

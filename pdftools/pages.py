@@ -8,24 +8,19 @@ from __future__ import annotations
 import re
 from typing import Annotated, Union
 
-from pydantic import Field
+from .argcheck import PageSelection
+from .errors import PageRangeError, PdfToolError, ToolArgumentError
 
-from .errors import PageRangeError, ToolArgumentError
+__all__ = ["Pages", "parse_pages", "fixed_pages", "describe_pages"]
 
-__all__ = ["Pages", "parse_pages", "describe_pages"]
-
-Pages = Annotated[
-    Union[str, int, list[Union[int, str]]],
-    Field(
-        description=(
-            'Pages, 1-based and inclusive: "all", "last", "1-3,5", "2-last", '
-            '"odd", "even", a number, or a list of numbers'
-        )
-    ),
-]
+# Pages, 1-based and inclusive: "all", "last", "1-3,5", "2-last", "odd", "even", a number,
+# or a list of numbers. Each tool's docstring describes what its page argument selects.
+Pages = Annotated[Union[str, int, list[Union[int, str]]], PageSelection()]
 
 _WORDS = {"first": "1", "last": "last", "end": "last"}
 _RANGE = re.compile(r"^(\w+)\s*(?:-|–|to|through|\.\.)\s*(\w+)$")
+_CONNECTIVES = {"page", "pages", "to", "through", "and"}  # the only words a numbers-only selection has
+_NEGATIVE = re.compile(r"(?:^|[,;])\s*-")
 
 
 def _one(token: str, count: int) -> int:
@@ -109,6 +104,36 @@ def parse_pages(spec: object, count: int) -> list[int]:
     if not out:
         raise ToolArgumentError(f"The page selection {spec!r} is empty.")
     return out
+
+
+def fixed_pages(spec: object) -> list[int] | None:
+    """The 0-based pages of a selection that names page numbers only ("1-3,5", [2, "4-6"]), else None.
+
+    Such a selection means the same pages whatever the page count, so it can be resolved
+    before the document is opened; whether the pages exist is for the caller to check.
+    Selections with words ("last", "all", "odd") or negative numbers return None.
+    """
+    items = spec if isinstance(spec, list) else [spec]
+    highest = 0
+    for item in items:
+        if isinstance(item, bool) or not isinstance(item, (int, str)):
+            return None
+        if isinstance(item, int):
+            if item < 1:
+                return None
+            highest = max(highest, item)
+            continue
+        text = item.strip().lower()
+        if set(re.findall(r"[^\W\d_]+", text)) - _CONNECTIVES or _NEGATIVE.search(text):
+            return None
+        numbers = [int(n) for n in re.findall(r"\d+", text)]
+        if not numbers or min(numbers) < 1:
+            return None
+        highest = max(highest, *numbers)
+    try:
+        return parse_pages(spec, highest)
+    except PdfToolError:
+        return None
 
 
 def describe_pages(indices: list[int], count: int) -> str:

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import functools
 import importlib
-import inspect
 import re
+import textwrap
 import typing
-from dataclasses import dataclass, field
 from typing import Any, Callable, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
-
+from .argcheck import exact_values
 from .errors import ToolArgumentError, UnknownToolError
+
+if typing.TYPE_CHECKING:  # pydantic loads on first need: a tool run with well-typed arguments never needs it
+    from pydantic import BaseModel, ValidationError
 
 __all__ = ["Tool", "tool", "get_tool", "all_tools", "call_tool", "TOOL_MODULES", "TOOL_INDEX", "IMAGE_LIBRARIES"]
 
@@ -33,6 +34,7 @@ TOOL_MODULES = (
     "pdftools.tools_files",
     "pdftools.tools_security",
     "pdftools.tools_pages",
+    "pdftools.tools_extract_pages",
     "pdftools.tools_markup",
     "pdftools.tools_redact",
     "pdftools.tools_stamp",
@@ -79,7 +81,7 @@ TOOL_INDEX: dict[str, str] = {
     "add_page_with_text": "pdftools.tools_pages",
     "crop_pages": "pdftools.tools_pages",
     "delete_pages": "pdftools.tools_pages",
-    "extract_pages": "pdftools.tools_pages",
+    "extract_pages": "pdftools.tools_extract_pages",
     "insert_blank_pages": "pdftools.tools_pages",
     "remove_blank_pages": "pdftools.tools_pages",
     "reorder_pages": "pdftools.tools_pages",
@@ -103,29 +105,41 @@ TOOL_INDEX: dict[str, str] = {
 _REGISTRY: dict[str, "Tool"] = {}
 
 
-@dataclass(frozen=True)
 class Tool:
-    """A registered tool: the function plus what the registry derived from it."""
+    """A registered tool: the function plus what the registry derived from it.
 
-    name: str
-    func: Callable[..., Any]
-    summary: str
-    description: str
-    arg_docs: dict[str, str]
-    returns: str
-    kind: Kind
-    category: str
-    explain: str
-    fields: dict[str, Any] = field(repr=False)
-    needs: tuple[str, ...] = ()  # libraries the tool imports when it runs (a sandbox preloads them)
+    (A plain class rather than a dataclass: ``dataclasses`` imports ``inspect``, and every
+    tool run starts by loading the registry.)
+    """
+
+    def __init__(self, name: str, func: Callable[..., Any], summary: str, description: str,
+                 arg_docs: dict[str, str], returns: str, kind: Kind, category: str, explain: str,
+                 fields: dict[str, tuple[Any, Any]], needs: tuple[str, ...] = ()) -> None:
+        self.name = name
+        self.func = func
+        self.summary = summary
+        self.description = description
+        self.arg_docs = arg_docs
+        self.returns = returns
+        self.kind = kind
+        self.category = category
+        self.explain = explain
+        self.fields = fields  # name -> (annotation, default; ... when required)
+        self.needs = needs  # libraries the tool imports when it runs (a sandbox preloads them)
+
+    def __repr__(self) -> str:
+        return f"Tool({self.name!r}, kind={self.kind!r}, category={self.category!r})"
 
     @functools.cached_property
     def args_model(self) -> type[BaseModel]:
         """The pydantic model of the arguments, built on first use (keeps start-up cheap)."""
+        from pydantic import ConfigDict, Field, create_model
+
         return create_model(
             f"{self.name}_args",
             __config__=ConfigDict(extra="forbid", arbitrary_types_allowed=False),
-            **self.fields,
+            **{name: (annotation, Field(default, description=self.arg_docs[name]))
+               for name, (annotation, default) in self.fields.items()},
         )
 
     def schema(self) -> dict[str, Any]:
@@ -176,11 +190,20 @@ class Tool:
 
     def defaults(self) -> dict[str, Any]:
         """Each argument's default (None for required ones)."""
-        return {name: (None if info.is_required() else info.get_default(call_default_factory=True))
-                for name, (_, info) in self.fields.items()}
+        return {name: (None if default is ... else default) for name, (_, default) in self.fields.items()}
 
     def validate(self, args: dict[str, Any]) -> dict[str, Any]:
-        """Check arguments against the schema; return them with defaults filled in."""
+        """Check arguments against the schema; return them with defaults filled in.
+
+        Arguments that already have exactly their declared types are taken as they are (what
+        pydantic would return for them); anything else goes through the pydantic model, which
+        converts what it can and explains what it cannot.
+        """
+        values = exact_values(self.fields, args)
+        if values is not None:
+            return values
+        from pydantic import ValidationError
+
         try:
             model = self.args_model.model_validate(args)
         except ValidationError as exc:
@@ -219,7 +242,8 @@ _SECTION = re.compile(r"^(Args|Arguments|Returns|Raises|Example|Examples|Note|No
 
 def parse_docstring(doc: str) -> tuple[str, str, dict[str, str], str]:
     """Split a Google docstring into summary, description, Args and Returns."""
-    doc = inspect.cleandoc(doc or "")
+    first, _, rest = (doc or "").expandtabs().partition("\n")
+    doc = (first.strip() + "\n" + textwrap.dedent(rest)).strip()  # as inspect.cleandoc
     sections: dict[str, list[str]] = {"": []}
     current = ""
     for line in doc.splitlines():
@@ -242,6 +266,22 @@ def parse_docstring(doc: str) -> tuple[str, str, dict[str, str], str]:
             args[name] += " " + line.strip()
     returns = " ".join(x.strip() for x in sections.get("Returns", []) if x.strip())
     return summary, description, args, returns
+
+
+_VARARGS = 0x04 | 0x08  # CO_VARARGS | CO_VARKEYWORDS
+
+
+def _parameters(func: Callable[..., Any]) -> list[tuple[str, Any]]:
+    """(name, default or ...) of each named parameter, in order (what inspect.signature gives, cheaply)."""
+    code = func.__code__
+    if code.co_flags & _VARARGS:
+        raise TypeError(f"tool {func.__name__}: *args and **kwargs are not allowed; name every argument")
+    positional = code.co_varnames[: code.co_argcount]
+    keyword = code.co_varnames[code.co_argcount : code.co_argcount + code.co_kwonlyargcount]
+    defaults = func.__defaults__ or ()
+    padded = (...,) * (len(positional) - len(defaults)) + defaults
+    kwdefaults = func.__kwdefaults__ or {}
+    return list(zip(positional, padded)) + [(name, kwdefaults.get(name, ...)) for name in keyword]
 
 
 def tool(
@@ -270,14 +310,13 @@ def tool(
         hints = typing.get_type_hints(func, include_extras=True)
         fields: dict[str, Any] = {}
         ordered_docs: dict[str, str] = {}
-        for param in inspect.signature(func).parameters.values():
-            if param.name not in hints:
-                raise TypeError(f"tool {name}: argument '{param.name}' has no type annotation")
-            if not arg_docs.get(param.name):
-                raise TypeError(f"tool {name}: argument '{param.name}' has no description in Args:")
-            default = ... if param.default is inspect.Parameter.empty else param.default
-            fields[param.name] = (hints[param.name], Field(default, description=arg_docs[param.name]))
-            ordered_docs[param.name] = arg_docs[param.name]
+        for param, default in _parameters(func):
+            if param not in hints:
+                raise TypeError(f"tool {name}: argument '{param}' has no type annotation")
+            if not arg_docs.get(param):
+                raise TypeError(f"tool {name}: argument '{param}' has no description in Args:")
+            fields[param] = (hints[param], default)
+            ordered_docs[param] = arg_docs[param]
         extra = set(arg_docs) - set(ordered_docs)
         if extra:
             raise TypeError(f"tool {name}: Args documents unknown arguments {sorted(extra)}")

@@ -15,7 +15,8 @@ from ._convert_images import add_image_pages, check_dpi, page_image_paths, rende
 from ._convert_markdown import pages_to_markdown
 from ._convert_office import LAYOUT_TABLE_PAGES, write_docx, write_pptx, write_xlsx
 from ._tables import TEXT_FLAGS, page_tables, table_rows
-from .docio import atomic_target, input_path, open_pdf, output_path, write_pdf
+from .docio import open_pdf, write_pdf
+from .paths import atomic_target, input_path, output_path
 from .errors import PdfToolError, ToolArgumentError
 from .pages import Pages, describe_pages, parse_pages
 from .registry import IMAGE_LIBRARIES, tool

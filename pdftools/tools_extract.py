@@ -18,7 +18,8 @@ import pymupdf
 
 from . import _ocr
 from ._tables import page_tables, table_rows
-from .docio import atomic_target, open_pdf, output_path, unique_path, write_pdf
+from .docio import open_pdf, write_pdf
+from .paths import atomic_target, output_path, unique_path
 from .errors import ToolArgumentError
 from .pages import Pages, describe_pages, parse_pages
 from .registry import tool

@@ -6,7 +6,8 @@ import re
 import shutil
 from typing import Optional
 
-from .docio import atomic_target, input_path, open_pdf, output_path, write_pdf
+from .docio import open_pdf, write_pdf
+from .paths import atomic_target, input_path, output_path
 from .errors import ToolArgumentError
 from .registry import tool
 

@@ -24,7 +24,8 @@ from ._formfields import (
     xfa_message,
     xfa_only,
 )
-from .docio import open_pdf, output_path, write_pdf
+from .docio import open_pdf, write_pdf
+from .paths import output_path
 from .errors import PdfToolError, ToolArgumentError
 from .registry import tool
 

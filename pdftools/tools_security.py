@@ -9,7 +9,8 @@ from typing import Literal, Optional
 import pymupdf
 
 from ._compress import LEVELS, SAVE_OPTIONS, downsample_images
-from .docio import atomic_target, input_path, is_encrypted, open_pdf, output_path, write_pdf
+from .docio import is_encrypted, open_pdf, write_pdf
+from .paths import atomic_target, input_path, output_path
 from .errors import EncryptedPdfError, NotAPdfError, PdfToolError, ToolArgumentError, WrongPasswordError
 from .registry import IMAGE_LIBRARIES, tool
 

@@ -29,7 +29,8 @@ from ._placement import (
     script_face,
 )
 from .colors import parse_color
-from .docio import open_pdf, output_path
+from .docio import open_pdf
+from .paths import output_path
 from .errors import ToolArgumentError
 from .pages import Pages, parse_pages
 from .registry import IMAGE_LIBRARIES, tool

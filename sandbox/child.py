@@ -44,7 +44,10 @@ def preload(full: bool = True) -> None:
 
     warnings.simplefilter("ignore")
     tools = pdftools.all_tools()
-    tools["count_pages"].validate({"file": "x.pdf"})  # pydantic loads its plugins (importlib.metadata) on first use
+    try:  # arguments that need converting or explaining go to pydantic: load it, its plugins and its errors now
+        tools["count_pages"].validate({"file": "x.pdf", "password": 1, "unknown": None})
+    except pdftools.ToolArgumentError:
+        pass
     for name in PRELOAD_LEAN + checks.ALLOWED_IMPORTS:
         try:
             importlib.import_module(name)

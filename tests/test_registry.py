@@ -101,3 +101,57 @@ def test_tool_index_matches_the_modules() -> None:
     from pdftools.registry import TOOL_INDEX
 
     assert {name: tool.func.__module__ for name, tool in all_tools().items()} == TOOL_INDEX
+
+
+# --- validation without pydantic gives what pydantic gives -------------------------------------
+
+def _samples(annotation) -> list:
+    """Values of ``annotation``: exact ones, and near misses pydantic would convert or refuse."""
+    import types
+    import typing
+
+    if annotation is type(None) or annotation is None:
+        return [None]
+    simple = {str: ["report.pdf", "1-3,last", ""], int: [3, 0, True, "4", 2.0], float: [0.5, 2, "1.5"],
+              bool: [True, False, 1, "yes"]}
+    if annotation in simple:
+        return simple[annotation]
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is typing.Annotated:
+        return _samples(args[0])
+    if origin in (typing.Union, types.UnionType):
+        return [value for arg in args for value in _samples(arg)]
+    if origin is typing.Literal:
+        return [*args, "not-a-choice"]
+    if origin is list:
+        return [[], [value for value in _samples(args[0])[:2]], ("a", "b")]
+    if origin is dict:
+        return [{}, *({"k": value} for value in _samples(args[1])[:2])]
+    return [object()]
+
+
+@pytest.mark.parametrize("name", sorted(all_tools()))
+def test_exact_arguments_validate_as_pydantic_would(name: str) -> None:
+    """Every argument value the pydantic-free check accepts comes out exactly as the model returns it."""
+    from pydantic import ValidationError
+
+    from pdftools.argcheck import exact_values
+
+    entry = get_tool(name)
+    required = {arg: _samples(ann)[0] for arg, (ann, default) in entry.fields.items() if default is ...}
+    cases = [dict(required)]
+    for arg, (annotation, _) in entry.fields.items():
+        cases += [{**required, arg: value} for value in _samples(annotation)]
+    taken = 0
+    for args in cases:
+        fast = exact_values(entry.fields, args)
+        if fast is None:
+            continue
+        taken += 1
+        try:
+            model = entry.args_model.model_validate(args)
+        except ValidationError as exc:
+            raise AssertionError(f"{name}: {args} accepted without pydantic, refused by it: {exc}") from None
+        expected = {arg: getattr(model, arg) for arg in entry.arg_docs}
+        assert fast == expected and [type(v) for v in fast.values()] == [type(v) for v in expected.values()], args
+    assert taken, f"{name}: no sample was taken without pydantic"
