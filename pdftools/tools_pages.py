@@ -22,13 +22,13 @@ from ._pageutil import (
     unlink_all,
     visible_to_cropbox,
 )
-from .docio import open_pdf, output_path, write_pdf
+from .docio import open_pdf, write_pdf
+from .paths import output_path
 from .errors import ToolArgumentError
 from .pages import Pages, parse_pages
 from .registry import tool
 
 __all__ = [
-    "extract_pages",
     "delete_pages",
     "rotate_pages",
     "reorder_pages",
@@ -40,25 +40,6 @@ __all__ = [
 ]
 
 _REVERSE = {"reverse", "reversed", "backwards", "backward", "reverse order", "last-1", "last-first"}
-
-
-@tool(kind="pdf", category="pages", explain="Make a new PDF from {pages} of {file}")
-def extract_pages(file: str, pages: Pages, output: Optional[str] = None) -> str:
-    """Make a new PDF holding only the chosen pages, in the order given.
-
-    Args:
-        file: The PDF to take pages from.
-        pages: The pages to keep, in the order they should appear, e.g. "1-3,5" or "3,1,2".
-        output: File name for the result (default: <name>_pages.pdf).
-
-    Returns:
-        Path of the new PDF.
-    """
-    with open_pdf(file) as doc:
-        indices = parse_pages(pages, doc.page_count)
-        target = output_path(file, "pages", ".pdf", output)
-        arrange(doc, indices)  # in memory only; keeps outline, links, forms and metadata
-        return write_pdf(doc, target)
 
 
 @tool(kind="pdf", category="pages", explain="Delete {pages} from {file}")

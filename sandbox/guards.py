@@ -12,6 +12,7 @@ from __future__ import annotations
 import ctypes
 import os
 import resource
+import shutil
 import signal
 import sys
 from collections.abc import Callable, Iterable
@@ -96,7 +97,11 @@ def drop_privileges(uid: int, gid: int) -> None:
 
 
 def read_roots(project: str) -> list[str]:
-    """Folders a run may read besides its working folder: Python, libraries, fonts, OCR data."""
+    """Folders a run may read besides its working folder: Python, libraries, fonts, OCR data.
+
+    The trusted programs the tools run (qpdf, tesseract, gs) are readable and executable as
+    single files, not their whole folder.
+    """
     roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.join(project, "pdftools"),
              os.path.join(project, "sandbox")}
     roots.update(p for p in sys.path if p and os.path.isdir(p) and p not in ("/", project))
@@ -106,6 +111,7 @@ def read_roots(project: str) -> list[str]:
                   "/var/cache/fontconfig"])
     if os.environ.get("TESSDATA_PREFIX"):
         roots.add(os.environ["TESSDATA_PREFIX"])
+    roots.update(filter(None, (shutil.which(name, path="/usr/bin:/bin") for name in TRUSTED_BINARIES)))
     return sorted(os.path.realpath(r) for r in roots if os.path.exists(r))
 
 

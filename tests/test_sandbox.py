@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -124,6 +125,17 @@ def test_odd_input_names_work(sandbox: Sandbox, make_pdf: Callable[..., str]) ->
         assert result.files == {"my file (1) $x;.pdf": "my file (1) $x;.pdf", "../sneaky/name.pdf": "name.pdf"}
         assert result.answers[0]["value"] == 1
         assert os.path.dirname(result.outputs[0]) == result.workdir
+
+
+@pytest.mark.skipif(shutil.which("qpdf") is None, reason="qpdf is not installed")
+def test_tools_may_run_qpdf_inside(sandbox: Sandbox, contract: str) -> None:
+    """extract_pages runs qpdf (a trusted program) in the sandbox rather than falling back to PyMuPDF."""
+    with sandbox.run('x = tools.run(1, "extract_pages", file=FILES["c.pdf"], pages="3,1")', {"c.pdf": contract}) as result:
+        assert result.ok, result.error
+        data = Path(result.outputs[0]).read_bytes()
+        assert data.startswith(b"%PDF-") and b"%\xbf\xf7\xa2\xfe" in data[:20]  # qpdf's header line
+        with pymupdf.open(result.outputs[0]) as doc:
+            assert [page.get_text().split()[0] for page in doc] == ["End.", "Agreement"]
 
 
 def test_run_program_without_a_warm_sandbox(contract: str) -> None:

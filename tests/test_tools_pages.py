@@ -9,11 +9,11 @@ import pymupdf
 import pytest
 
 from pdftools.errors import EncryptedPdfError, PageRangeError, ToolArgumentError
+from pdftools.tools_extract_pages import extract_pages
 from pdftools.tools_pages import (
     add_page_with_text,
     crop_pages,
     delete_pages,
-    extract_pages,
     insert_blank_pages,
     remove_blank_pages,
     reorder_pages,
@@ -407,23 +407,83 @@ def test_split_form_keeps_widgets(real):
     assert [len(list(pymupdf.open(p)[0].widgets())) for p in parts] == want == [120, 122]
 
 
-def test_extract_drops_deleted_pages_and_their_outline(real):
+def test_delete_keeps_outline_of_kept_pages(real):
     src = real("docling__bookmark_sample.pdf")
     with pymupdf.open(src) as doc:
-        toc = doc.get_toc()
-    out = extract_pages(file=src, pages="3,1")
+        toc, count = doc.get_toc(), doc.page_count
+    out = delete_pages(file=src, pages=[p for p in range(1, count + 1) if p not in (1, 3)])
     with pymupdf.open(out) as doc:
         got = doc.get_toc()
-    kept = [(title, {3: 1, 1: 2}[page]) for _, title, page in toc if page in (1, 3)]
+    kept = [(title, {1: 1, 3: 2}[page]) for _, title, page in toc if page in (1, 3)]
     assert sorted((title, page) for _, title, page in got) == sorted(kept)
+    assert orphan_pages(out) == []
 
+
+def test_extract_is_a_new_document_of_those_pages(real):
+    src = real("docling__bookmark_sample.pdf")
+    out = extract_pages(file=src, pages="3,1")
+    with pymupdf.open(src) as original, pymupdf.open(out) as doc:
+        assert [p.get_text() for p in doc] == [original[2].get_text(), original[0].get_text()]
+        assert doc.get_toc() == []  # bookmarks stay with the whole document
     form = real("pdfjs__prefilled_f1040.pdf")
     single = extract_pages(file=form, pages="2")
     assert orphan_pages(single) == []
     assert Path(single).stat().st_size < 0.7 * Path(form).stat().st_size
 
 
-def test_extract_keeps_attachments(real):
-    src = real("pypdfsamples__with-attachment.pdf")
-    with pymupdf.open(extract_pages(file=src, pages="1")) as doc:
-        assert doc.embfile_count() == 1
+def _without_qpdf(monkeypatch):
+    import pdftools._qpdf as qpdf
+
+    monkeypatch.setattr(qpdf, "_qpdf", lambda: "/nonexistent/qpdf")  # as if qpdf were not installed
+
+
+@pytest.mark.parametrize("engine", ["qpdf", "pymupdf"])
+def test_extract_engines_give_the_same_pages(real, engine, monkeypatch):
+    if engine == "pymupdf":
+        _without_qpdf(monkeypatch)
+    src = real("pdfjs__freeculture.pdf")
+    out = extract_pages(file=src, pages="9,1-2,last")
+    with pymupdf.open(src) as original, pymupdf.open(out) as doc:
+        assert doc.page_count == 4
+        assert [p.get_text() for p in doc] == [original[i].get_text() for i in (8, 0, 1, 351)]
+        assert [len(p.get_links()) for p in doc] == [len(original[i].get_links()) for i in (8, 0, 1, 351)]
+    form = real("pymupdf__cms-etc-filled.pdf")
+    with pymupdf.open(extract_pages(file=form, pages="2,1", output="form.pdf")) as doc:
+        assert sum(1 for page in doc for _ in page.widgets()) == 38
+    with pytest.raises(PageRangeError, match=r"valid pages are 1-352"):
+        extract_pages(file=src, pages="350-353")
+    assert sorted(p.name for p in Path.cwd().iterdir()) == ["form.pdf", "pdfjs__freeculture_pages.pdf"]
+
+
+@pytest.mark.parametrize("engine", ["qpdf", "pymupdf"])
+def test_extract_keeps_restrictions_and_refuses_locked_files(real, engine, monkeypatch):
+    if engine == "pymupdf":
+        _without_qpdf(monkeypatch)
+    out = extract_pages(file=real("unstructured__copy-protected.pdf"), pages="1")
+    with pymupdf.open(out) as doc:
+        assert not doc.needs_pass and doc.page_count == 1
+        assert doc.metadata["encryption"]  # still restricted (opens without a password)
+        assert not doc.permissions & pymupdf.PDF_PERM_COPY
+    with pytest.raises(EncryptedPdfError, match="password"):
+        extract_pages(file=real("pdfplumber__password-example.pdf"), pages="1")
+
+
+def test_qpdf_page_ranges():
+    from pdftools._qpdf import page_ranges
+
+    assert page_ranges([0, 1, 2, 6, 5]) == "1-3,7-6"
+    assert page_ranges([3, 1]) == "4,2"
+    assert page_ranges([4, 0, 1]) == "5,1-2"
+    assert page_ranges(list(range(100))) == "1-100"
+
+
+def test_fixed_pages_resolve_without_the_page_count():
+    from pdftools.pages import fixed_pages
+
+    assert fixed_pages("1-3, 5") == [0, 1, 2, 4]
+    assert fixed_pages([5, "1-2"]) == [4, 0, 1]
+    assert fixed_pages("pages 4 to 6") == [3, 4, 5]
+    for needs_count in ("last", "2-last", "all", "odd", "-1", "5,-2", "0", "first", "*", True):
+        assert fixed_pages(needs_count) is None
+
+
