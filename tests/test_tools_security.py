@@ -146,6 +146,47 @@ def test_compress_downsamples_high_resolution_images(tmp_path, guard):
         assert "Caption stays" in out[0].get_text()
 
 
+def _hashed_placements(doc: pymupdf.Document) -> list:
+    return [(page.number, info["xref"], tuple(info["transform"]))
+            for page in doc for info in page.get_image_info(xrefs=True) if info.get("xref", 0) > 0]
+
+
+@pytest.mark.parametrize("name", ["pdfjs__freeculture.pdf", "unstructured__pdf2image-memory-error-test-400p.pdf",
+                                  "pypdfsamples__GeoTopo-komprimiert.pdf", "camelot__image.pdf",
+                                  "docling__redp5110_sampled.pdf", "unstructured__pdf-with-ocr-text.pdf"])
+def test_image_placements_found_by_size_equal_the_hashed_ones(real, name):
+    """compress finds which image is drawn where without decoding images; the answer is PyMuPDF's."""
+    from pdftools._compress import _placed_images
+
+    with pymupdf.open(real(name)) as doc:
+        sizes: dict[int, int] = {}
+        quick = [(page.number, xref, tuple(info["transform"])) for page in doc
+                 for xref, info in _placed_images(doc, page, page.get_images(full=True), sizes)]
+        assert quick == _hashed_placements(doc)
+
+
+def test_image_placements_with_two_images_of_one_size(tmp_path, guard):
+    """Two different images of the same pixel size on a page: each placement still gets its own image."""
+    import io
+
+    from PIL import Image
+
+    from pdftools._compress import _placed_images
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for i, box in enumerate([(72, 72, 172, 172), (300, 72, 350, 122), (72, 300, 272, 500)]):
+        buf = io.BytesIO()
+        Image.effect_noise((64, 64), 20 + 30 * i).convert("RGB").save(buf, "PNG")
+        page.insert_image(pymupdf.Rect(*box), stream=buf.getvalue())
+    path = tmp_path / "same-size.pdf"
+    doc.save(path)
+    with pymupdf.open(guard(path)) as doc:
+        page = doc[0]
+        quick = [(0, xref, tuple(info["transform"])) for xref, info in _placed_images(doc, page, page.get_images(full=True), {})]
+        assert len(quick) == 3 and quick == _hashed_placements(doc)
+
+
 @pytest.mark.parametrize("stencil", [False, True])
 def test_compress_downsamples_black_and_white_scans(tmp_path, guard, stencil):
     import io
