@@ -13,7 +13,6 @@ from .textmatch import Match, Targets, find_matches
 __all__ = ["NoMatchError", "locate", "describe_targets"]
 
 
-
 def describe_targets(targets: Targets) -> str:
     """'"battery", the regex 'x' or phone numbers' for messages."""
     parts = [f'"{t}"' for t in targets.terms]

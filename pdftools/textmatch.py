@@ -20,6 +20,7 @@ from typing import Callable, Iterable, Sequence
 
 import pymupdf
 
+from ._termsearch import term_boxes_usable, term_matches
 from .errors import ToolArgumentError
 from .patterns import category_pattern, normalize_category
 
@@ -333,21 +334,28 @@ def find_matches(doc: pymupdf.Document, pages: Iterable[int], targets: Targets,
     """
     patterns = targets.patterns()
     regexes = [p for _, p, _ in patterns]
+    quick = term_boxes_usable(targets.terms, targets.case_sensitive, targets.whole_words,
+                              bool(targets.regex or targets.categories))
+    terms = list(zip(targets.terms, regexes)) if quick else []
     found: list[Match] = []
     for index in pages:
         page = doc[index]
         tp = page.get_textpage(clip=areas.get(index) if areas else None, flags=_FLAGS)
         # Cheap pre-check on the blocks' plain text; rebuild with boxes only where something may match.
-        plain = normalize(tp.extractText())
-        plain = _HYPHEN_BREAK.sub(_dehyphenate, plain).replace("\n", " ")
-        if not any(p.search(plain) for p in regexes):  # nothing on this page can match
+        text = normalize(tp.extractText())
+        joined = _HYPHEN_BREAK.sub(_dehyphenate, text)
+        # (term patterns read any whitespace as a space; patterns and categories may want a plain space)
+        haystack = joined if quick else joined.replace("\n", " ")
+        if not any(p.search(haystack) for p in regexes):  # nothing on this page can match
             continue
-        lines = _word_lines(tp)
-        hit = _candidate_lines(lines, regexes)
-        if not hit:
-            continue
-        for pt in _line_texts(page, tp, lines, hit):
-            found += _page_matches(index, pt, patterns)
+        located = term_matches(index, tp, text, joined, terms) if quick else None
+        if located is not None:  # MuPDF's boxes agree with the reader's matches
+            on_page = [Match(index, what, rects, "term", context) for what, rects, context in located]
+        else:
+            lines = _word_lines(tp)
+            hit = _candidate_lines(lines, regexes)
+            on_page = [m for pt in _line_texts(page, tp, lines, hit) for m in _page_matches(index, pt, patterns)]
+        found += on_page
     return found
 
 

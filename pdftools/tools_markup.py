@@ -13,7 +13,8 @@ import pymupdf
 
 from ._marking import NoMatchError, locate
 from .colors import parse_color
-from .docio import open_pdf, output_path, write_pdf
+from .docio import open_pdf, write_pdf
+from .paths import output_path
 from .errors import ToolArgumentError
 from .pages import Pages, describe_pages, parse_pages
 from .registry import tool
@@ -105,8 +106,7 @@ def _mark(style: str, what: str, file: str, terms: Terms, regex: Optional[str], 
         for match in matches:
             if page is None or page.number != match.page:
                 page = doc[match.page]
-            quads = [rect.quad for rect in match.rects]
-            annot = getattr(page, f"add_{style}_annot")(quads=quads)
+            annot = getattr(page, f"add_{style}_annot")(quads=match.rects)  # one quad per rect
             if rgb is not None:
                 annot.set_colors(stroke=rgb)
                 annot.update()

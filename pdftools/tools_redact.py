@@ -15,7 +15,8 @@ import pymupdf
 
 from ._marking import locate
 from .colors import parse_color
-from .docio import open_pdf, output_path, write_pdf
+from .docio import open_pdf, write_pdf
+from .paths import output_path
 from .errors import RedactionError
 from .pages import Pages, parse_pages
 from .registry import tool

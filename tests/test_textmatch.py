@@ -9,6 +9,8 @@ import pytest
 
 from pdftools.errors import ToolArgumentError
 from pdftools.patterns import category_pattern, luhn_ok, normalize_category
+from pdftools import textmatch
+from pdftools._termsearch import term_matches
 from pdftools.textmatch import Targets, _page_matches, find_matches, normalize, page_text, term_regex
 
 
@@ -130,6 +132,43 @@ def test_line_level_reading_equals_whole_page_reading(real, name, targets):
             for m in _page_matches(index, page_text(doc[index]), built.patterns()):
                 slow.append((m.page, m.text, [tuple(r) for r in m.rects]))
     assert fast == slow and fast
+
+
+@pytest.mark.parametrize(
+    "name, terms, pages",
+    [
+        ("pdfjs__freeculture.pdf", ["copyright"], range(30, 90)),  # "copy-\nright" on some pages
+        ("pdfjs__tracemonkey.pdf", ["efficient", "trace tree"], range(0, 6)),  # ligatures, phrases over lines
+        ("unstructured__pdf2image-memory-error-test-400p.pdf", ["Internal Revenue", "command code"], range(0, 40)),
+        ("unstructured__multi-column.pdf", ["embeddings", "retrieval"], range(0, 3)),
+    ],
+)
+def test_mupdf_boxes_equal_reading_whole_pages(real, name, terms, pages, monkeypatch):
+    """Words and phrases boxed by MuPDF's search are the matches, texts and boxes a full reading finds."""
+    path = real(name)
+    built = Targets.build(terms=terms)
+    boxed = []  # pages where MuPDF's boxes were used
+
+    def spy(index, *args):
+        located = term_matches(index, *args)
+        boxed.append(located is not None)
+        return located
+
+    monkeypatch.setattr(textmatch, "term_matches", spy)
+    with pymupdf.open(path) as doc:
+        pages = [i for i in pages if i < doc.page_count]
+        quick = [(m.page, m.text, m.rects) for m in find_matches(doc, pages, built)]
+        assert any(boxed)
+        monkeypatch.setattr(textmatch, "term_boxes_usable", lambda *args: False)
+        slow = [(m.page, m.text, m.rects) for m in find_matches(doc, pages, built)]
+    def read(found):
+        return [(page, " ".join(text.lower().split())) for page, text, _ in found]
+
+    assert quick and read(quick) == read(slow)
+    for (_, text, fast_rects), (_, _, slow_rects) in zip(quick, slow):
+        assert len(fast_rects) == len(slow_rects), text
+        for a, b in zip(fast_rects, slow_rects):
+            assert max(abs(u - v) for u, v in zip(a, b)) < 1.0, (text, a, b)
 
 
 # --- categories on sample strings ------------------------------------------------------------
