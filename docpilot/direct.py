@@ -1,17 +1,17 @@
-"""Run one tool directly (``docpilot call``): bind files, run in a scratch dir, deliver outputs."""
+"""Run one tool directly (``docpilot call``): bind files, run in a scratch folder, deliver outputs.
+
+Kept light: a one-tool process loads only this, the registry and the tool's own module.
+"""
 
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from pdftools import get_tool
 from pdftools.errors import ToolArgumentError
-
-from .deliver import deliver
-from .files import IMAGE_SUFFIXES
+from pdftools.paths import IMAGE_SUFFIXES, unique_path
 
 __all__ = ["call_tool_on_files", "bind_files"]
 
@@ -56,14 +56,23 @@ def bind_files(tool_args: set[str], args: dict[str, Any], files: list[str]) -> d
 
 
 def call_tool_on_files(name: str, args: dict[str, Any], files: list[str], out_dir: str) -> dict[str, Any]:
-    """Validate and run tool ``name``; move its files into ``out_dir``; return the result."""
+    """Validate and run tool ``name``; put its files into ``out_dir``; return the result.
+
+    The tool runs in a hidden scratch folder inside ``out_dir`` (created when missing), so its
+    files reach ``out_dir`` by renaming, under names that never replace a file already there
+    (``-2``, ``-3`` …). When the tool fails, ``out_dir`` is left as it was.
+    """
     entry = get_tool(name)
     if not isinstance(args, dict):
         raise ToolArgumentError("--args must be a JSON object, e.g. '{\"pages\": \"1-3\"}'.")
     bound = bind_files(set(entry.arg_docs), args, files)
     values = entry.validate(bound)
-    with tempfile.TemporaryDirectory(prefix="docpilot-call-") as scratch:
-        previous = os.getcwd()
+    target_dir = Path(out_dir).expanduser().resolve()
+    created = not target_dir.exists()
+    target_dir.mkdir(parents=True, exist_ok=True)
+    scratch = _scratch_folder(target_dir)
+    previous = os.getcwd()
+    try:
         os.chdir(scratch)
         try:
             result = entry.func(**values)
@@ -72,4 +81,50 @@ def call_tool_on_files(name: str, args: dict[str, Any], files: list[str], out_di
         if entry.kind == "value":
             return {"tool": name, "outputs": [], "value": result}
         produced = [result] if isinstance(result, str) else list(result)
-        return {"tool": name, "outputs": deliver(produced, out_dir), "value": None}
+        return {"tool": name, "outputs": _move_out(produced, scratch, target_dir), "value": None}
+    finally:
+        _remove(scratch)
+        if created and not any(target_dir.iterdir()):
+            target_dir.rmdir()
+
+
+def _scratch_folder(parent: Path) -> Path:
+    for _ in range(100):
+        folder = parent / f".docpilot-call-{os.urandom(4).hex()}"
+        try:
+            folder.mkdir(mode=0o700)
+        except FileExistsError:
+            continue
+        return folder
+    raise FileExistsError(f"could not create a scratch folder in {parent}")
+
+
+def _move_out(produced: list[str], scratch: Path, target_dir: Path) -> list[str]:
+    """Rename the tool's files from ``scratch`` into ``target_dir`` (all or nothing)."""
+    moved: list[Path] = []
+    try:
+        for item in produced:
+            source = Path(item)
+            if source.parent != scratch:  # written elsewhere (an absolute output name): copy it in
+                from .deliver import deliver
+
+                moved += map(Path, deliver([source], target_dir))
+                continue
+            target = unique_path(target_dir / source.name)
+            os.replace(source, target)
+            moved.append(target)
+    except BaseException:
+        for target in moved:
+            target.unlink(missing_ok=True)
+        raise
+    return [str(p) for p in moved]
+
+
+def _remove(folder: Path) -> None:
+    leftovers = list(folder.iterdir())
+    if leftovers:  # a tool left temporary files behind
+        import shutil
+
+        shutil.rmtree(folder, ignore_errors=True)
+    else:
+        folder.rmdir()
