@@ -20,7 +20,7 @@ from typing import Callable, Iterable, Sequence
 
 import pymupdf
 
-from ._termsearch import term_boxes_usable, term_matches
+from ._termsearch import single_line_matches, term_boxes_usable, term_matches
 from .errors import ToolArgumentError
 from .patterns import category_pattern, normalize_category
 
@@ -340,7 +340,13 @@ def find_matches(doc: pymupdf.Document, pages: Iterable[int], targets: Targets,
     found: list[Match] = []
     for index in pages:
         page = doc[index]
-        tp = page.get_textpage(clip=areas.get(index) if areas else None, flags=_FLAGS)
+        clip = areas.get(index) if areas else None
+        tp = page.get_textpage(clip=clip, flags=_FLAGS)
+        if quick and clip is None:  # words and phrases on single lines: MuPDF's text and boxes decide
+            located = single_line_matches(index, tp, terms, normalize)
+            if located is not None:
+                found += [Match(index, what, rects, "term", context) for what, rects, context in located]
+                continue
         # Cheap pre-check on the blocks' plain text; rebuild with boxes only where something may match.
         text = normalize(tp.extractText())
         joined = _HYPHEN_BREAK.sub(_dehyphenate, text)

@@ -10,7 +10,7 @@ import pytest
 from pdftools.errors import ToolArgumentError
 from pdftools.patterns import category_pattern, luhn_ok, normalize_category
 from pdftools import textmatch
-from pdftools._termsearch import term_matches
+from pdftools._termsearch import single_line_matches, term_matches
 from pdftools.textmatch import Targets, _page_matches, find_matches, normalize, page_text, term_regex
 
 
@@ -138,37 +138,47 @@ def test_line_level_reading_equals_whole_page_reading(real, name, targets):
     "name, terms, pages",
     [
         ("pdfjs__freeculture.pdf", ["copyright"], range(30, 90)),  # "copy-\nright" on some pages
+        ("pdfjs__freeculture.pdf", ["the", "figure"], range(0, 12)),  # small capitals: "T" and "HE" in two boxes
         ("pdfjs__tracemonkey.pdf", ["efficient", "trace tree"], range(0, 6)),  # ligatures, phrases over lines
         ("unstructured__pdf2image-memory-error-test-400p.pdf", ["Internal Revenue", "command code"], range(0, 40)),
         ("unstructured__multi-column.pdf", ["embeddings", "retrieval"], range(0, 3)),
     ],
 )
 def test_mupdf_boxes_equal_reading_whole_pages(real, name, terms, pages, monkeypatch):
-    """Words and phrases boxed by MuPDF's search are the matches, texts and boxes a full reading finds."""
+    """Words and phrases boxed by MuPDF (from its own text, or from PyMuPDF's) are the matches, texts
+    and boxes a full reading finds."""
     path = real(name)
     built = Targets.build(terms=terms)
-    boxed = []  # pages where MuPDF's boxes were used
+    boxed: dict[str, int] = {"mupdf text": 0, "pymupdf text": 0}  # pages each way decided
 
-    def spy(index, *args):
-        located = term_matches(index, *args)
-        boxed.append(located is not None)
-        return located
+    def spy(way, func):
+        def call(*args):
+            located = func(*args)
+            boxed[way] += located is not None
+            return located
+        return call
 
-    monkeypatch.setattr(textmatch, "term_matches", spy)
+    monkeypatch.setattr(textmatch, "single_line_matches", spy("mupdf text", single_line_matches))
+    monkeypatch.setattr(textmatch, "term_matches", spy("pymupdf text", term_matches))
+
+    def read(found):
+        return [(m.page, " ".join(m.text.lower().split()), m.rects) for m in found]
+
     with pymupdf.open(path) as doc:
         pages = [i for i in pages if i < doc.page_count]
-        quick = [(m.page, m.text, m.rects) for m in find_matches(doc, pages, built)]
-        assert any(boxed)
+        ways = {"mupdf text": read(find_matches(doc, pages, built))}
+        monkeypatch.setattr(textmatch, "single_line_matches", lambda *args: None)
+        ways["pymupdf text"] = read(find_matches(doc, pages, built))
         monkeypatch.setattr(textmatch, "term_boxes_usable", lambda *args: False)
-        slow = [(m.page, m.text, m.rects) for m in find_matches(doc, pages, built)]
-    def read(found):
-        return [(page, " ".join(text.lower().split())) for page, text, _ in found]
-
-    assert quick and read(quick) == read(slow)
-    for (_, text, fast_rects), (_, _, slow_rects) in zip(quick, slow):
-        assert len(fast_rects) == len(slow_rects), text
-        for a, b in zip(fast_rects, slow_rects):
-            assert max(abs(u - v) for u, v in zip(a, b)) < 1.0, (text, a, b)
+        slow = read(find_matches(doc, pages, built))
+    assert boxed["mupdf text"] and boxed["pymupdf text"], boxed
+    assert slow
+    for way, quick in ways.items():
+        assert [(p, t) for p, t, _ in quick] == [(p, t) for p, t, _ in slow], way
+        for (_, text, fast_rects), (_, _, slow_rects) in zip(quick, slow):
+            assert len(fast_rects) == len(slow_rects), (way, text)
+            for a, b in zip(fast_rects, slow_rects):
+                assert max(abs(u - v) for u, v in zip(a, b)) < 1.0, (way, text, a, b)
 
 
 # --- categories on sample strings ------------------------------------------------------------
