@@ -27,7 +27,11 @@ from typing import Callable
 
 import pymupdf
 
-__all__ = ["term_boxes_usable", "term_matches", "single_line_matches"]
+__all__ = ["term_boxes_usable", "term_matches", "single_line_matches", "SPLIT_AT_LINE_END"]
+
+# single_line_matches' answer for a page where an occurrence may be split by a hyphen at a line end:
+# only reading it character by character places such an occurrence.
+SPLIT_AT_LINE_END: list = []
 
 _SPACES = re.compile(r"\s+")
 _WORD_HYPHEN = re.compile(r"(?<=\w)[-\u00ad](?=[a-z])")
@@ -52,8 +56,9 @@ def single_line_matches(index: int, tp: pymupdf.TextPage, terms: list[tuple[str,
                         normalize: Callable[[str], str]) -> list[tuple[str, list[pymupdf.Rect], str]] | None:
     """Like :func:`term_matches` for a page where every occurrence lies on one line; [] when none can match.
 
-    For a whole (unclipped) text page. None when it cannot decide: an occurrence may be split
-    at a line end, may span lines, or MuPDF's boxes do not pair one to one with the matches.
+    For a whole (unclipped) text page. :data:`SPLIT_AT_LINE_END` (itself) when an occurrence may
+    be split by a hyphen at a line end; None when it cannot decide otherwise (an occurrence over
+    two lines, or MuPDF's boxes do not pair one to one with the matches).
     """
     raw = _mupdf_text(tp)
     if raw is None:
@@ -64,7 +69,7 @@ def single_line_matches(index: int, tp: pymupdf.TextPage, terms: list[tuple[str,
     for term, pattern in terms:
         matches = list(pattern.finditer(text))
         if len(run_on) != len(text) and len(matches) != sum(1 for _ in pattern.finditer(run_on)):
-            return None  # maybe "copy-" at a line end and "right" on the next
+            return SPLIT_AT_LINE_END  # maybe "copy-" at a line end and "right" on the next
         if not matches:
             continue
         segments = _line_segments(tp.search(term, quads=True))

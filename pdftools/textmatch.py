@@ -20,7 +20,7 @@ from typing import Callable, Iterable, Sequence
 
 import pymupdf
 
-from ._termsearch import single_line_matches, term_boxes_usable, term_matches
+from ._termsearch import SPLIT_AT_LINE_END, single_line_matches, term_boxes_usable, term_matches
 from .errors import ToolArgumentError
 from .patterns import category_pattern, normalize_category
 
@@ -344,6 +344,9 @@ def find_matches(doc: pymupdf.Document, pages: Iterable[int], targets: Targets,
         tp = page.get_textpage(clip=clip, flags=_FLAGS)
         if quick and clip is None:  # words and phrases on single lines: MuPDF's text and boxes decide
             located = single_line_matches(index, tp, terms, normalize)
+            if located is SPLIT_AT_LINE_END:
+                found += _read_by_characters(index, page, tp, patterns, regexes)
+                continue
             if located is not None:
                 found += [Match(index, what, rects, "term", context) for what, rects, context in located]
                 continue
@@ -356,13 +359,18 @@ def find_matches(doc: pymupdf.Document, pages: Iterable[int], targets: Targets,
             continue
         located = term_matches(index, tp, text, joined, terms) if quick else None
         if located is not None:  # MuPDF's boxes agree with the reader's matches
-            on_page = [Match(index, what, rects, "term", context) for what, rects, context in located]
+            found += [Match(index, what, rects, "term", context) for what, rects, context in located]
         else:
-            lines = _word_lines(tp)
-            hit = _candidate_lines(lines, regexes)
-            on_page = [m for pt in _line_texts(page, tp, lines, hit) for m in _page_matches(index, pt, patterns)]
-        found += on_page
+            found += _read_by_characters(index, page, tp, patterns, regexes)
     return found
+
+
+def _read_by_characters(index: int, page: pymupdf.Page, tp: pymupdf.TextPage, patterns: list,
+                        regexes: list[re.Pattern[str]]) -> list[Match]:
+    """Matches on the lines that may hold one, read character by character (the reader's way)."""
+    lines = _word_lines(tp)
+    hit = _candidate_lines(lines, regexes)
+    return [m for pt in _line_texts(page, tp, lines, hit) for m in _page_matches(index, pt, patterns)]
 
 
 def _page_matches(index: int, pt: PageText, patterns: list) -> list[Match]:
