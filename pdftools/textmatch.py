@@ -20,7 +20,7 @@ from typing import Callable, Iterable, Sequence
 
 import pymupdf
 
-from ._termsearch import SPLIT_AT_LINE_END, single_line_matches, term_boxes_usable, term_matches
+from ._termsearch import mupdf_text, term_boxes_usable, term_matches
 from .errors import ToolArgumentError
 from .patterns import category_pattern, normalize_category
 
@@ -33,6 +33,7 @@ _QUOTE_PAIRS = tuple((chr(k), v) for k, v in _QUOTES.items())
 _HYPHENS = ("-", "\u00ad", "‐")
 _SPACES = re.compile(r"\s")
 _HYPHEN_BREAK = re.compile(r"[-\u00ad]\n(?=\w)")
+_WORD_HYPHEN = re.compile(r"(?<=\w)[-\u00ad](?=[a-z])")  # in MuPDF's text a line-end hyphen runs on
 _CONTEXT = 40  # characters of context kept either side of a match
 
 
@@ -342,11 +343,15 @@ def find_matches(doc: pymupdf.Document, pages: Iterable[int], targets: Targets,
         page = doc[index]
         clip = areas.get(index) if areas else None
         tp = page.get_textpage(clip=clip, flags=_FLAGS)
-        if quick and clip is None:  # words and phrases on single lines: MuPDF's text and boxes decide
-            located = single_line_matches(index, tp, terms, normalize)
-            if located is SPLIT_AT_LINE_END:
+        if quick and clip is None and (raw := mupdf_text(tp)) is not None:
+            # Words and phrases from MuPDF's text, unless removing every hyphen inside a word finds
+            # more: then one may be split at a line end, and only reading characters places it.
+            text = normalize(raw)
+            run_on = _WORD_HYPHEN.sub("", text) if "-" in text or "\u00ad" in text else text
+            if _split_at_line_end(text, run_on, regexes):
                 found += _read_by_characters(index, page, tp, patterns, regexes)
                 continue
+            located = term_matches(tp, text, terms)
             if located is not None:
                 found += [Match(index, what, rects, "term", context) for what, rects, context in located]
                 continue
@@ -357,12 +362,18 @@ def find_matches(doc: pymupdf.Document, pages: Iterable[int], targets: Targets,
         haystack = joined if quick else joined.replace("\n", " ")
         if not any(p.search(haystack) for p in regexes):  # nothing on this page can match
             continue
-        located = term_matches(index, tp, text, joined, terms) if quick else None
+        located = term_matches(tp, text, terms) if quick and not _split_at_line_end(text, joined, regexes) else None
         if located is not None:  # MuPDF's boxes agree with the reader's matches
             found += [Match(index, what, rects, "term", context) for what, rects, context in located]
         else:
             found += _read_by_characters(index, page, tp, patterns, regexes)
     return found
+
+
+def _split_at_line_end(text: str, joined: str, regexes: list[re.Pattern[str]]) -> bool:
+    """Whether ``joined`` (``text`` with hyphenated words joined) has matches ``text`` does not show."""
+    return len(joined) != len(text) and any(
+        sum(1 for _ in p.finditer(text)) != sum(1 for _ in p.finditer(joined)) for p in regexes)
 
 
 def _read_by_characters(index: int, page: pymupdf.Page, tp: pymupdf.TextPage, patterns: list,

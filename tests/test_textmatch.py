@@ -10,7 +10,7 @@ import pytest
 from pdftools.errors import ToolArgumentError
 from pdftools.patterns import category_pattern, luhn_ok, normalize_category
 from pdftools import textmatch
-from pdftools._termsearch import single_line_matches, term_matches
+from pdftools._termsearch import term_matches
 from pdftools.textmatch import Targets, _page_matches, find_matches, normalize, page_text, term_regex
 
 
@@ -149,31 +149,33 @@ def test_mupdf_boxes_equal_reading_whole_pages(real, name, terms, pages, monkeyp
     and boxes a full reading finds."""
     path = real(name)
     built = Targets.build(terms=terms)
-    boxed: dict[str, int] = {"mupdf text": 0, "pymupdf text": 0}  # pages each way decided
+    boxed = [0]  # pages on which MuPDF's boxes were used, in the run now going
 
-    def spy(way, func):
-        def call(*args):
-            located = func(*args)
-            boxed[way] += located is not None
-            return located
-        return call
+    def spy(*args):
+        located = term_matches(*args)
+        boxed[0] += located is not None
+        return located
 
-    monkeypatch.setattr(textmatch, "single_line_matches", spy("mupdf text", single_line_matches))
-    monkeypatch.setattr(textmatch, "term_matches", spy("pymupdf text", term_matches))
+    monkeypatch.setattr(textmatch, "term_matches", spy)
 
     def read(found):
         return [(m.page, " ".join(m.text.lower().split()), m.rects) for m in found]
 
     with pymupdf.open(path) as doc:
         pages = [i for i in pages if i < doc.page_count]
-        ways = {"mupdf text": read(find_matches(doc, pages, built))}
-        monkeypatch.setattr(textmatch, "single_line_matches", lambda *args: None)
-        ways["pymupdf text"] = read(find_matches(doc, pages, built))
+
+        def run():
+            boxed[0] = 0
+            return read(find_matches(doc, pages, built)), boxed[0]
+
+        ways = {"mupdf text": run()}
+        monkeypatch.setattr(textmatch, "mupdf_text", lambda tp: None)
+        ways["pymupdf text"] = run()
         monkeypatch.setattr(textmatch, "term_boxes_usable", lambda *args: False)
-        slow = read(find_matches(doc, pages, built))
-    assert boxed["mupdf text"] and boxed["pymupdf text"], boxed
+        slow, _ = run()
     assert slow
-    for way, quick in ways.items():
+    for way, (quick, pages_boxed) in ways.items():
+        assert pages_boxed, way
         assert [(p, t) for p, t, _ in quick] == [(p, t) for p, t, _ in slow], way
         for (_, text, fast_rects), (_, _, slow_rects) in zip(quick, slow):
             assert len(fast_rects) == len(slow_rects), (way, text)
