@@ -6,12 +6,16 @@ Kept light: a one-tool process loads only this, the registry and the tool's own 
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
 from pdftools import get_tool
 from pdftools.errors import ToolArgumentError
-from pdftools.paths import IMAGE_SUFFIXES, unique_path
+from pdftools.paths import IMAGE_SUFFIXES
+
+from .deliver import deliver
 
 __all__ = ["call_tool_on_files", "bind_files"]
 
@@ -70,7 +74,8 @@ def call_tool_on_files(name: str, args: dict[str, Any], files: list[str], out_di
     target_dir = Path(out_dir).expanduser().resolve()
     created = not target_dir.exists()
     target_dir.mkdir(parents=True, exist_ok=True)
-    scratch = _scratch_folder(target_dir)
+    # The scratch folder is on the same file system as the outputs' folder: they reach it by renaming.
+    scratch = Path(tempfile.mkdtemp(prefix=".docpilot-call-", dir=target_dir))
     previous = os.getcwd()
     try:
         os.chdir(scratch)
@@ -81,50 +86,8 @@ def call_tool_on_files(name: str, args: dict[str, Any], files: list[str], out_di
         if entry.kind == "value":
             return {"tool": name, "outputs": [], "value": result}
         produced = [result] if isinstance(result, str) else list(result)
-        return {"tool": name, "outputs": _move_out(produced, scratch, target_dir), "value": None}
+        return {"tool": name, "outputs": deliver(produced, target_dir, move_from=scratch), "value": None}
     finally:
-        _remove(scratch)
+        shutil.rmtree(scratch, ignore_errors=True)
         if created and not any(target_dir.iterdir()):
             target_dir.rmdir()
-
-
-def _scratch_folder(parent: Path) -> Path:
-    for _ in range(100):
-        folder = parent / f".docpilot-call-{os.urandom(4).hex()}"
-        try:
-            folder.mkdir(mode=0o700)
-        except FileExistsError:
-            continue
-        return folder
-    raise FileExistsError(f"could not create a scratch folder in {parent}")
-
-
-def _move_out(produced: list[str], scratch: Path, target_dir: Path) -> list[str]:
-    """Rename the tool's files from ``scratch`` into ``target_dir`` (all or nothing)."""
-    moved: list[Path] = []
-    try:
-        for item in produced:
-            source = Path(item)
-            if source.parent != scratch:  # written elsewhere (an absolute output name): copy it in
-                from .deliver import deliver
-
-                moved += map(Path, deliver([source], target_dir))
-                continue
-            target = unique_path(target_dir / source.name)
-            os.replace(source, target)
-            moved.append(target)
-    except BaseException:
-        for target in moved:
-            target.unlink(missing_ok=True)
-        raise
-    return [str(p) for p in moved]
-
-
-def _remove(folder: Path) -> None:
-    leftovers = list(folder.iterdir())
-    if leftovers:  # a tool left temporary files behind
-        import shutil
-
-        shutil.rmtree(folder, ignore_errors=True)
-    else:
-        folder.rmdir()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import tempfile
 from pathlib import Path
 from typing import Iterator
 
@@ -96,26 +97,12 @@ def unique_path(path: Path) -> Path:
 def atomic_target(path: Path) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; move it into place only on success."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp_path = _new_file(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=path.suffix, dir=path.parent)
+    os.close(fd)
+    tmp_path = Path(tmp)
     try:
         yield tmp_path
-        os.chmod(tmp_path, 0o644)  # outputs are ordinary readable files, whatever the umask
+        os.chmod(tmp_path, 0o644)  # mkstemp makes 0600; outputs are ordinary readable files
         os.replace(tmp_path, path)
     finally:
         tmp_path.unlink(missing_ok=True)
-
-
-def _new_file(path: Path) -> Path:
-    """Create a new, empty, hidden file beside ``path`` with a name nobody else has.
-
-    What ``tempfile.mkstemp`` does; importing tempfile (with shutil, bz2, lzma and random)
-    would cost every tool process ~10 ms, more than this takes.
-    """
-    for _ in range(100):
-        candidate = path.with_name(f".{path.stem}.{os.urandom(6).hex()}{path.suffix}")
-        try:
-            os.close(os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-        except FileExistsError:
-            continue
-        return candidate
-    raise FileExistsError(f"could not create a temporary file beside {path.name}")
