@@ -20,6 +20,8 @@ from dataclasses import dataclass
 import pymupdf
 from PIL import Image
 
+from .docio import object_key
+
 __all__ = ["Level", "LEVELS", "downsample_images", "SAVE_OPTIONS"]
 
 # Lossless structure rewrite shared by every level.
@@ -221,7 +223,7 @@ def downsample_images(doc: pymupdf.Document, level: Level) -> int:
     smasks = {
         int(value.split()[0])
         for xref in range(1, doc.xref_length())
-        for kind, value in [doc.xref_get_key(xref, "SMask")]
+        for kind, value in [object_key(doc, xref, "SMask")]
         if kind == "xref"
     }
     for xref, dpi in _placements_dpi(doc).items():

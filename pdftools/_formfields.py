@@ -14,6 +14,7 @@ from typing import Any, Optional
 
 import pymupdf
 
+from .docio import object_key
 from .errors import ToolArgumentError
 
 TYPE_NAMES = {
@@ -260,10 +261,7 @@ def repair_da_fonts(doc: pymupdf.Document) -> None:
     for xref in range(1, doc.xref_length()):
         # PyMuPDF gives ZapfDingbats a WinAnsi encoding: '3' becomes glyph 'three', which the
         # font lacks, so other viewers draw no check mark. Its built-in encoding is right.
-        try:
-            if doc.xref_get_key(xref, "BaseFont") != ("name", "/ZapfDingbats"):
-                continue
-        except (RuntimeError, pymupdf.mupdf.FzErrorBase):
-            continue  # a free or broken xref entry
+        if object_key(doc, xref, "BaseFont") != ("name", "/ZapfDingbats"):
+            continue
         if doc.xref_get_key(xref, "Encoding")[1] == "/WinAnsiEncoding":
             doc.xref_set_key(xref, "Encoding", "null")

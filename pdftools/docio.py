@@ -19,7 +19,11 @@ from .paths import atomic_target, check_pdf_bytes, input_path
 # PyMuPDF 2 prints a "consider pymupdf_layout" hint into users' terminals; older versions have no such hint.
 getattr(pymupdf, "no_recommend_layout", lambda: None)()
 
-__all__ = ["open_pdf", "write_pdf", "is_encrypted"]
+__all__ = ["open_pdf", "write_pdf", "is_encrypted", "object_key", "MUPDF_ERRORS"]
+
+# What PyMuPDF raises for a damaged object: its own wrappers raise RuntimeError/ValueError, the
+# low-level calls MuPDF's error classes.
+MUPDF_ERRORS = (RuntimeError, ValueError, pymupdf.mupdf.FzErrorBase)
 
 pymupdf.TOOLS.mupdf_display_errors(False)
 pymupdf.TOOLS.mupdf_display_warnings(False)
@@ -72,3 +76,12 @@ def write_pdf(doc: pymupdf.Document, path: Path, **save_options: object) -> str:
     with atomic_target(path) as tmp:
         doc.save(tmp, **options)
     return str(path)
+
+
+def object_key(doc: pymupdf.Document, xref: int, key: str) -> tuple[str, str]:
+    """``doc.xref_get_key``, reading an entry of a damaged file's cross-reference table
+    that points at no object (viewers ignore those) as an object without the key."""
+    try:
+        return doc.xref_get_key(xref, key)
+    except MUPDF_ERRORS:
+        return ("null", "null")

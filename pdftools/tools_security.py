@@ -9,7 +9,7 @@ from typing import Literal, Optional
 import pymupdf
 
 from ._compress import LEVELS, SAVE_OPTIONS, downsample_images
-from .docio import is_encrypted, open_pdf, write_pdf
+from .docio import MUPDF_ERRORS, is_encrypted, open_pdf, write_pdf
 from .paths import atomic_target, input_path, output_path
 from .errors import EncryptedPdfError, NotAPdfError, PdfToolError, ToolArgumentError, WrongPasswordError
 from .registry import IMAGE_LIBRARIES, tool
@@ -240,8 +240,8 @@ def _strip_scripts(doc: pymupdf.Document) -> None:
     for xref in range(1, doc.xref_length()):
         try:
             keys = doc.xref_get_keys(xref)
-        except (RuntimeError, ValueError):
-            continue
+        except MUPDF_ERRORS:
+            continue  # an entry that points at no object
         for key in ("JS", "JavaScript", "AA", "OpenAction", "EmbeddedFiles"):
             if key in keys:
                 doc.xref_set_key(xref, key, "null")
@@ -269,9 +269,30 @@ def sanitize(file: str, output: Optional[str] = None) -> str:
     with open_pdf(source) as doc:
         if doc.is_encrypted:
             raise EncryptedPdfError(f"{source.name} is encrypted; remove its password first (remove_password).")
+        clean = _scrubbed(doc, source.name)
         try:
-            doc.scrub(reset_fields=False)
-        except (RuntimeError, ValueError) as exc:
-            raise NotAPdfError(f"{source.name} could not be sanitized: {exc}") from None
-        _strip_scripts(doc)
-        return write_pdf(doc, target, garbage=4)
+            _strip_scripts(clean)
+            return write_pdf(clean, target, garbage=4)
+        finally:
+            if clean is not doc:
+                clean.close()
+
+
+def _scrubbed(doc: pymupdf.Document, name: str) -> pymupdf.Document:
+    """``doc`` scrubbed; or a scrubbed copy without the unreadable objects that stopped scrub().
+
+    A damaged file's cross-reference table may list objects that are not there (viewers
+    ignore them); a garbage-collected copy in memory leaves them out.
+    """
+    try:
+        doc.scrub(reset_fields=False)
+        return doc
+    except MUPDF_ERRORS:
+        pass
+    copy = pymupdf.open("pdf", doc.tobytes(garbage=1))
+    try:
+        copy.scrub(reset_fields=False)
+    except MUPDF_ERRORS as exc:
+        copy.close()
+        raise NotAPdfError(f"{name} could not be sanitized: {exc}") from None
+    return copy

@@ -320,3 +320,57 @@ def test_sanitize_removes_javascript_metadata_and_links(tmp_path, guard):
         assert not result.metadata["author"] and not result.metadata["title"]
         assert result[0].get_links() == []
         assert "Visible text" in result[0].get_text()
+
+
+# --- damaged cross-reference tables ---------------------------------------------------------
+
+
+def _with_dangling_xref_entries(tmp_path: Path, guard) -> str:
+    """A PDF (text and a drawn image) whose xref table skips two object numbers below its /Size.
+
+    Viewers ignore such numbers; MuPDF raises when one is read. Scanners and old
+    producers leave them behind (the corpus file camelot__image.pdf has 15).
+    """
+    doc = pymupdf.open()
+    spare = [doc.get_new_xref() for _ in range(2)]  # numbered before the page's objects
+    for xref in spare:
+        doc.update_object(xref, "<</Unused true>>")
+    page = doc.new_page()
+    page.insert_text((72, 72), "Visible text", fontname="helv")
+    pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 1200, 1200), False)
+    pix.set_rect(pix.irect, (200, 40, 40))
+    page.insert_image(pymupdf.Rect(72, 100, 216, 244), pixmap=pix)  # 600 dpi: compress resamples it
+    size = doc.xref_length()
+    data = doc.tobytes(garbage=0, deflate=True)
+    table = data.rindex(b"xref\n0 %d\n" % size)
+    start = table + len(b"xref\n0 %d\n" % size)
+    entries = [data[start + 20 * i : start + 20 * (i + 1)] for i in range(size)]
+    first, after = spare[0], spare[-1] + 1  # two subsections around the spare numbers
+    xref = (b"xref\n0 %d\n" % first + b"".join(entries[:first])
+            + b"%d %d\n" % (after, size - after) + b"".join(entries[after:]))
+    path = tmp_path / "dangling.pdf"
+    path.write_bytes(data[:table] + xref + data[start + 20 * size :])  # the trailer keeps /Size
+    with pymupdf.open(path) as check:
+        assert check.xref_length() == size and not check.is_repaired
+        with pytest.raises(pymupdf.mupdf.FzErrorBase, match="cannot find object"):
+            check.xref_get_key(spare[0], "Type")
+    return guard(path)
+
+
+def test_compress_and_sanitize_read_past_dangling_xref_entries(tmp_path, guard):
+    src = _with_dangling_xref_entries(tmp_path, guard)
+    compressed = compress(file=src)
+    sanitized = sanitize(file=src)
+    for out in (compressed, sanitized):
+        with pymupdf.open(out) as doc:
+            assert "Visible text" in doc[0].get_text()
+            assert len(doc[0].get_images()) == 1
+    with pymupdf.open(compressed) as doc:
+        assert doc[0].get_images()[0][2] < 1200  # resampled
+
+
+def test_compress_and_sanitize_real_file_with_dangling_entries(real):
+    src = real("camelot__image.pdf")
+    for out in (compress(file=src), sanitize(file=src)):
+        with pymupdf.open(out) as doc:
+            assert doc.page_count == 1 and len(doc[0].get_images()) == 1
