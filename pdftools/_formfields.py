@@ -14,7 +14,7 @@ from typing import Any, Optional
 
 import pymupdf
 
-from .docio import object_key
+from .docio import object_key, set_key
 from .errors import ToolArgumentError
 
 TYPE_NAMES = {
@@ -240,13 +240,9 @@ def repair_da_fonts(doc: pymupdf.Document) -> None:
         return made[name]
 
     def ensure(owner: int, prefix: str, name: str) -> None:
-        kind, value = doc.xref_get_key(owner, f"{prefix}DR/Font")
-        if kind == "xref":
-            target, key = int(value.split()[0]), name
-        else:
-            target, key = owner, f"{prefix}DR/Font/{name}"
-        if doc.xref_get_key(target, key)[0] == "null":
-            doc.xref_set_key(target, key, f"{font_xref(name)} 0 R")
+        path = f"{prefix}DR/Font/{name}"
+        if doc.xref_get_key(owner, path)[0] == "null":
+            set_key(doc, owner, path, f"{font_xref(name)} 0 R")
 
     for page in doc:
         for widget in page.widgets():

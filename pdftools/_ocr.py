@@ -14,6 +14,7 @@ import shutil
 from pathlib import Path
 import pymupdf
 
+from .docio import set_key
 from .errors import ToolArgumentError, ToolUnavailableError
 
 INSTALL_HINT = (
@@ -107,5 +108,5 @@ def text_only(layer: pymupdf.Document) -> None:
     for xref in page.get_contents():
         stream = layer.xref_stream(xref)
         layer.update_stream(xref, re.sub(rb"/[A-Za-z0-9_.]+\s+Do\b", b"", stream))
-    layer.xref_set_key(page.xref, "Resources/XObject", "<<>>")
+    set_key(layer, page.xref, "Resources/XObject", "<<>>")
 

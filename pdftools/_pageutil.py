@@ -12,6 +12,7 @@ from typing import Iterator
 import pymupdf
 from pymupdf import mupdf
 
+from .docio import set_key
 from .errors import ToolArgumentError
 from .pages import parse_pages
 
@@ -247,7 +248,7 @@ def _prune_fields(doc: pymupdf.Document) -> None:
     if holder:
         doc.update_object(holder, array)
     else:
-        doc.xref_set_key(catalog, "AcroForm/Fields", array)
+        set_key(doc, catalog, "AcroForm/Fields", array)
 
 
 def insertion_points(after: object, count: int) -> list[int]:

@@ -17,7 +17,7 @@ from typing import Optional
 
 import pymupdf
 
-from .docio import write_pdf
+from .docio import set_key, write_pdf
 from .paths import input_path
 from .errors import ToolArgumentError
 
@@ -161,7 +161,7 @@ def _own_resources(doc: pymupdf.Document, xref: int) -> None:
         if kind == "xref":
             copy = doc.get_new_xref()
             doc.update_object(copy, doc.xref_object(int(value.split()[0]), compressed=True))
-            doc.xref_set_key(xref, f"Resources/{key}", f"{copy} 0 R")
+            set_key(doc, xref, f"Resources/{key}", f"{copy} 0 R")
 
 
 def save_pdf(doc: pymupdf.Document, target: Path, faces: list[Face]) -> str:

@@ -19,7 +19,7 @@ from .paths import atomic_target, check_pdf_bytes, input_path
 # PyMuPDF 2 prints a "consider pymupdf_layout" hint into users' terminals; older versions have no such hint.
 getattr(pymupdf, "no_recommend_layout", lambda: None)()
 
-__all__ = ["open_pdf", "write_pdf", "is_encrypted", "object_key", "MUPDF_ERRORS"]
+__all__ = ["open_pdf", "write_pdf", "is_encrypted", "object_key", "set_key", "MUPDF_ERRORS"]
 
 # What PyMuPDF raises for a damaged object: its own wrappers raise RuntimeError/ValueError, the
 # low-level calls MuPDF's error classes.
@@ -85,3 +85,21 @@ def object_key(doc: pymupdf.Document, xref: int, key: str) -> tuple[str, str]:
         return doc.xref_get_key(xref, key)
     except MUPDF_ERRORS:
         return ("null", "null")
+
+
+def set_key(doc: pymupdf.Document, xref: int, path: str, value: str) -> None:
+    """``doc.xref_set_key`` for a path of keys ("Resources/Font/F1") that may pass through other objects.
+
+    PyMuPDF sets a path only within one object: through a reference (``/Resources 20 0 R``)
+    it raises, or writes a placeholder string instead of the value. So the path is followed
+    here and the key set on the object that holds its last dictionary.
+    """
+    *parents, key = path.split("/")
+    prefix = ""
+    for name in parents:
+        kind, ref = doc.xref_get_key(xref, prefix + name)
+        if kind == "xref":
+            xref, prefix = int(ref.split()[0]), ""
+        else:  # a dictionary inside this object, or none yet (xref_set_key makes it)
+            prefix += name + "/"
+    doc.xref_set_key(xref, prefix + key, value)

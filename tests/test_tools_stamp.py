@@ -420,3 +420,55 @@ def test_chained_stamps_keep_images_on_their_pages(make_pdf, synthetic):
     with pymupdf.open(out) as doc:
         assert [len(p.get_images()) for p in doc] == [0, 0, 1]
         assert all("DRAFT" in p.get_text() for p in doc)
+
+
+# --- pages whose resources are separate objects ---------------------------------------------
+
+
+def _with_shared_resource_objects(make_pdf, guard, tmp_path: Path) -> str:
+    """Two pages sharing one /Resources object whose /Font is another object, as many producers write."""
+    src = make_pdf(THREE[:2])
+    with pymupdf.open(src) as doc:
+        fonts = doc.get_new_xref()
+        doc.update_object(fonts, doc.xref_get_key(doc[0].xref, "Resources/Font")[1])
+        shared = doc.get_new_xref()
+        doc.update_object(shared, f"<</Font {fonts} 0 R/ProcSet[/PDF/Text]>>")
+        for page in doc:
+            doc.xref_set_key(page.xref, "Resources", f"{shared} 0 R")
+        path = tmp_path / "shared.pdf"
+        doc.save(path)
+    with pymupdf.open(path) as doc:
+        assert [p.get_text().strip() for p in doc] == THREE[:2]
+        assert doc.xref_get_key(doc[1].xref, "Resources") == ("xref", f"{shared} 0 R")
+    return guard(path)
+
+
+def _object_dump(path: str) -> str:
+    with pymupdf.open(path) as doc:
+        return "\n".join(doc.xref_object(x) for x in range(1, doc.xref_length()))
+
+
+@pytest.mark.parametrize("tool, kwargs, added", [
+    (add_header_footer, {"header": "ACME Corp"}, "ACME Corp"),
+    (add_page_numbers, {"format": "Page {page}"}, "Page 1"),
+    (add_watermark, {"text": "DRAFT"}, "DRAFT"),
+    (add_signature, {"name": "Jane Doe", "page": "all"}, "Jane Doe"),
+])
+def test_stamps_on_pages_with_resource_objects(make_pdf, guard, tmp_path, tool, kwargs, added):
+    src = _with_shared_resource_objects(make_pdf, guard, tmp_path)
+    out = tool(file=src, **kwargs)
+    assert "replace me" not in _object_dump(out)  # PyMuPDF's placeholder for a key it could not set
+    with pymupdf.open(out) as doc:
+        for page, body in zip(doc, THREE):
+            text = page.get_text()
+            assert body in text  # the page's own fonts still resolve
+        assert added in doc[0].get_text()
+
+
+def test_header_footer_on_real_invoice_with_resource_objects(real):
+    src = real("invoice2data__coolblue1.pdf")  # /Resources 20 0 R holding /Font 19 0 R
+    out = add_header_footer(file=src, header="ACME Corp", footer="Confidential")
+    with pymupdf.open(src) as before, pymupdf.open(out) as after:
+        text = after[0].get_text()
+        assert "ACME Corp" in text and "Confidential" in text
+        assert all(word in text for word in before[0].get_text().split())
