@@ -31,12 +31,15 @@ def _resolve(value: str, by_name: dict[str, Path]) -> str:
     return str(path.resolve())
 
 
-def bind_files(tool_args: set[str], args: dict[str, Any], files: list[str]) -> dict[str, Any]:
+def bind_files(fields: dict[str, tuple[Any, Any]], args: dict[str, Any], files: list[str]) -> dict[str, Any]:
     """Fill a tool's file arguments from the given files, and make every file path absolute.
 
+    ``fields`` are the tool's arguments (name -> (type, default; ``...`` when required)).
     Arguments that name a file by its base name ("contract.pdf") are mapped to the
     given path; missing ``file``/``files``/``image``/``images`` arguments are taken from
-    ``files`` (PDFs for ``file(s)``, images for ``image(s)``).
+    ``files`` (PDFs for ``file(s)``, images for ``image(s)``). An image argument the tool
+    requires takes any file when none looks like an image; an optional one (a watermark
+    that may be text instead) is left out.
     """
     paths = [Path(f).expanduser().resolve() for f in files]
     by_name = {p.name: p for p in paths}
@@ -44,14 +47,14 @@ def bind_files(tool_args: set[str], args: dict[str, Any], files: list[str]) -> d
     pdfs = [str(p) for p in paths if p.suffix.lower() not in IMAGE_SUFFIXES]
     images = [str(p) for p in paths if p.suffix.lower() in IMAGE_SUFFIXES]
     for name, many in _FILE_ARGS.items():
-        if name not in tool_args:
+        if name not in fields:
             continue
         if name in bound and bound[name] is not None:
             value = bound[name]
             bound[name] = [_resolve(v, by_name) for v in value] if isinstance(value, list) else _resolve(value, by_name)
             continue
         pool = images if name.startswith("image") else pdfs
-        if not pool and name.startswith("image"):
+        if not pool and name.startswith("image") and fields[name][1] is ...:
             pool = [str(p) for p in paths]
         if not pool:
             continue
@@ -69,7 +72,7 @@ def call_tool_on_files(name: str, args: dict[str, Any], files: list[str], out_di
     entry = get_tool(name)
     if not isinstance(args, dict):
         raise ToolArgumentError("--args must be a JSON object, e.g. '{\"pages\": \"1-3\"}'.")
-    bound = bind_files(set(entry.arg_docs), args, files)
+    bound = bind_files(entry.fields, args, files)
     values = entry.validate(bound)
     target_dir = Path(out_dir).expanduser().resolve()
     created = not target_dir.exists()

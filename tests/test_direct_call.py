@@ -69,3 +69,20 @@ def test_cli_call_prints_the_delivered_paths(make_pdf: Callable[..., str], tmp_p
     with pymupdf.open(result["outputs"][0]) as doc:
         assert [page.get_text().strip() for page in doc] == ["gamma", "alpha"]
     assert (out / "deck_pages.pdf").read_bytes() == b"older result"
+
+
+def test_optional_image_arguments_are_not_filled_with_the_pdf(make_pdf: Callable[..., str], tmp_path: Path,
+                                                              synthetic: Callable[[str], str]) -> None:
+    """A text watermark or a typed signature on a PDF: the PDF is the file, not the image."""
+    src = make_pdf(["Quarterly report"], name="report.pdf")
+    out = tmp_path / "out"
+    marked = call_tool_on_files("add_watermark", {"text": "DRAFT"}, [src], str(out))
+    signed = call_tool_on_files("add_signature", {"name": "Jane Doe"}, [src], str(out))
+    with pymupdf.open(marked["outputs"][0]) as doc:
+        assert "DRAFT" in doc[0].get_text() and not doc[0].get_images()
+    with pymupdf.open(signed["outputs"][0]) as doc:
+        assert "Jane Doe" in doc[0].get_text()
+    # An image among the files is still bound to the image argument.
+    stamped = call_tool_on_files("add_signature", {}, [src, synthetic("signature.png")], str(out))
+    with pymupdf.open(stamped["outputs"][0]) as doc:
+        assert len(doc[0].get_images()) == 1
