@@ -85,6 +85,25 @@ def test_extract_tables_nics(real):
     assert len(tables[0]["rows"]) <= 200
 
 
+def test_table_cells_read_as_pymupdf_reads_them(real):
+    """Cells are read from one character dictionary per table: the same texts PyMuPDF's
+    extract_cells gives when it reads the page anew for each cell (the nics table has ~1,000 cells)."""
+    from pymupdf.table import extract_cells
+
+    from pdftools._tables import _split_stacked, page_tables, table_rows
+
+    with pymupdf.open(real("pdfplumber__nics-background-checks-2015-11.pdf")) as doc:
+        page = doc[0]
+        table = page_tables(page)[0]
+        textpage = getattr(table, "textpage", None) or page.get_textpage(flags=pymupdf.TEXTFLAGS_TEXT)
+        expected = [split for row in table.rows[:3]
+                    for split in _split_stacked([None if c is None else extract_cells(textpage, c).strip()
+                                                 for c in row.cells])]
+        rows = table_rows(page, table)
+    assert not table.header.external
+    assert rows[: len(expected)] == expected and ["Alaska", "209"] == expected[3][:2]
+
+
 def test_extract_tables_none_and_bad_pages(make_pdf, synthetic):
     assert extract_tables(make_pdf(["just prose, no table"])) == []
     with pytest.raises(PageRangeError):
