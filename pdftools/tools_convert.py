@@ -240,9 +240,11 @@ def convert_to_tiff(
 
 
 def _no_text(indices: list[int], count: int, name: str) -> PdfToolError:
+    one = len(indices) == 1
     return PdfToolError(
-        f"{describe_pages(indices, count).capitalize()} of {name} have no text layer (they are probably "
-        "scanned images). Run ocr on the file first, then convert the result."
+        f"{describe_pages(indices, count).capitalize()} of {name} {'has' if one else 'have'} no text layer "
+        f"({'it is probably a scanned image' if one else 'they are probably scanned images'}). "
+        "Run ocr on the file first, then convert the result."
     )
 
 

@@ -263,7 +263,7 @@ def test_text_real_ligatures_spelled_out(real):
 
 
 def test_text_scanned_pages_need_ocr(real):
-    with pytest.raises(PdfToolError, match="no text layer"):
+    with pytest.raises(PdfToolError, match="Page 1 of docling__ocr_test.pdf has no text layer"):
         tc.convert_to_text(file=real("docling__ocr_test.pdf"))
     assert files_here() == set()
 
