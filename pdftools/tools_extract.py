@@ -18,7 +18,7 @@ import pymupdf
 
 from . import _ocr
 from ._tables import page_tables, table_rows
-from .docio import open_pdf, write_pdf
+from .docio import MUPDF_ERRORS, open_pdf, write_pdf
 from .paths import atomic_target, output_path, unique_path
 from .errors import ToolArgumentError
 from .pages import Pages, describe_pages, parse_pages
@@ -112,8 +112,9 @@ def _image_bytes(doc: pymupdf.Document, xref: int, smask: int) -> tuple[bytes, s
         pix = pymupdf.Pixmap(pymupdf.csRGB, pix)
     if smask:
         try:
-            pix = pymupdf.Pixmap(pix, pymupdf.Pixmap(doc, smask))
-        except (RuntimeError, ValueError):
+            opaque = pymupdf.Pixmap(pix, 0) if pix.alpha else pix  # the mask replaces any alpha it has
+            pix = pymupdf.Pixmap(opaque, pymupdf.Pixmap(doc, smask))
+        except MUPDF_ERRORS:
             pass  # keep the picture without its transparency
     return pix.tobytes("png"), "png"
 
@@ -146,7 +147,7 @@ def extract_images(file: str, pages: Pages = "all", min_size: int = 50) -> list[
                 seen.add(xref)
                 try:
                     data, ext = _image_bytes(doc, xref, smask)
-                except (RuntimeError, ValueError):
+                except MUPDF_ERRORS:
                     continue  # an image MuPDF cannot decode is skipped, not fatal
                 n += 1
                 target = output_path(file, f"p{index + 1}_{n}", f".{ext}")

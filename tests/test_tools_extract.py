@@ -139,6 +139,27 @@ def test_extract_images_fixture(tmp_path, guard, synthetic):
     assert len(extract_images(path, min_size=0)) == 3  # the tiny one too
 
 
+def test_extract_images_keeps_transparency(tmp_path, guard, real):
+    """A picture with a soft mask (transparency) comes out as an RGBA PNG with that transparency."""
+    picture = Image.new("RGBA", (120, 80), (200, 30, 30, 255))
+    picture.paste((0, 0, 0, 0), (60, 0, 120, 80))  # right half transparent
+    buf = io.BytesIO()
+    picture.save(buf, "PNG")
+    doc = pymupdf.open()
+    doc.new_page().insert_image(pymupdf.Rect(72, 72, 192, 152), stream=buf.getvalue())
+    path = save(doc, tmp_path, guard, "masked.pdf")
+    with pymupdf.open(path) as check:
+        assert check[0].get_images(full=True)[0][1]  # stored with an /SMask
+    [out] = extract_images(path)
+    with Image.open(out) as im:
+        assert im.mode == "RGBA" and im.size == (120, 80)
+        assert im.getpixel((10, 40))[3] == 255 and im.getpixel((100, 40))[3] == 0
+    # A real report whose logo has a soft mask (it crashed the tool before).
+    [logo] = extract_images(real("pdfplumber__WARN-Report-for-7-1-2015-to-03-25-2016.pdf"), pages="1")
+    with Image.open(logo) as im:
+        assert im.mode == "RGBA" and im.size == (335, 118)
+
+
 def test_extract_images_real(real):
     out = extract_images(real("pdfplumber__issue-982-example.pdf"), pages="2")
     assert [Path(p).name for p in out] == ["pdfplumber__issue-982-example_p2_1.jpg", "pdfplumber__issue-982-example_p2_2.jpg"]
