@@ -67,13 +67,19 @@ def _import_pdf2docx() -> Any:
     return pdf2docx
 
 
-def write_docx(source: Path, target: Path, indices: list[int], password: Optional[str]) -> None:
-    """Convert the 0-based pages ``indices`` of ``source`` to a Word file at ``target``."""
+def write_docx(source: Path, target: Path, indices: list[int], password: Optional[str],
+               borderless_tables: bool) -> None:
+    """Convert the 0-based pages ``indices`` of ``source`` to a Word file at ``target``.
+
+    ``borderless_tables``: also look for tables without ruling lines. pdf2docx finds them in
+    prose set in columns too, and builds giant false tables slowly (six minutes for one page
+    of the Federal Register), so this is for documents known to hold such tables of data.
+    """
     pdf2docx = _import_pdf2docx()
     converter = pdf2docx.Converter(str(source), password=password or None)
     try:
         with contextlib.redirect_stdout(io.StringIO()):  # it prints a few messages too
-            converter.convert(str(target), pages=sorted(indices))
+            converter.convert(str(target), pages=sorted(indices), parse_stream_table=borderless_tables)
     except pdf2docx.converter.ConversionException as exc:
         raise PdfToolError(f"{source.name} could not be converted to Word: {exc}") from None
     finally:

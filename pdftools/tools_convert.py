@@ -14,7 +14,7 @@ import pymupdf
 from ._convert_images import add_image_pages, check_dpi, page_image_paths, render, write_tiff
 from ._convert_markdown import pages_to_markdown
 from ._convert_office import LAYOUT_TABLE_PAGES, write_docx, write_pptx, write_xlsx
-from ._tables import TEXT_FLAGS, page_tables, table_rows
+from ._tables import TEXT_FLAGS, has_borderless_data_table, page_tables, table_rows
 from .docio import open_pdf, write_pdf
 from .paths import atomic_target, input_path, output_path
 from .errors import PdfToolError, ToolArgumentError
@@ -53,9 +53,10 @@ def convert_to_docx(
     source = input_path(file)
     with open_pdf(source, password) as doc:
         indices = parse_pages(pages, doc.page_count)
+        borderless = has_borderless_data_table(doc, indices[:LAYOUT_TABLE_PAGES])
     target = output_path(source, "", ".docx", output)
     with atomic_target(target) as tmp:
-        write_docx(source, tmp, indices, password)
+        write_docx(source, tmp, indices, password, borderless_tables=borderless)
     return str(target)
 
 

@@ -71,6 +71,26 @@ def test_docx_real_with_table(real):
     assert len(docx.Document(out).tables) >= 1
 
 
+def test_docx_borderless_tables_only_where_there_are_figures(real):
+    """A statement's table of figures stays a table in Word; prose set in three
+    columns does not become one (pdf2docx built a 98 x 13 "table" of page 1 of the Federal
+    Register, in a minute and a half)."""
+    import docx
+
+    from pdftools._tables import has_borderless_data_table
+
+    statement, register = real("financebench__AMCOR_2023Q4_EARNINGS.pdf"), real(
+        "pdfplumber__federal-register-2020-17221.pdf")
+    with pymupdf.open(statement) as doc:
+        assert has_borderless_data_table(doc, [7]) and not has_borderless_data_table(doc, [6])
+    with pymupdf.open(register) as doc:
+        assert not has_borderless_data_table(doc, list(range(4)))
+    table = docx.Document(tc.convert_to_docx(file=statement, pages="8")).tables
+    assert len(table) == 1 and len(table[0].rows) >= 20
+    prose = tc.convert_to_docx(file=register, pages="1")
+    assert docx.Document(prose).tables == [] and "Federal Register" in docx_text(prose)
+
+
 # ---------------------------------------------------------------- PowerPoint
 
 
