@@ -280,7 +280,10 @@ def _all_objects(path: str) -> str:
     with pymupdf.open(path) as doc:
         parts = []
         for xref in range(1, doc.xref_length()):
-            parts.append(doc.xref_object(xref))
+            try:
+                parts.append(doc.xref_object(xref))
+            except RuntimeError:
+                continue  # listed in the xref table, but not there
             if doc.xref_is_stream(xref):
                 parts.append(doc.xref_stream(xref).decode("latin-1"))
         return "\n".join(parts)
@@ -340,6 +343,9 @@ def _with_dangling_xref_entries(tmp_path: Path, guard) -> str:
     pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 1200, 1200), False)
     pix.set_rect(pix.irect, (200, 40, 40))
     page.insert_image(pymupdf.Rect(72, 100, 216, 244), pixmap=pix)  # 600 dpi: compress resamples it
+    js = doc.get_new_xref()
+    doc.update_object(js, "<</S/JavaScript/JS(app.alert\\('pwned'\\);)>>")
+    doc.xref_set_key(doc.pdf_catalog(), "OpenAction", f"{js} 0 R")
     size = doc.xref_length()
     data = doc.tobytes(garbage=0, deflate=True)
     table = data.rindex(b"xref\n0 %d\n" % size)
@@ -367,6 +373,7 @@ def test_compress_and_sanitize_read_past_dangling_xref_entries(tmp_path, guard):
             assert len(doc[0].get_images()) == 1
     with pymupdf.open(compressed) as doc:
         assert doc[0].get_images()[0][2] < 1200  # resampled
+    assert "app.alert" in _all_objects(src) and "app.alert" not in _all_objects(sanitized)
 
 
 def test_compress_and_sanitize_real_file_with_dangling_entries(real):
