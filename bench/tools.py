@@ -58,6 +58,19 @@ def raw(op: str, src: Path, dst: Path, *rest: str, plain: bool = False) -> list[
 
 Row = tuple[str, str, float, float, float | None, str]
 
+# What any Python command line pays before its own work, measured under the qpdf comparison: the same
+# page-copying job run through libqpdf's C API in a bare Python process, then after the imports that parsing a
+# command line and its JSON arguments takes, then as the qpdf program started from Python.
+_JOB = ("import ctypes, sys\n"
+        "argv = [b'qpdf', b'--empty', b'--pages', sys.argv[1].encode(), b'1-100', b'--', sys.argv[2].encode(), None]\n"
+        "ctypes.CDLL(sys.argv[3]).qpdfjob_run_from_argv((ctypes.c_char_p * len(argv))(*argv))\n")
+FLOORS = {
+    "floor: python + libqpdf job": _JOB,
+    "floor: + import argparse, json": "import argparse, json\n" + _JOB,
+    "floor: python runs qpdf": "import subprocess, sys\n"
+                               "subprocess.run(['qpdf', '--empty', '--pages', sys.argv[1], '1-100', '--', sys.argv[2]])\n",
+}
+
 
 def speed_rows(corpus: Path, repeat: int, work: Path) -> list[Row]:
     rows: list[Row] = []
@@ -79,7 +92,19 @@ def speed_rows(corpus: Path, repeat: int, work: Path) -> list[Row]:
             qpdf = ["qpdf", "--empty", "--pages", str(src), "1-100", "--", str(work / "q.pdf")]
             ours, base = timed([docpilot("extract_pages", {"pages": "1-100"}, src, work / "x"), qpdf], repeat)
             rows.append((label, "extract_pages", ours, base, None, "qpdf --empty --pages"))
+            rows += floor_rows(label, src, qpdf, repeat, work)
     return rows
+
+
+def floor_rows(label: str, src: Path, qpdf: list[str], repeat: int, work: Path) -> list[Row]:
+    from ctypes.util import find_library
+
+    library = find_library("qpdf")
+    if not library:
+        return []
+    floors = [[sys.executable, "-c", code, str(src), str(work / "floor.pdf"), library] for code in FLOORS.values()]
+    base, *times = timed([qpdf, *floors], repeat)
+    return [(label, name, t, base, None, "qpdf --empty --pages") for name, t in zip(FLOORS, times)]
 
 
 def has_text(path: Path) -> bool:
