@@ -26,11 +26,17 @@ def page_tables(page: pymupdf.Page, thorough: bool = True) -> list[Any]:
     """Tables on ``page``: ruled ones, else (when ``thorough``) borderless ones that look like data."""
     try:
         tables = list(page.find_tables().tables)
-        if tables or not thorough:
-            return tables
-        candidates = page.find_tables(strategy="text").tables
     except (RuntimeError, ValueError, IndexError):
         return []  # a page whose drawings confuse the finder has no usable table
+    return tables if tables or not thorough else _borderless_data_tables(page)
+
+
+def _borderless_data_tables(page: pymupdf.Page) -> list[Any]:
+    """Tables the text strategy finds on ``page`` (no ruling lines needed) that look like data."""
+    try:
+        candidates = page.find_tables(strategy="text").tables
+    except (RuntimeError, ValueError, IndexError):
+        return []
     return [t for t in candidates if _looks_like_data(page, t)]
 
 
@@ -44,13 +50,7 @@ def has_borderless_data_table(doc: pymupdf.Document, indices: list[int]) -> bool
         page = doc[index]
         words = [w[4] for w in page.get_text("words")]
         numbers = sum(isinstance(cell_value(w)[0], (int, float)) for w in words)
-        if not words or numbers < _MIN_NUMERIC_WORDS * len(words):
-            continue
-        try:
-            candidates = page.find_tables(strategy="text").tables
-        except (RuntimeError, ValueError, IndexError):
-            continue
-        if any(_looks_like_data(page, t) for t in candidates):
+        if words and numbers >= _MIN_NUMERIC_WORDS * len(words) and _borderless_data_tables(page):
             return True
     return False
 
