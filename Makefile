@@ -1,6 +1,7 @@
 # One command to run the app, one to run the tests; both set up everything on a fresh machine.
 #   make serve   install (system + Python packages, embedded model) and start the app on http://127.0.0.1:7860
-#   make test    install and run the test suite
+#   make test    install, check the habits (make lint), then run the test suite
+#   make lint    ruff (lint + format), mypy and the import-linter contracts alone
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -10,13 +11,21 @@ LLAMA := llama-cpp-python==0.3.36
 APT_PACKAGES := tesseract-ocr tesseract-ocr-eng qpdf ghostscript poppler-utils chromium chromium-driver
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test install system clean
+.PHONY: serve test lint install system clean
 
 serve: install
 	GRADIO_ANALYTICS_ENABLED=False $(VENV)/bin/docpilot serve
 
 test: install
+	$(MAKE) --no-print-directory lint
 	$(VENV)/bin/pytest -q
+
+# Habits as checks: lint and format (ruff), types (mypy), the architecture (import-linter).
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 install: system $(STAMP)
 

@@ -48,7 +48,7 @@ def fast_path() -> tuple[list[float], int, int]:
 def llm_warm(n: int) -> list[tuple[str, float, int, int, bool]]:
     sys.path.insert(0, str(HERE.parent))
     from docpilot.files import inspect_files
-    from docpilot.wiring import make_planner
+    from docpilot.planning.planner import make_planner
 
     planner = make_planner("local", os.environ)
     files = inspect_files([CONTRACT])

@@ -1,13 +1,20 @@
-"""DocPilot's exceptions. Tool errors come from :mod:`pdftools.errors` and share the same root."""
+"""DocPilot's exceptions: one tree with its own root, beside the tools' own (:mod:`pdftools.errors`).
+
+``DocPilotError`` is what planning, running and the model backends raise for a request that cannot be
+done; ``PdfToolError`` is what a tool raises about a file or its arguments. The faces (CLI, app) catch
+both, as :data:`USER_ERRORS`, and show the message; anything else is a bug and is raised.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from pdftools.errors import PdfToolError
 
-__all__ = ["DocPilotError", "UsageError", "LLMError", "PdfToolError"]
+__all__ = ["DocPilotError", "UsageError", "LLMError", "RepairFailed", "USER_ERRORS", "PdfToolError"]
 
 
-class DocPilotError(PdfToolError):
+class DocPilotError(Exception):
     """A request DocPilot cannot carry out; the message says why and what to do."""
 
 
@@ -17,3 +24,21 @@ class UsageError(DocPilotError):
 
 class LLMError(DocPilotError):
     """The language model could not answer: server unreachable, model missing, timeout, bad reply."""
+
+
+class RepairFailed(DocPilotError):
+    """A bounded repair loop (ask, check, feed the problems back) ran out of rounds.
+
+    Carries every attempt (what the model gave each round), the problems of the last one, and the
+    usage of the whole loop, so a caller can report them (instructor's ``InstructorRetryException``).
+    """
+
+    def __init__(self, message: str, attempts: list[Any], problems: list[Any], usage: Any = None) -> None:
+        super().__init__(message)
+        self.attempts = attempts
+        self.problems = problems
+        self.usage = usage
+
+
+# What a face catches and shows as "I could not do that: …".
+USER_ERRORS: tuple[type[Exception], ...] = (DocPilotError, PdfToolError)

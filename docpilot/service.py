@@ -1,37 +1,131 @@
-"""The one service the faces (CLI, app) call: plan, revise, execute."""
+"""The one facade the faces (CLI, app) call: plan, revise, edit, run, ask — and the tool catalogue.
+
+A request travels request → plan → verified plan → approval → program → sandbox → deliverables. The
+stages live in their own packages (``planning``, ``plans``, ``running``, ``llm``); the faces see only
+this module, :mod:`docpilot.conversation`, :mod:`docpilot.files`, :mod:`docpilot.settings` and
+:mod:`docpilot.errors` (an import-linter contract checks it). Heavy stages are imported when first
+used, so ``docpilot call`` and ``docpilot tools`` stay quick.
+"""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .execute import Executor, RunOutcome
-from .files import FileInfo
-from .planner import PlanOutcome, Planner
+from docpilot.errors import DocPilotError
+from docpilot.files import FileInfo
+from docpilot.settings import Settings
 
-__all__ = ["DocPilot"]
+if TYPE_CHECKING:
+    from docpilot.planning.outcome import PlanOutcome
+    from docpilot.planning.planner import Planner
+    from docpilot.plans.verify import Problem
+    from docpilot.running.executor import Executor, RunOutcome
+
+__all__ = [
+    "QA_NOT_AVAILABLE",
+    "DocPilot",
+    "Edit",
+    "PlanOutcome",
+    "RunOutcome",
+    "call_tool",
+    "catalogue",
+    "exact_plan",
+    "make_pilot",
+    "mask_text",
+    "warm_sandbox",
+]
+
+QA_NOT_AVAILABLE = (
+    "Answering questions about what a document says is not available yet (document Q&A is coming). "
+    "For now I can act on your PDFs: for example \"redact 'ACME'\", \"rotate page 2 by 90 degrees\", "
+    '"add a DRAFT watermark", "encrypt with password …", "how many pages?".'
+)
+
+
+def __getattr__(name: str) -> Any:
+    """``PlanOutcome`` and ``RunOutcome`` for the faces' annotations, imported when asked for."""
+    if name == "PlanOutcome":
+        from docpilot.planning.outcome import PlanOutcome
+
+        return PlanOutcome
+    if name == "RunOutcome":
+        from docpilot.running.executor import RunOutcome
+
+        return RunOutcome
+    raise AttributeError(name)
+
+
+@dataclass
+class Edit:
+    """A person's edits to a pending plan: the re-verified outcome, or the problems that stop it."""
+
+    outcome: PlanOutcome
+    changes: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
 
 
 class DocPilot:
     """Planning plus execution; an LLM-written program that fails at run time is revised (bounded)."""
 
     def __init__(self, planner: Planner, executor: Executor | None = None, max_revisions: int = 3) -> None:
+        from docpilot.running.executor import Executor
+
         self.planner = planner
         self.executor = executor or Executor()
         self.max_revisions = max_revisions
 
     def plan(self, request: str, files: dict[str, FileInfo]) -> PlanOutcome:
+        """A verified plan (or program) with its explanation, or an outcome whose ``error`` says why not."""
         return self.planner.plan(request, files)
 
     def revise(self, outcome: PlanOutcome, critique: str, files: dict[str, FileInfo]) -> PlanOutcome:
+        """The pending plan changed by a person's critique ("also compress it", "not page 5, page 6")."""
         return self.planner.revise(outcome, critique, files)
 
-    def execute(self, outcome: PlanOutcome, files: dict[str, FileInfo], out_dir: str | Path) -> RunOutcome:
-        if outcome.plan is not None:
-            return self.executor.run_plan(outcome.request, outcome.plan, outcome.order, files, out_dir)
-        draft: Any = outcome.draft
+    def rows(self, outcome: PlanOutcome | None) -> list[list[str]]:
+        """The plan as editor rows ``[step, tool, parameter, value]`` (secrets masked)."""
+        from docpilot.plans.edit import plan_rows
+
+        plan = outcome.plan if outcome is not None else None
+        return plan_rows(plan, self.planner.tools)
+
+    def edit(self, outcome: PlanOutcome, rows: Sequence[Sequence[Any]] | None, files: dict[str, FileInfo]) -> Edit:
+        """Apply edited editor rows to the pending plan; re-verify and re-explain it."""
+        from docpilot.plans.edit import rows_to_plan
+        from docpilot.plans.explain import explain_plan
+        from docpilot.plans.verify import verify_plan
+
+        if outcome.plan is None or not rows:
+            return Edit(outcome)
+        plan, changes = rows_to_plan(outcome.plan, rows, self.planner.tools)
+        if not changes:
+            return Edit(outcome)
+        verdict = verify_plan(plan, self.planner.tools, files)
+        if not verdict.ok or verdict.plan is None:
+            return Edit(outcome, changes, verdict.problems)
+        outcome.set_plan(verdict.plan, verdict.order, explain_plan(verdict.plan, self.planner.tools, verdict.order))
+        return Edit(outcome, changes)
+
+    def run(self, outcome: PlanOutcome, files: dict[str, FileInfo], out_dir: str | Path) -> RunOutcome:
+        """Run an approved outcome in the sandbox and deliver its results to ``out_dir``."""
+        from docpilot.planning.outcome import StepPlan, WrittenProgram
+
+        work = outcome.work
+        if isinstance(work, StepPlan):
+            return self.executor.run_plan(outcome.request, work.plan, work.order, files, out_dir)
+        if not isinstance(work, WrittenProgram):
+            raise DocPilotError(outcome.error or "There is no approved plan to run.")
+        draft = work.draft
         writer = self.planner.code_writer()
-        extra = {"program_revisions": []}
+        extra: dict[str, Any] = {"program_revisions": []}
         for attempt in range(self.max_revisions + 1):
             run = self.executor.run_program(outcome.request, draft.code, files, out_dir, extra_record=extra)
             if run.ok or attempt == self.max_revisions:
@@ -41,5 +135,61 @@ class DocPilot:
             if not draft.ok:
                 run.error = f"{run.error}; the revised program did not pass the checks: {draft.problems}"
                 return run
-            outcome.draft = draft
+            outcome.set_program(draft, outcome.explanation)
         return run
+
+    def ask(self, question: str, files: dict[str, FileInfo]) -> Any:
+        """Document QA (issue G): not available yet."""
+        raise DocPilotError(QA_NOT_AVAILABLE)
+
+
+def make_pilot(settings: Settings, sandbox: Any = None) -> DocPilot:
+    """The service for ``settings`` (backend choice and environment); ``sandbox``: a warm one to reuse."""
+    from docpilot.planning.planner import make_planner
+    from docpilot.running.executor import Executor
+
+    return DocPilot(make_planner(settings.backend, settings.env), Executor(sandbox=sandbox))
+
+
+@contextlib.contextmanager
+def warm_sandbox() -> Iterator[Any]:
+    """A lean sandbox started now, so its imports overlap planning (``docpilot run`` uses one per run)."""
+    from sandbox.runner import Sandbox
+
+    with Sandbox(lean=True) as box:
+        box.begin()
+        yield box
+
+
+def call_tool(name: str, args: Any, files: list[str], out_dir: str) -> dict[str, Any]:
+    """Run one tool directly (``docpilot call``); its files go to ``out_dir``."""
+    from docpilot.running.direct import call_tool_on_files
+
+    return call_tool_on_files(name, args, files, out_dir)
+
+
+def catalogue() -> list[dict[str, Any]]:
+    """Every tool with its category, summary and argument schema (``docpilot tools``)."""
+    from pdftools import all_tools
+
+    return [{**t.catalogue_entry(), "summary": t.summary} for t in all_tools().values()]
+
+
+def exact_plan(outcome: PlanOutcome) -> str:
+    """The plan as JSON (or the program) for the "exact plan" views, secrets masked."""
+    import json
+
+    from pdftools.masking import mask_steps
+
+    data = outcome.to_json()["plan"]
+    if outcome.plan is not None and data is not None:
+        data["steps"] = mask_steps(data["steps"])
+        return mask_text(json.dumps(data, ensure_ascii=False, indent=1), outcome)
+    return mask_text(outcome.program or "", outcome)
+
+
+def mask_text(text: str, outcome: PlanOutcome | None = None) -> str:
+    """``text`` as a face may show or log it: the plan's secrets and any "password X" masked."""
+    from pdftools.masking import mask_text as mask
+
+    return mask(text, outcome.plan if outcome is not None else None)

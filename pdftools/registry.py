@@ -22,12 +22,21 @@ from .errors import ToolArgumentError, UnknownToolError
 if typing.TYPE_CHECKING:  # pydantic loads on first need: a tool run with well-typed arguments never needs it
     from pydantic import BaseModel, ValidationError
 
-__all__ = ["Tool", "tool", "get_tool", "all_tools", "call_tool", "TOOL_MODULES", "TOOL_INDEX", "IMAGE_LIBRARIES"]
+__all__ = ["Tool", "tool", "get_tool", "all_tools", "call_tool", "unregister", "generic_answer", "TOOL_MODULES",
+           "TOOL_INDEX", "IMAGE_LIBRARIES", "FileKind"]
 
 # What the tools that read or write images through Pillow load when they run (plugins included).
 IMAGE_LIBRARIES = ("PIL.Image", "PIL.ImageOps", "PIL.TiffImagePlugin", "PIL.PngImagePlugin", "PIL.JpegImagePlugin")
 
 Kind = Literal["pdf", "files", "value"]
+# What a file argument takes or a result is (the verifier checks steps fit together by these).
+FileKind = Literal["pdf", "image", "office", "text", "value", "any"]
+# How many pages a step's PDF has: (checked argument values, pages of its `file`, pages of all its `files`).
+PageEffect = Callable[[dict[str, Any], int | None, int | None], int | None]
+# The sentence that reports a value a tool returned.
+Answer = Callable[[Any], str]
+_FILE_ARG_KINDS: dict[str, tuple[FileKind, ...]] = {"file": ("pdf",), "files": ("pdf",), "image": ("image",),
+                                                    "images": ("image",)}
 
 # Modules holding the tools, imported on first use of the registry (never at import).
 TOOL_MODULES = (
@@ -114,7 +123,11 @@ class Tool:
 
     def __init__(self, name: str, func: Callable[..., Any], summary: str, description: str,
                  arg_docs: dict[str, str], returns: str, kind: Kind, category: str, explain: str,
-                 fields: dict[str, tuple[Any, Any]], needs: tuple[str, ...] = ()) -> None:
+                 fields: dict[str, tuple[Any, Any]], needs: tuple[str, ...] = (), *, result_name: str = "",
+                 page_effect: PageEffect | None = None, answer: Answer | None = None,
+                 secrets: tuple[str, ...] = (), page_words: dict[str, tuple[str, ...]] | None = None,
+                 takes: dict[str, tuple[FileKind, ...]] | None = None, makes: FileKind = "pdf",
+                 converts_to: str | None = None) -> None:
         self.name = name
         self.func = func
         self.summary = summary
@@ -126,6 +139,26 @@ class Tool:
         self.explain = explain
         self.fields = fields  # name -> (annotation, default; ... when required)
         self.needs = needs  # libraries the tool imports when it runs (a sandbox preloads them)
+        self.result_name = result_name or name.split("_", 1)[-1]  # the $name a plan gives its result
+        self.page_effect = page_effect  # None: the result has as many pages as `file`
+        self.answer = answer  # None: the generic sentence (answer_text)
+        self.secrets = secrets  # arguments never shown, logged or sent to a model
+        self.page_words = page_words or {}  # words a page argument accepts besides page numbers
+        self.takes = takes or {}  # file argument -> the kinds of file it takes
+        self.makes = makes  # what the result is
+        self.converts_to = converts_to  # the format a conversion tool writes ("docx", "png" …)
+
+    def pages_after(self, values: dict[str, Any], pages_in: int | None, files_sum: int | None) -> int | None:
+        """The page count of the PDF this step returns, or None when it cannot be known in advance."""
+        if self.kind != "pdf":
+            return None
+        if self.page_effect is None:
+            return pages_in
+        return self.page_effect(values, pages_in, files_sum)
+
+    def answer_text(self, value: Any) -> str:
+        """A sentence for a value this tool returned."""
+        return self.answer(value) if self.answer is not None else generic_answer(value)
 
     def __repr__(self) -> str:
         return f"Tool({self.name!r}, kind={self.kind!r}, category={self.category!r})"
@@ -214,6 +247,15 @@ class Tool:
         return self.func(**kwargs)
 
 
+def generic_answer(value: Any) -> str:
+    """A sentence for a value from a tool that declares none of its own."""
+    if isinstance(value, list):
+        return f"{len(value)} item{'s' if len(value) != 1 else ''} found."
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {v}" for k, v in list(value.items())[:6] if v not in (None, "", [], {}))
+    return str(value)
+
+
 def format_validation_error(exc: ValidationError) -> str:
     parts = []
     for err in exc.errors():
@@ -290,8 +332,16 @@ def tool(
     category: str,
     explain: str,
     needs: tuple[str, ...] = (),
+    result_name: str = "",
+    page_effect: PageEffect | None = None,
+    answer: Answer | None = None,
+    secrets: tuple[str, ...] = (),
+    page_words: dict[str, tuple[str, ...]] | None = None,
+    takes: dict[str, tuple[FileKind, ...]] | None = None,
+    makes: FileKind | None = None,
+    converts_to: str | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register a function as a tool.
+    """Register a function as a tool, with the facts the rest of DocPilot reads about it.
 
     Args:
         kind: "pdf" (returns the path of a new PDF), "files" (paths of other files) or
@@ -300,6 +350,21 @@ def tool(
         explain: Plain-language template for the plan explanation, with ``{arg}`` fields.
         needs: Modules the tool imports lazily when it runs (e.g. "pptx"); a sandbox imports
             them before its guards go up.
+        result_name: The name a plan gives the step's result ("redacted" → ``$redacted``);
+            default: the tool name after its verb.
+        page_effect: How many pages the resulting PDF has, from the arguments and the input's
+            page count (see :mod:`pdftools.effects`); default: as many as the input.
+        answer: The sentence reporting a value the tool returned; default: a generic one.
+        secrets: Arguments that are secret (passwords): masked in plans, logs, records and
+            explanations, and kept out of model prompts. Every argument named like a password
+            must be listed.
+        page_words: For page arguments, words accepted besides page ranges
+            (``{"order": ("reverse", …)}``).
+        takes: The kinds of file each file argument takes (default: ``file``/``files`` a PDF,
+            ``image``/``images`` an image).
+        makes: What the result is: "pdf", "image", "office", "text", "value" or "any"
+            (default: "pdf" for kind "pdf", "value" for kind "value", else required).
+        converts_to: For a conversion, the format it writes ("docx", "png" …).
     """
 
     def register(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -320,6 +385,12 @@ def tool(
         extra = set(arg_docs) - set(ordered_docs)
         if extra:
             raise TypeError(f"tool {name}: Args documents unknown arguments {sorted(extra)}")
+        _check_facts(name, fields, secrets, page_words or {}, takes or {})
+        result_kind: FileKind | None = makes or {"pdf": "pdf", "value": "value"}.get(kind)  # type: ignore[assignment]
+        if result_kind is None:
+            raise TypeError(f"tool {name}: kind 'files' needs makes= (what kind of files it writes)")
+        file_kinds = {arg: kinds for arg, kinds in _FILE_ARG_KINDS.items() if arg in fields}
+        file_kinds.update(takes or {})
         entry = Tool(
             name=name,
             func=func,
@@ -332,6 +403,14 @@ def tool(
             explain=explain,
             fields=fields,
             needs=needs,
+            result_name=result_name,
+            page_effect=page_effect,
+            answer=answer,
+            secrets=secrets,
+            page_words=page_words,
+            takes=file_kinds,
+            makes=result_kind,
+            converts_to=converts_to,
         )
         if name in _REGISTRY and _REGISTRY[name].func is not func:
             raise TypeError(f"tool {name} is registered twice")
@@ -340,6 +419,23 @@ def tool(
         return func
 
     return register
+
+
+def _check_facts(name: str, fields: dict[str, Any], secrets: tuple[str, ...],
+                 page_words: dict[str, tuple[str, ...]], takes: dict[str, tuple[FileKind, ...]]) -> None:
+    """Facts must name real arguments, and every password-like argument must be declared secret."""
+    for what, names in (("secrets", secrets), ("page_words", tuple(page_words)), ("takes", tuple(takes))):
+        unknown = [n for n in names if n not in fields]
+        if unknown:
+            raise TypeError(f"tool {name}: {what} names unknown arguments {unknown}")
+    undeclared = [n for n in fields if "password" in n and n not in secrets]
+    if undeclared:
+        raise TypeError(f"tool {name}: arguments {undeclared} look secret; list them in secrets=")
+
+
+def unregister(name: str) -> None:
+    """Forget a tool registered outside the tool modules (tests that register their own)."""
+    _REGISTRY.pop(name, None)
 
 
 def _load() -> dict[str, Tool]:

@@ -34,7 +34,7 @@ MAX_IMAGES = 500
 _TEXT_FLAGS = pymupdf.TEXTFLAGS_TEXT & ~pymupdf.TEXT_PRESERVE_LIGATURES  # "ﬁ" -> "fi"
 
 
-@tool(kind="files", category="extract", explain="Save the text of {pages} of {file} as a text file")
+@tool(kind="files", category="extract", explain="Save the text of {pages} of {file} as a text file", makes="text")
 def extract_text(file: str, pages: Pages = "all", output: Optional[str] = None) -> str:
     """Save the text of a PDF's pages, in reading order, to a .txt file.
 
@@ -119,7 +119,7 @@ def _image_bytes(doc: pymupdf.Document, xref: int, smask: int) -> tuple[bytes, s
     return pix.tobytes("png"), "png"
 
 
-@tool(kind="files", category="extract", explain="Save the images on {pages} of {file} as image files")
+@tool(kind="files", category="extract", explain="Save the images on {pages} of {file} as image files", makes="image")
 def extract_images(file: str, pages: Pages = "all", min_size: int = 50) -> list[str]:
     """Save the pictures embedded in a PDF as image files.
 
@@ -190,7 +190,7 @@ def _attachments(doc: pymupdf.Document) -> list[tuple[str, bytes]]:
     return found
 
 
-@tool(kind="files", category="extract", explain="Save the files attached to {file}")
+@tool(kind="files", category="extract", explain="Save the files attached to {file}", makes="any")
 def extract_attachments(file: str) -> list[str]:
     """Save the files embedded in (attached to) a PDF.
 

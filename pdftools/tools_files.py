@@ -32,7 +32,7 @@ def duplicate(file: str, output: Optional[str] = None) -> str:
     return str(target)
 
 
-@tool(kind="value", category="files", explain="Count the pages of {file}")
+@tool(kind="value", category="files", explain="Count the pages of {file}", secrets=("password",))
 def count_pages(file: str, password: Optional[str] = None) -> int:
     """Count the pages of a PDF.
 
@@ -90,7 +90,7 @@ def _iso_date(value: str) -> str:
     return text
 
 
-@tool(kind="value", category="files", explain="Read the properties (title, author, dates) of {file}")
+@tool(kind="value", category="files", explain="Read the properties (title, author, dates) of {file}", secrets=("password",))
 def get_metadata(file: str, password: Optional[str] = None) -> dict:
     """Read a PDF's document properties: title, author, dates, page count, encryption.
 

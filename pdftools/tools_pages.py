@@ -148,7 +148,7 @@ def _full_order(order: object, count: int) -> list[int]:
     return seen
 
 
-@tool(kind="files", category="pages", explain="Split {file} into separate files[ every {every} pages][ starting new parts at pages {at}]")
+@tool(kind="files", category="pages", explain="Split {file} into separate files[ every {every} pages][ starting new parts at pages {at}]", makes="pdf")
 def split_pdf(
     file: str,
     every: Optional[int] = None,

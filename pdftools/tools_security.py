@@ -42,7 +42,7 @@ def _declared_permissions(path: Path) -> tuple[bool, str]:
 
 
 @tool(kind="value", category="security", explain="Check whether {file} is password-protected",
-      needs=("pypdf", "pypdf.filters", "pypdf._codecs._codecs"))
+      needs=("pypdf", "pypdf.filters", "pypdf._codecs._codecs"), secrets=("password",))
 def check_password(file: str, password: Optional[str] = None) -> dict:
     """Check whether a PDF is password-protected, and optionally whether a password opens it.
 
@@ -101,7 +101,7 @@ def check_password(file: str, password: Optional[str] = None) -> dict:
     }
 
 
-@tool(kind="pdf", category="security", explain="Protect {file} with the password {password}")
+@tool(kind="pdf", category="security", explain="Protect {file} with the password {password}", secrets=("password", "owner_password"))
 def add_password(file: str, password: str, owner_password: Optional[str] = None, output: Optional[str] = None) -> str:
     """Protect a PDF with a password (AES-256): it opens only with that password.
 
@@ -134,7 +134,7 @@ def add_password(file: str, password: str, owner_password: Optional[str] = None,
     return str(target)
 
 
-@tool(kind="pdf", category="security", explain="Remove the password from {file}")
+@tool(kind="pdf", category="security", explain="Remove the password from {file}", secrets=("password",))
 def remove_password(file: str, password: str, output: Optional[str] = None) -> str:
     """Remove the password and encryption from a PDF (the password is needed to do it).
 

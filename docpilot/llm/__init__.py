@@ -1,16 +1,15 @@
-"""Language-model backends: the embedded local model, any OpenAI-compatible server, a scripted stand-in.
+"""Language-model backends: the embedded local model and any OpenAI-compatible server.
 
 Importing this package is cheap: llama_cpp and openai are imported only when a backend first needs them.
 """
 
 from __future__ import annotations
 
-from ..errors import LLMError
-from .base import LLM, Metered, Reply, Usage, metered
-from .local_backend import LocalBackend, LocalConfig, local_available
-from .openai_backend import OpenAIBackend, OpenAIConfig
-from .scripted import ScriptedLLM
-from .select import BACKENDS, backend_name, choose_backend
+from docpilot.errors import LLMError
+from docpilot.llm.base import LLM, Metered, Reply, Usage, metered
+from docpilot.llm.local_backend import LocalBackend, LocalConfig, local_available
+from docpilot.llm.openai_backend import OpenAIBackend, OpenAIConfig
+from docpilot.llm.select import BACKENDS, backend_name, choose_backend
 
 __all__ = [
     "BACKENDS",
@@ -22,7 +21,6 @@ __all__ = [
     "OpenAIBackend",
     "OpenAIConfig",
     "Reply",
-    "ScriptedLLM",
     "Usage",
     "backend_name",
     "choose_backend",

@@ -12,7 +12,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from ..errors import LLMError
+from docpilot.errors import LLMError
 
 __all__ = ["LLM", "LLMError", "Metered", "Reply", "Usage", "metered"]
 

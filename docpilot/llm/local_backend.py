@@ -26,8 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import DocPilotError, LLMError
-from .base import Reply, Usage
+from docpilot.errors import DocPilotError, LLMError
+from docpilot.llm.base import Reply, Usage
+from docpilot.settings import cache_dir
 
 __all__ = ["LocalBackend", "LocalConfig", "loaded_models", "local_available"]
 
@@ -42,17 +43,12 @@ def _default_threads() -> int:
     return max(1, min(count, _MAX_THREADS))
 
 
-def _cache_root(env: Mapping[str, str]) -> Path:
-    base = env.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "docpilot"
-
-
 @dataclass(frozen=True)
 class LocalConfig:
     """How to run the embedded model; built in ``main()``.
 
     Attributes:
-        model_path: a GGUF file; ``None`` joins the embedded one (:func:`docpilot.weights.model_path`).
+        model_path: a GGUF file; ``None`` joins the embedded one (:func:`docpilot.llm.weights.model_path`).
         n_ctx: context window in tokens.
         n_threads: CPU threads; ``None`` uses the available cores, at most 8.
         prefix_cache_dir: where static-prefix KV states are kept; ``None`` turns the disk cache off.
@@ -73,7 +69,7 @@ class LocalConfig:
 
         ``DOCPILOT_PREFIX_CACHE=0`` turns the disk cache off; ``DOCPILOT_THREADS`` sets the thread count.
         """
-        cache = None if env.get("DOCPILOT_PREFIX_CACHE", "1") == "0" else _cache_root(env) / "llm-cache"
+        cache = None if env.get("DOCPILOT_PREFIX_CACHE", "1") == "0" else cache_dir(env) / "llm-cache"
         threads = env.get("DOCPILOT_THREADS")
         return cls(n_threads=int(threads) if threads and threads.isdigit() else None, prefix_cache_dir=cache)
 
@@ -82,7 +78,7 @@ def local_available() -> bool:
     """Whether llama-cpp-python and the 22 weight packages are installed (no heavy import)."""
     import importlib.util
 
-    from .. import weights
+    from docpilot.llm import weights
 
     if importlib.util.find_spec("llama_cpp") is None:
         return False
@@ -160,7 +156,7 @@ class LocalBackend:
     def _model(self) -> _Loaded:
         path = self.config.model_path
         if path is None:
-            from .. import weights
+            from docpilot.llm import weights
 
             try:
                 path = weights.model_path()

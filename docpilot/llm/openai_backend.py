@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlparse
 
-from ..errors import LLMError
-from .base import Reply, Usage
+from docpilot.errors import LLMError
+from docpilot.llm.base import Reply, Usage
 
 __all__ = ["SCHEMA_MODES", "OpenAIBackend", "OpenAIConfig"]
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..errors import LLMError, UsageError
-from .base import LLM
-from .local_backend import LocalBackend, LocalConfig, local_available
-from .openai_backend import OpenAIBackend, OpenAIConfig
+from docpilot.errors import LLMError, UsageError
+from docpilot.llm.base import LLM
+from docpilot.llm.local_backend import LocalBackend, LocalConfig, local_available
+from docpilot.llm.openai_backend import OpenAIBackend, OpenAIConfig
 
 __all__ = ["BACKENDS", "backend_name", "choose_backend"]
 

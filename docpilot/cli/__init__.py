@@ -1,0 +1,38 @@
+"""The ``docpilot`` command line (contracts in DESIGN.md).
+
+Machine-readable results go to stdout as one JSON object on the last line; logs and progress go
+to stderr. Exit codes: 0 ok, 1 the request cannot be done, 2 usage errors.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from docpilot.cli.parser import build_parser
+
+__all__ = ["main", "build_parser"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    # Options may come before, between or after the file arguments.
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        if hasattr(args, "files") and not any(e.startswith("-") for e in extra):
+            args.files = list(args.files) + extra
+        else:
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    if args.command == "run":
+        from docpilot.cli.run import cmd_run
+
+        return cmd_run(args)
+    from docpilot.cli import commands
+
+    handler = {"tools": commands.cmd_tools, "call": commands.cmd_call, "plan": commands.cmd_plan,
+               "ask": commands.cmd_ask, "serve": commands.cmd_serve}[args.command]
+    return handler(args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

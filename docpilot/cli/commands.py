@@ -1,0 +1,95 @@
+"""The small commands: ``tools``, ``call``, ``plan``, ``ask`` and ``serve``; ``run`` has its own module.
+
+Every command reaches DocPilot through :mod:`docpilot.service` only. Machine-readable results go to
+stdout as one JSON object on the last line; logs go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from docpilot import service
+from docpilot.errors import USER_ERRORS
+from docpilot.files import inspect_files
+from docpilot.settings import Settings
+
+__all__ = ["emit", "cmd_tools", "cmd_call", "cmd_plan", "cmd_ask", "cmd_serve"]
+
+
+def emit(obj: dict[str, Any], as_json: bool, text: str) -> None:
+    """Print ``obj`` as one compact JSON line, or ``text`` for a person."""
+    if as_json:
+        print(json.dumps(obj, ensure_ascii=False, separators=(",", ":"), default=str))
+    else:
+        print(text)
+
+
+def cmd_tools(args: argparse.Namespace) -> int:
+    entries = service.catalogue()
+    if args.json:
+        print(json.dumps([{k: v for k, v in e.items() if k != "summary"} for e in entries], ensure_ascii=False))
+        return 0
+    by_category: dict[str, list[str]] = {}
+    for entry in entries:
+        by_category.setdefault(entry["category"], []).append(f"  {entry['name']:<22} {entry['summary']}")
+    for category, lines in sorted(by_category.items()):
+        print(f"{category}:")
+        print("\n".join(lines))
+    return 0
+
+
+def cmd_call(args: argparse.Namespace) -> int:
+    try:
+        tool_args = json.loads(args.args)
+    except json.JSONDecodeError as exc:
+        print(f"docpilot: --args is not valid JSON: {exc}", file=sys.stderr)
+        return 2
+    try:
+        result = service.call_tool(args.tool, tool_args, args.files, args.out)
+    except USER_ERRORS as exc:
+        emit({"ok": False, "tool": args.tool, "error": str(exc)}, args.json, f"error: {exc}")
+        if args.json:
+            print(f"error: {exc}", file=sys.stderr)
+        return 1
+    text = "\n".join(result["outputs"]) if result["outputs"] else json.dumps(result["value"], ensure_ascii=False)
+    emit({"ok": True, **result, "error": None}, args.json, text)
+    return 0
+
+
+def cmd_plan(args: argparse.Namespace) -> int:
+    try:
+        pilot = service.make_pilot(Settings.from_env(args.backend))
+        outcome = pilot.plan(args.request, inspect_files(args.files))
+    except USER_ERRORS as exc:
+        emit({"ok": False, "request": args.request, "error": str(exc)}, args.json, f"error: {exc}")
+        return 1
+    if args.json:
+        emit(outcome.to_json(), True, "")
+    elif outcome.ok:
+        print(f"Plan ({outcome.backend}):\n{outcome.explanation}")
+        print(service.exact_plan(outcome), file=sys.stderr)
+    else:
+        print(f"error: {outcome.error}")
+    return 0 if outcome.ok else 1
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    try:
+        pilot = service.make_pilot(Settings.from_env(args.backend))
+        answer = pilot.ask(args.question, inspect_files(args.files))
+    except USER_ERRORS as exc:
+        emit({"ok": False, "question": args.question, "answer": None, "citations": [], "error": str(exc)},
+             args.json, f"error: {exc}")
+        return 1
+    emit({"ok": True, "question": args.question, **answer, "error": None}, args.json, str(answer.get("answer")))
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from docpilot.ui import launch
+
+    launch(host=args.host, port=args.port, backend=args.backend)
+    return 0

@@ -1,0 +1,77 @@
+"""``docpilot run``: plan, ask for approval (unless --yes), execute, deliver, print the contract JSON."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from docpilot import service
+from docpilot.cli.commands import emit
+from docpilot.errors import USER_ERRORS
+from docpilot.files import inspect_files
+from docpilot.settings import Settings
+
+__all__ = ["cmd_run"]
+
+
+def _approve(explanation: str, ask: Callable[[str], str]) -> str:
+    print(f"\nPlan:\n{explanation}\n", file=sys.stderr)
+    return ask("Run it? [y]es / [n]o / or type a change: ").strip()
+
+
+def _result(ok: bool, request: str, backend: str, plan: Any, explanation: str, stats: dict[str, Any],
+            outputs: list[str], answers: list[dict[str, Any]], message: str, record: str | None,
+            error: str | None) -> dict[str, Any]:
+    return {"ok": ok, "request": request, "backend": backend, "plan": plan, "explanation": explanation,
+            "outputs": outputs, "answers": answers, "message": message, "stats": stats, "record": record,
+            "error": error}
+
+
+def cmd_run(args: Any, ask: Callable[[str], str] = input) -> int:
+    if not args.yes and not sys.stdin.isatty():
+        print("docpilot run: approval needed: pass --yes (stdin is not a terminal)", file=sys.stderr)
+        return 2
+    out_dir = Path(args.out).expanduser()
+    if out_dir.exists() and not out_dir.is_dir():
+        print(f"docpilot run: --out {out_dir} is a file, not a folder", file=sys.stderr)
+        return 2
+    with service.warm_sandbox() as box:  # started first: its imports overlap ours and planning on a second core
+        return _plan_and_run(args, ask, service.make_pilot(Settings.from_env(args.backend), sandbox=box), out_dir)
+
+
+def _plan_and_run(args: Any, ask: Callable[[str], str], pilot: Any, out_dir: Path) -> int:
+    try:
+        files = inspect_files(args.files)
+        outcome = pilot.plan(args.request, files)
+        while outcome.ok and not args.yes:
+            answer = _approve(outcome.explanation, ask)
+            if answer.lower() in ("y", "yes", "ok", ""):
+                break
+            if answer.lower() in ("n", "no", "cancel", "q", "quit"):
+                outcome.refuse("Cancelled: the plan was not approved.")
+                break
+            outcome = pilot.revise(outcome, answer, files)
+        stats = outcome.stats.to_json()
+        if not outcome.ok:
+            return _emit(args, _result(False, args.request, outcome.backend, None, outcome.explanation, stats, [], [],
+                                       outcome.error or "", None, outcome.error))
+        run = pilot.run(outcome, files, out_dir)
+    except USER_ERRORS as exc:
+        return _emit(args, _result(False, args.request, "rules", None, "", {}, [], [], str(exc), None, str(exc)))
+    stats["seconds"] = round(stats["seconds"] + run.seconds, 2)
+    plan = outcome.to_json()["plan"]
+    stats = outcome.stats.to_json() | {"seconds": stats["seconds"]}
+    return _emit(args, _result(run.ok, args.request, outcome.backend, plan, outcome.explanation,
+                               stats, run.outputs, run.answers, run.message if run.ok else run.error or "",
+                               run.record, None if run.ok else run.error))
+
+
+def _emit(args: Any, result: dict[str, Any]) -> int:
+    if result["ok"]:
+        text = "\n".join([result["message"], *(f"  {path}" for path in result["outputs"])])
+    else:
+        text = f"error: {result['error']}"
+    emit(result, args.json, text)
+    return 0 if result["ok"] else 1

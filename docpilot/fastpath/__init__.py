@@ -1,5 +1,0 @@
-"""The deterministic fast path: requests it fully understands become plans with zero LLM calls."""
-
-from .build import LOGIC, NeedInfo, fast_plan, hint_tools, partial_plan
-
-__all__ = ["fast_plan", "partial_plan", "hint_tools", "NeedInfo", "LOGIC"]

@@ -1,0 +1,253 @@
+"""The fast path: plan a request with zero LLM calls when every clause is understood.
+
+Clauses are matched by rules (tool vocabularies + argument patterns); the intents are
+ordered (unlock first, edits in the order asked, conversions after edits, locking
+last), chained through ``$name`` references, and returned as a Plan. Anything not
+fully understood returns None, and the request goes to the LLM planner.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+from pdftools import all_tools
+
+from docpilot.files import FileInfo
+from docpilot.plans.plan import Plan
+from docpilot.planning.fastpath import rules as r
+from docpilot.planning.fastpath import rules_files as f
+from docpilot.planning.fastpath import rules_pages as p
+from docpilot.planning.fastpath.extract import password_in
+from docpilot.planning.fastpath.rules import Context, Intent, NeedInfo
+from docpilot.planning.fastpath.text import split_request
+
+__all__ = ["fast_plan", "partial_plan", "hint_tools", "NeedInfo", "RULE_ORDER", "LOGIC"]
+
+RULE_ORDER: list[Callable[[str, str, Context], list[Intent] | None]] = [
+    r.check_password, r.count_pages, r.remove_password, p.blank_pages, p.add_page_with_text, r.page_numbers,
+    r.header_footer, r.watermark, r.signature, p.add_image, r.comment, r.annotations, f.sanitize, f.form_tools, f.fill_form,
+    f.set_metadata, f.get_metadata, f.find_entities, f.search,
+    r._markup("highlight_text", "highlight|highlighting|mark"), r._markup("underline_text", "underline|underscore"),
+    r._markup("strikeout_text", "strike ?out|strikethrough|strike through|cross out|strike"),
+    r.redact, p.delete_pages, p.extract_pages, p.rotate, p.reorder, p.split, p.crop, p.combine, p.images_to_pdf,
+    p.compress, f.duplicate, f.ocr, f.extraction, f.convert, r.add_password,
+]
+
+_RETURNS = {
+    "redact_text": "redacted", "redact_pages": "blacked_out", "highlight_text": "highlighted",
+    "underline_text": "underlined", "strikeout_text": "struck", "add_comment": "commented",
+    "add_watermark": "watermarked", "add_signature": "signed", "add_page_numbers": "numbered",
+    "add_header_footer": "headed", "add_page_with_text": "extended", "insert_blank_pages": "padded",
+    "remove_blank_pages": "trimmed", "delete_pages": "shortened", "extract_pages": "extracted",
+    "rotate_pages": "rotated", "reorder_pages": "reordered", "crop_pages": "cropped", "combine_files": "combined",
+    "images_to_pdf": "combined", "compress": "compressed", "add_password": "protected",
+    "remove_password": "unlocked", "set_metadata": "retitled", "fill_form": "filled", "flatten_form": "flattened",
+    "sanitize": "sanitized", "ocr": "searchable", "delete_annotations": "cleaned", "duplicate": "copy",
+    "rename": "renamed", "search_text": "matches", "count_pages": "page_count", "find_entities": "entities",
+    "check_password": "password_status", "get_metadata": "properties", "read_form": "form_values",
+    "extract_tables": "tables", "read_annotations": "annotations", "get_outline": "outline",
+    "convert_to_docx": "word_file", "convert_to_pptx": "slides", "convert_to_xlsx": "workbook",
+    "convert_to_png": "png_images", "convert_to_jpeg": "jpeg_images", "convert_to_tiff": "tiff_image",
+    "convert_to_text": "text_file", "convert_to_markdown": "markdown_file", "extract_text": "text_file",
+    "extract_images": "images", "extract_attachments": "attachments", "split_pdf": "parts",
+}
+_FILLER = re.compile(r"^(?:please|thanks?|thank you|ok(?:ay)?|cheers|(?:for|in) (?:this|the|these) (?:file|document|"
+                     r"pdf|contract|report)s?)\b.{0,20}$", re.IGNORECASE)
+# Logic beyond a straight line (conditions, per-match loops) is for the LLM-written program path.
+LOGIC = re.compile(
+    r"\b(?:if|unless|otherwise|else|whether or not|in case)\b|\bonly when\b|"
+    r"\b(?:every|each|all|any)\s+(?:page|pages|file|files|document|documents)\s+(?:that|which|where|with|containing|"
+    r"mentioning|having)\b|\bafter (?:every|each) page (?:that|which|containing|with)\b|\bfor each\b|"
+    r"\b(?:pages?|files?)\s+(?:that|which)\s+(?:mention|contain|have|include|talk)",
+    re.IGNORECASE,
+)
+
+
+def _match(clause: str, ctx: Context) -> list[Intent] | None:
+    low = clause.lower()
+    for rule in RULE_ORDER:
+        found = rule(clause, low, ctx)
+        if found:
+            if found[0].task not in ("add_password", "remove_password", "check_password"):
+                found = found + r._password_suffix(clause, ctx)
+            return found + _tail(clause, found, ctx)
+    return None
+
+
+def _tail(clause: str, found: list[Intent], ctx: Context) -> list[Intent]:
+    """'add page numbers and a DRAFT watermark': a second object after 'and' with the same verb."""
+    m = re.match(r"^\s*(\w+)\b", clause)
+    parts = re.split(r"\s+and\s+|,\s*", clause, maxsplit=1)
+    if not m or len(parts) < 2 or "⟦" in parts[0] and "⟧" not in parts[0]:
+        return []
+    head, tail = parts
+    if not re.search(r"\b(?:watermark|page numbers?|header|footer|signature|comment|stamp)\b", tail, re.IGNORECASE):
+        return []
+    low_tail = f"{m.group(1)} {tail}".lower()
+    for rule in RULE_ORDER:
+        extra = rule(f"{m.group(1)} {tail}", low_tail, ctx)
+        if extra and extra[0].task != found[0].task:
+            head_found = _match_head(head, ctx)
+            if head_found and head_found[0].task == found[0].task:
+                found[:] = head_found
+                return extra
+            return []
+    return []
+
+
+def _match_head(head: str, ctx: Context) -> list[Intent] | None:
+    low = head.lower()
+    for rule in RULE_ORDER:
+        found = rule(head, low, ctx)
+        if found:
+            return found
+    return None
+
+
+def hint_tools(request: str, files: dict[str, FileInfo]) -> list[str]:
+    """Tools the rules recognise in any clause, even when the whole request is not understood.
+
+    For the LLM planner's tool selection: the vocabulary of "underline", "watermark",
+    "PowerPoint" is reliable even when a clause's arguments are not.
+    """
+    req = split_request(request)
+    pdfs = [n for n, i in files.items() if i.kind == "pdf"]
+    images = [n for n, i in files.items() if i.kind == "image"]
+    ctx = Context(req.quotes, pdfs, images, files[pdfs[0]].pages if pdfs else None)
+    found: list[str] = []
+    for clause in req.clauses:
+        low = clause.lower()
+        for rule in RULE_ORDER:
+            try:
+                intents = rule(clause, low, ctx)
+            except NeedInfo:
+                continue
+            for intent in intents or []:
+                if intent.task not in found:
+                    found.append(intent.task)
+            if intents:
+                break
+        else:
+            for pattern, task in _KEYWORDS:
+                if re.search(pattern, low) and task not in found:
+                    found.append(task)
+    return found
+
+
+# Verbs that name a tool even when the rest of the clause is not understood.
+_KEYWORDS = [
+    (r"\b(?:redact|black ?out|censor|anonymi[sz]e|mask)\b", "redact_text"),
+    (r"\bhighlight", "highlight_text"), (r"\bunderline", "underline_text"),
+    (r"\bstrike|\bcross out", "strikeout_text"), (r"\bwatermark", "add_watermark"),
+    (r"\bcomment|\bnote\b", "add_comment"), (r"\bsign", "add_signature"),
+    (r"\bsearch|\bfind|\bwhich pages?\b|\bwhere\b", "search_text"), (r"\bsummar", "extract_text"),
+    (r"\btables?\b", "extract_tables"), (r"\bform\b|\bfield", "read_form"),
+]
+
+
+def _names(task: str, used: set[str]) -> str:
+    base = _RETURNS.get(task, task.split("_", 1)[-1])
+    name, n = base, 2
+    while name in used:
+        name, n = f"{base}_{n}", n + 1
+    used.add(name)
+    return name
+
+
+def fast_plan(request: str, files: dict[str, FileInfo]) -> Plan | None:
+    """A plan for ``request`` with zero LLM calls, or None when a clause is not understood.
+
+    Raises:
+        NeedInfo: understood, but something only the user can say is missing.
+    """
+    if LOGIC.search(request):
+        return None
+    found = _understood(request, files, skip_unknown=False)
+    return _assemble(*found) if found else None
+
+
+def partial_plan(request: str, files: dict[str, FileInfo]) -> Plan | None:
+    """The steps for the clauses the rules do understand (a draft for the LLM), or None."""
+    try:
+        found = _understood(request, files, skip_unknown=True)
+        return _assemble(*found) if found else None
+    except NeedInfo:
+        return None
+
+
+def _understood(request: str, files: dict[str, FileInfo], skip_unknown: bool
+                ) -> tuple[list[Intent], dict[str, FileInfo], list[str], str | None] | None:
+    req = split_request(request)
+    pdfs = [n for n, i in files.items() if i.kind == "pdf"]
+    images = [n for n, i in files.items() if i.kind == "image"]
+    first = files[pdfs[0]] if pdfs else None
+    ctx = Context(req.quotes, pdfs, images, first.pages if first else None)
+    intents: list[Intent] = []
+    password: str | None = None
+    for clause in req.clauses:
+        found = _match(clause, ctx)
+        if found is None:
+            pw = password_in(clause, req.quotes) if re.search(r"\bpassword\b", clause, re.I) else None
+            if pw:
+                password = pw
+                continue
+            if _FILLER.match(clause) or skip_unknown:
+                continue
+            return None
+        intents.extend(found)
+        targets = [i.target for i in found if i.target is not None]
+        if targets:
+            ctx.last_target = targets[-1]
+    if not intents:
+        return None
+    return intents, files, pdfs, password
+
+
+def _assemble(intents: list[Intent], files: dict[str, FileInfo], pdfs: list[str], password: str | None) -> Plan:
+    tools = all_tools()
+    merging = [i for i in intents if i.task in ("combine_files", "images_to_pdf")]
+    rest = [i for i in intents if i not in merging]
+    for intent in rest:
+        if intent.task == "remove_password" and "password" not in intent.args:
+            if not password:
+                raise NeedInfo("What is the file's current password? Say it in the request, "
+                               "e.g. \"remove the password; the password is test\".")
+            intent.args["password"] = password
+    rest.sort(key=lambda i: (0 if i.stage == 0 else 1 if i.stage == 1 else i.stage))
+    steps: list[dict[str, Any]] = []
+    used: set[str] = set()
+
+    def add(task: str, args: dict[str, Any], source: str | None) -> str:
+        entry = tools[task]
+        full = dict(args)
+        deps = []
+        if source is not None and "file" in entry.arg_docs and "file" not in full:
+            full = {"file": source, **full}
+        for value in full.values():
+            for item in value if isinstance(value, list) else [value]:
+                if isinstance(item, str) and item.startswith("$"):
+                    deps.append(next(s["id"] for s in steps if s["return"] == item[1:]))
+        name = _names(task, used)
+        steps.append({"id": len(steps) + 1, "task": task, "dep": sorted(set(deps)), "args": full, "return": name})
+        return f"${name}"
+
+    sources: list[str | None] = list(pdfs) or [None]
+    if merging:
+        sources = [add(merging[0].task, merging[0].args, None)]
+    for source in sources:
+        current = source
+        info = files.get(source) if source and not source.startswith("$") else None
+        if info is not None and info.encrypted and not any(i.task in ("remove_password", "check_password")
+                                                           for i in rest):
+            if not password:
+                raise NeedInfo(f"{info.name} is password-protected. Tell me its password, e.g. "
+                               "\"…; the password is test\".")
+            current = add("remove_password", {"password": password}, current)
+        for intent in rest:
+            if intent.task == "count_pages" and info is not None and info.encrypted and password:
+                intent.args.setdefault("password", password)
+            result = add(intent.task, intent.args, current)
+            if tools[intent.task].kind == "pdf" and intent.task not in ("duplicate", "rename"):
+                current = result
+    return Plan.model_validate({"steps": steps})

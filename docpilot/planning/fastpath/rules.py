@@ -1,0 +1,279 @@
+"""Clause → tool calls. Each rule knows one tool family's vocabulary and argument patterns.
+
+A rule returns the intents it understood, or None when the clause is not its kind.
+When the clause is its kind but an argument is missing, it raises ``NeedInfo`` (for
+example a password to protect with) so the user is asked instead of guessed for.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from docpilot.planning.fastpath.extract import (categories_in, output_name_in, pages_in, password_in,
+                      position_in)
+from docpilot.planning.fastpath.targets import Target, target_in
+
+__all__ = ["Intent", "Context", "NeedInfo", "CONVERT_TASKS"]
+
+CONVERT_TASKS = {"docx": "convert_to_docx", "pptx": "convert_to_pptx", "xlsx": "convert_to_xlsx",
+                 "png": "convert_to_png", "jpeg": "convert_to_jpeg", "tiff": "convert_to_tiff",
+                 "text": "convert_to_text", "markdown": "convert_to_markdown"}
+
+
+class NeedInfo(Exception):
+    """The request is understood but lacks something only the user can give."""
+
+
+@dataclass
+class Intent:
+    task: str
+    args: dict[str, Any] = field(default_factory=dict)
+    stage: int = 1  # 0 unlock · 1 edit (request order) · 2 convert/export · 3 lock
+    target: Target | None = None
+
+
+@dataclass
+class Context:
+    quotes: list[str]
+    pdfs: list[str]
+    images: list[str]
+    page_count: int | None
+    last_target: Target | None = None
+
+
+Rule = Callable[[str, str, Context], "list[Intent] | None"]
+
+
+def _has(c: str, pattern: str) -> bool:
+    return re.search(pattern, c, re.IGNORECASE) is not None
+
+
+def _pages(c: str, ctx: Context, default: str | None = "all") -> str | None:
+    return pages_in(c, ctx.page_count) or default
+
+
+def _quoted(c: str, ctx: Context) -> list[str]:
+    return [ctx.quotes[int(n)] for n in re.findall(r"⟦(\d+)⟧", c)]
+
+
+def _with_output(args: dict[str, Any], c: str, ctx: Context) -> dict[str, Any]:
+    name = output_name_in(c, ctx.quotes)
+    if name:
+        args["output"] = name
+    return args
+
+
+def _password_suffix(c: str, ctx: Context) -> list[Intent]:
+    """'… with password X' inside another instruction means: lock the result."""
+    if _has(c, r"\bwith (?:a |the )?password\b|\bpassword[- ]protect|\bprotected with\b|\bencrypt"):
+        pw = password_in(c, ctx.quotes)
+        if not pw:
+            raise NeedInfo("Which password should protect the file? Say it in the request, e.g. "
+                           "\"protect it with the password Budget2025\".")
+        return [Intent("add_password", {"password": pw}, stage=3)]
+    return []
+
+
+def check_password(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if _has(low, r"\b(?:is|are|does|do|has|have)\b.*\b(?:password|encrypted|protected|locked)\b") and not _has(
+            low, r"\b(?:remove|add|set|protect with)\b"):
+        return [Intent("check_password", {}, stage=1)]
+    return None
+
+
+def remove_password(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if not _has(low, r"\b(?:remove|strip|delete|take off|drop|clear|disable)\b.*\b(?:password|encryption|protection)\b"
+                     r"|\bunlock\b|\bdecrypt\b|\bunprotect\b"):
+        return None
+    pw = password_in(c, ctx.quotes)
+    args = {"password": pw} if pw else {}
+    return [Intent("remove_password", args, stage=0)]
+
+
+def add_password(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if not _has(low, r"\b(?:protect|encrypt|lock|secure|password[- ]protect)\b|\b(?:add|set|put|apply)\s+(?:a\s+|the\s+)?"
+                     r"password\b|\bread[- ]only\b.*\bpassword\b|\bpassword\b.*\bread[- ]only\b"):
+        return None
+    pw = password_in(c, ctx.quotes)
+    if not pw:
+        raise NeedInfo("Which password should protect the file? Say it in the request, e.g. "
+                       "\"protect it with the password Budget2025\".")
+    return [Intent("add_password", {"password": pw}, stage=3)]
+
+
+def count_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if _has(low, r"\bhow many pages\b|\bnumber of pages\b|\bpage count\b|\bcount (?:the )?pages\b|\bhow long is\b"):
+        return [Intent("count_pages", {})]
+    return None
+
+
+def _markup(task: str, verb: str) -> Rule:
+    def rule(c: str, low: str, ctx: Context) -> list[Intent] | None:
+        if not _has(low, rf"\b(?:{verb})\b"):
+            return None
+        target = target_in(c, verb.split("|")[0] if "|" not in verb else re.search(rf"\b(?:{verb})\b", low,
+                                                                                       re.I).group(0), ctx.quotes)
+        if target.pronoun and ctx.last_target is not None:
+            target = ctx.last_target
+        _refuse_unsupported(target, verb.split("|")[0])
+        if target.unsupported or target.empty:
+            return None
+        args: dict[str, Any] = {**target.args(), "pages": _pages(c, ctx)}
+        color = re.search(r"\bin (yellow|green|red|blue|orange|pink|purple|gray|grey)\b", low)
+        if color and task != "redact_text":
+            args["color"] = color.group(1)
+        return [Intent(task, _with_output(args, c, ctx), target=target)]
+
+    return rule
+
+
+def _refuse_unsupported(target: Any, verb: str) -> None:
+    """Names, organisations, addresses, headings: no tool finds them yet, and no model can plan around
+    that (plans never see the document's text). Ask for the literal words instead of guessing."""
+    if target.unsupported and target.empty:
+        what = target.unsupported.strip().lower()
+        what = "names" if what.startswith("name") else what
+        what = what + "s" if what.endswith(("name", "heading", "address", "organisation", "organization")) else what
+        raise NeedInfo(
+            f"I cannot find {what} on my own yet: the kinds of data I recognise are "
+            "emails, phone numbers, SSNs, card and account numbers, dates, money amounts and URLs. Put the exact "
+            f"words in quotes instead, e.g. {verb} 'Maria Gonzalez'.")
+
+
+def redact(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    m = re.search(r"\b(?:redact|black ?out|blackout|blank ?out|white ?out|censor|mask|obscure|hide|erase|scrub|remove|delete|strip)\b", low)
+    if not m:
+        return None
+    verb = m.group(0)
+    rest = low[m.end():]
+    if verb in ("remove", "delete", "strip", "erase") and (
+            _has(rest, r"\b(?:pages?|password|annotations?|comments?|highlights?|blank|metadata|javascript|"
+                       r"attachments?|watermark|bookmarks?|form)\b") and not categories_in(rest)):
+        return None
+    if _has(rest, r"^\s*(?:the\s+)?(?:whole|entire|full|complete)?\s*(?:first |last |\d+(?:st|nd|rd|th) )?pages?\b"
+                  r"|^\s*(?:everything|all content|all text)\s+on\b") and not _quoted(c, ctx):
+        pages = _pages(c, ctx, None)
+        if pages:
+            return [Intent("redact_pages", _with_output({"pages": pages}, c, ctx))]
+    target = target_in(c, verb, ctx.quotes)
+    if target.pronoun and ctx.last_target is not None:
+        target = ctx.last_target
+    _refuse_unsupported(target, "redact")
+    if target.unsupported or target.empty:
+        return None
+    if verb in ("remove", "delete", "strip", "erase") and not (target.categories or _quoted(c, ctx)):
+        return None
+    args = {**target.args(), "pages": _pages(c, ctx)}
+    return [Intent("redact_text", _with_output(args, c, ctx), target=target)]
+
+
+def comment(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if not _has(low, r"\b(?:comment|sticky note|note|annotation)\b") or _has(low, r"\b(?:remove|delete|clear|list|"
+                                                                             r"show|read)\b"):
+        return None
+    quoted = _quoted(c, ctx)
+    text = quoted[0] if quoted else None
+    if not text:
+        m = re.search(r"\b(?:saying|that says|which says|reading|with the text|with text|:)\s+(.+?)(?:\s+on page\b|$)", c,
+                      re.IGNORECASE)
+        text = m.group(1).strip() if m else None
+    if not text:
+        return None
+    page = pages_in(c, ctx.page_count) or "1"
+    return [Intent("add_comment", _with_output({"text": text, "page": page.split(",")[0].split("-")[0]}, c, ctx))]
+
+
+def annotations(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if _has(low, r"\b(?:remove|delete|clear|strip)\b.*\b(?:annotations?|comments?|highlights?|markups?|notes)\b"):
+        return [Intent("delete_annotations", _with_output({"pages": _pages(c, ctx)}, c, ctx))]
+    if _has(low, r"\b(?:list|show|read|what are|get)\b.*\b(?:annotations?|comments?|highlights?|markups?)\b"):
+        return [Intent("read_annotations", {"pages": _pages(c, ctx)})]
+    return None
+
+
+def watermark(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    across = re.search(r"\b(?:put|write|print|place|splash|add)\s+(⟦\d+⟧|(?:[A-Z][A-Z0-9'’-]+\s+)*[A-Z][A-Z0-9'’-]+)\s+"
+                       r"(?:(?:diagonally\s+)?(?:across|over)|diagonally\s+on)\b", c)
+    if not _has(low, r"\bwatermark|\bstamp(?:ed|ing)?\b") and not across:
+        return None
+    quoted = _quoted(c, ctx)
+    text = quoted[0] if quoted else None
+    if not text and across and not across.group(1).startswith("⟦"):
+        text = across.group(1)
+    if not text:
+        m = re.search(r"\b((?:[A-Z][A-Z0-9'’-]+\s+)*[A-Z][A-Z0-9'’-]+)\s+(?i:watermark|stamp)", c) or re.search(
+            r"(?i:watermark|stamp(?:ed|ing)?)\s+(?:(?:it|them|the pages|each page|every page|all pages)\s+(?:as\s+|with\s+)?)?"
+            r"(?:saying\s+|that says\s+|reading\s+|of\s+|with\s+(?:the\s+)?(?:text|word)\s+)?"
+            r"((?:[A-Z][A-Z0-9'’-]+\s+)*[A-Z][A-Z0-9'’-]+)\b", c)
+        text = m.group(1) if m and m.group(1) not in ("I", "PDF") else None
+    args: dict[str, Any] = {"pages": _pages(c, ctx)}
+    if text:
+        args["text"] = text
+    elif ctx.images and _has(low, r"\b(?:logo|image|picture|png|jpe?g)\b"):
+        args["image"] = ctx.images[0]
+    else:
+        return None
+    m = re.search(r"(\d+)\s*%\s*(?:opacity|opaque|transparent|transparency)?", low)
+    if m:
+        args["opacity"] = round(int(m.group(1)) / 100, 2)
+    if _has(low, r"\bhorizontal\b"):
+        args["rotation"] = 0
+    position = position_in(c)
+    if position:
+        args["position"] = position.split("-")[0] if position.startswith(("top", "bottom")) else position
+    return [Intent("add_watermark", _with_output(args, c, ctx))]
+
+
+def signature(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if not _has(low, r"\bsign\b|\bsignature\b"):
+        return None
+    if _has(low, r"\bsignature (?:page|block|line|section)s?\b") and not _has(low, r"\bsign\b|\badd\b.*\bsignature\b"):
+        return None  # "the signature page as a picture" names a page, not an action
+    args: dict[str, Any] = {"page": pages_in(c, ctx.page_count) or "last"}
+    named = re.search(r"\b(?:sign(?:ed)? (?:it )?(?:as|by|with the name)|name)\s+(⟦\d+⟧|[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*)",
+                      c)
+    if ctx.images:
+        args["image"] = ctx.images[0]
+    elif named:
+        raw = named.group(1)
+        args["name"] = ctx.quotes[int(raw[1:-1])] if raw.startswith("⟦") else raw
+    else:
+        raise NeedInfo("Upload the signature image (PNG or JPEG), or give the name to sign with, "
+                       "e.g. \"sign it as Jane Doe\".")
+    position = position_in(c, default_bottom="bottom-right", default_top="top-right")
+    if position and position != "center":
+        args["position"] = position
+    return [Intent("add_signature", _with_output(args, c, ctx))]
+
+
+def page_numbers(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if not _has(low, r"\bpage numbers?\b|\bnumber (?:the|all|every|each) pages\b|\bpaginat|\bpage numbering\b"):
+        return None
+    if _has(low, r"\b(?:remove|delete)\b"):
+        return None
+    args: dict[str, Any] = {}
+    position = position_in(c)
+    if position:
+        args["position"] = position
+    if _has(low, r"page \w+ of \w+|\bof (?:the )?total\b|\bx of y\b|\bn of m\b"):
+        args["format"] = "Page {n} of {total}"
+    pages = pages_in(c.replace("page numbers", "").replace("page number", ""), ctx.page_count)
+    if pages:
+        args["pages"] = pages
+    return [Intent("add_page_numbers", _with_output(args, c, ctx))]
+
+
+def header_footer(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    m = re.search(r"\b(header|footer)s?\b", low)
+    if not m:
+        return None
+    quoted = _quoted(c, ctx)
+    if not quoted:
+        return None
+    args: dict[str, Any] = {m.group(1): quoted[0], "pages": _pages(c, ctx)}
+    if len(quoted) > 1 and _has(low, r"\bheader\b") and _has(low, r"\bfooter\b"):
+        first, second = (("header", "footer") if low.find("header") < low.find("footer") else ("footer", "header"))
+        args = {first: quoted[0], second: quoted[1], "pages": args["pages"]}
+    return [Intent("add_header_footer", _with_output(args, c, ctx))]

@@ -1,0 +1,159 @@
+"""Rules for copies, metadata, forms, conversion, extraction and entity lists."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from docpilot.planning.fastpath.extract import categories_in, format_in, output_name_in, pages_in
+from docpilot.planning.fastpath.rules import CONVERT_TASKS, Context, Intent, _has, _pages, _quoted, _with_output
+
+__all__: list[str] = []
+
+
+def duplicate(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if _has(low, r"\brename\b"):
+        name = output_name_in(c.replace("rename", "rename it to", 1) if " to " not in low else c, ctx.quotes)
+        quoted = _quoted(c, ctx)
+        name = name or (quoted[0] if quoted else None)
+        m = re.search(r"\b(?:to|as)\s+([\w.\- ]+\.pdf)\b", c)
+        name = name or (m.group(1) if m else None)
+        return [Intent("rename", {"new_name": name}, stage=2)] if name else None
+    if not _has(low, r"\b(?:copy|duplicate|back ?up)\b") or _has(low, r"\bcopy (?:the )?text\b"):
+        return None
+    return [Intent("duplicate", _with_output({}, c, ctx), stage=2)]
+
+
+_FIELDS = ("title", "author", "subject", "keywords")
+
+
+def set_metadata(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if not _has(low, r"\b(?:set|change|update|make|put)\b.*\b(?:title|author|subject|keywords)\b"):
+        return None
+    args: dict[str, Any] = {}
+    for name in _FIELDS:
+        m = re.search(rf"\b{name}\b\s*(?:to|as|=|:|is)?\s*(⟦\d+⟧|[^,;]+?)(?:,|\s+and\s+(?:the\s+)?(?:{'|'.join(_FIELDS)})|$)",
+                      c, re.IGNORECASE)
+        if m:
+            raw = m.group(1).strip()
+            args[name] = ctx.quotes[int(raw[1:-1])] if raw.startswith("⟦") else raw
+    return [Intent("set_metadata", _with_output(args, c, ctx))] if args else None
+
+
+def get_metadata(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if _has(low, r"\b(?:what is|what's|who is|show|get|read|list|tell me)\b.*\b(?:title|author|metadata|properties|"
+                 r"creation date|created|producer)\b"):
+        return [Intent("get_metadata", {})]
+    return None
+
+
+def sanitize(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if _has(low, r"\bsanitize|\bsanitise|\bscrub (?:the )?(?:file|document|metadata)|\bremove (?:all )?(?:the )?"
+                 r"(?:hidden (?:data|content|text)|javascript|scripts|metadata)\b|\bclean (?:up )?(?:the )?metadata"):
+        return [Intent("sanitize", _with_output({}, c, ctx))]
+    return None
+
+
+def fill_form(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if not _has(low, r"\bfill\b|\bfield\b"):
+        return None
+    if _has(low, r"\bflatten\b"):
+        return None
+    values: dict[str, Any] = {}
+    pattern = re.compile(r"(?:field\s+)?(⟦\d+⟧)(?:\s+field)?\s+(?:with|to|as|=|:)\s+(⟦\d+⟧|[^,;]+?)"
+                         r"(?=,|\s+and\s+(?:the\s+)?(?:field\s+)?⟦|$)", re.IGNORECASE)
+    for m in pattern.finditer(c):
+        key = ctx.quotes[int(m.group(1)[1:-1])]
+        raw = m.group(2).strip()
+        values[key] = ctx.quotes[int(raw[1:-1])] if raw.startswith("⟦") else raw
+    if not values:
+        return None
+    return [Intent("fill_form", _with_output({"values": values}, c, ctx))]
+
+
+def form_tools(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if _has(low, r"\bflatten"):
+        return [Intent("flatten_form", _with_output({}, c, ctx))]
+    if _has(low, r"\b(?:read|list|show|what are|get|extract)\b.*\b(?:form fields?|fields|form values|form data|"
+                 r"form entries)\b"):
+        return [Intent("read_form", {})]
+    return None
+
+
+def convert(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    fmt = format_in(low)
+    if not fmt or not _has(low, r"\b(?:convert|turn|export|save|make|give|send|render|output|transform|change|"
+                                r"create|produce|generate|want|as|into|to)\b"):
+        return None
+    if fmt == "png" and _has(low, r"\b(?:extract|pull out)\b.*\b(?:images|pictures|photos)\b"):
+        return None
+    if fmt == "xlsx" and not _has(low, r"\b(?:convert|export|save|turn|put|give|make|create|to|into|as)\b"):
+        return None
+    args: dict[str, Any] = {}
+    pages = pages_in(c, ctx.page_count)
+    if pages and pages != "all":
+        args["pages"] = pages
+    if fmt in ("png", "jpeg", "tiff"):
+        m = re.search(r"(\d{2,4})\s*dpi\b", low)
+        if m:
+            args["dpi"] = int(m.group(1))
+    return [Intent(CONVERT_TASKS[fmt], _with_output(args, c, ctx), stage=2)]
+
+
+def extraction(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if not _has(low, r"\b(?:extract|pull out|get|save|list|show|export|give me|what are|find)\b"):
+        return None
+    pages = pages_in(c, ctx.page_count)
+    page_args = {"pages": pages} if pages and pages != "all" else {}
+    if _has(low, r"\battach(?:ments|ed files)\b|\bembedded files\b"):
+        return [Intent("extract_attachments", {}, stage=2)]
+    if _has(low, r"\b(?:images|pictures|photos|figures|graphics)\b"):
+        return [Intent("extract_images", dict(page_args), stage=2)]
+    if _has(low, r"\btables?\b"):
+        if format_in(low) in ("xlsx", "docx", "markdown", "text"):
+            return None  # "export the tables to Excel" is a conversion
+        return [Intent("extract_tables", dict(page_args))]
+    if _has(low, r"\b(?:outline|bookmarks|table of contents|toc)\b"):
+        return [Intent("get_outline", {})]
+    if _has(low, r"\b(?:extract|pull out|get|save|export|give me)\b.*\btext\b"):
+        return [Intent("extract_text", _with_output(dict(page_args), c, ctx), stage=2)]
+    return None
+
+
+def ocr(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if _has(low, r"\bocr\b|\bsearchable\b|\brecogni[sz]e (?:the )?text\b|\btext recognition\b"):
+        m = re.search(r"\b(english|german|french|spanish|italian|dutch|portuguese)\b", low)
+        args: dict[str, Any] = {"pages": _pages(c, ctx)}
+        if m:
+            args["language"] = m.group(1)
+        return [Intent("ocr", _with_output(args, c, ctx))]
+    return None
+
+
+def find_entities(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if not _has(low, r"\b(?:find|list|show|extract|get|what are|which|identify|pull out|detect)\b"):
+        return None
+    cats = categories_in(low)
+    if not cats:
+        return None
+    from docpilot.planning.fastpath.targets import Target
+
+    args: dict[str, Any] = {"categories": cats}
+    pages = pages_in(c, ctx.page_count)
+    if pages and pages != "all":
+        args["pages"] = pages
+    return [Intent("find_entities", args, target=Target(categories=list(cats)))]  # "… and redact them"
+
+
+def search(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if not _has(low, r"\bwhich pages?\b|\bwhere (?:is|are|does|do)\b|\bsearch\b|\bfind\b|\bhow (?:many times|often)\b|"
+                     r"\blook for\b|\blocate\b|\bon what pages?\b|\bdoes (?:it|this|the document) (?:mention|contain)"):
+        return None
+    from docpilot.planning.fastpath.targets import target_in
+
+    verb = re.search(r"mention(?:s|ed)?|contain(?:s)?|search(?: for)?|find|look for|locate|appear|include(?:s)?", low)
+    target = target_in(c, verb.group(0) if verb else "search", ctx.quotes)
+    if target.empty or target.unsupported:
+        return None
+    args = {**target.args(), "pages": _pages(c, ctx)}
+    return [Intent("search_text", args, target=target)]

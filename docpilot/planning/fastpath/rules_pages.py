@@ -1,0 +1,173 @@
+"""Rules for page operations, files, forms, conversion and extraction."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from docpilot.planning.fastpath.extract import degrees_in, format_in, number_words, pages_in, position_in
+from docpilot.planning.fastpath.rules import CONVERT_TASKS, Context, Intent, NeedInfo, _has, _pages, _quoted, _with_output
+
+__all__: list[str] = []
+
+
+def add_page_with_text(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if not _has(low, r"\b(?:add|append|insert|prepend|create)\b.*\bpages?\b.*\b(?:with|saying|containing|that says|"
+                     r"reading)\b") or _has(low, r"\bblank\b|\bpage numbers?\b"):
+        return None
+    quoted = _quoted(c, ctx)
+    if not quoted:
+        return None
+    args: dict[str, Any] = {"text": quoted[0]}
+    if _has(low, r"\b(?:beginning|start|front|first page|prepend|cover)\b"):
+        args["position"] = "start"
+    return [Intent("add_page_with_text", _with_output(args, c, ctx))]
+
+
+def blank_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if not _has(low, r"\b(?:blank|empty)\s+pages?\b"):
+        return None
+    if _has(low, r"\b(?:remove|delete|drop|get rid of|strip)\b"):
+        return [Intent("remove_blank_pages", _with_output({}, c, ctx))]
+    if not _has(low, r"\b(?:add|insert|append|put)\b"):
+        return None
+    count = re.search(r"\b(\w+)\s+(?:blank|empty)\s+pages?\b", low)
+    args: dict[str, Any] = {"count": number_words(count.group(1)) or 1 if count else 1}
+    after = re.search(r"\bafter\s+(?:every\s+page|each\s+page|page\s+(\d+)|the\s+(first|last)\s+page)", low)
+    if after and after.group(1):
+        args["after"] = after.group(1)
+    elif after and after.group(2):
+        args["after"] = "1" if after.group(2) == "first" else "last"
+    elif after:
+        args["after"] = "all"
+    elif _has(low, r"\b(?:beginning|start|front|before the first page|before page 1)\b"):
+        args["after"] = 0
+    elif _has(low, r"\bbefore page (\d+)"):
+        args["after"] = str(int(re.search(r"\bbefore page (\d+)", low).group(1)) - 1)  # type: ignore[union-attr]
+    else:
+        args["after"] = "last"
+    return [Intent("insert_blank_pages", _with_output(args, c, ctx))]
+
+
+def delete_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if not _has(low, r"\b(?:delete|remove|drop|cut|get rid of|discard|take out)\b"):
+        return None
+    pages = pages_in(c, ctx.page_count)
+    if not pages or not _has(low, r"\bpages?\b"):
+        return None
+    return [Intent("delete_pages", _with_output({"pages": pages}, c, ctx))]
+
+
+def extract_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if not _has(low, r"\b(?:extract|pull out|take|keep only|only keep|copy|save|split out|separate|get)\b.*\bpages?\b"):
+        return None
+    pages = pages_in(c, ctx.page_count)
+    if not pages or pages == "all":
+        return None
+    intents = [Intent("extract_pages", _with_output({"pages": pages}, c, ctx))]
+    fmt = format_in(re.sub(r"\bseparate (?:file|pdf|document)\b", "", low))
+    if fmt and _has(low, rf"\b(?:as|to|into)\s+(?:an?\s+)?(?:\w+\s+)?{fmt[:3]}"):
+        intents.append(Intent(CONVERT_TASKS[fmt], {}, stage=2))
+    return intents
+
+
+def rotate(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if not _has(low, r"\brotate\b|\bturn\b.*\b(?:pages?|clockwise|degrees|upside|sideways|landscape|portrait)\b|"
+                     r"\bupside[- ]down\b"):
+        return None
+    if not _has(low, r"\brotate\b") and _has(low, r"\bturn\b.*\binto\b|\bturn\b.*\bto\s+(?:an?\s+)?(?:images?|pictures?|"
+                                                 r"png|jpe?g|word|powerpoint|slides?|excel|text|markdown|tiff?)\b"):
+        return None  # "turn the last two pages into images" is a conversion
+    degrees = degrees_in(c) or 90
+    if degrees % 90:
+        raise NeedInfo(f"Pages can only be turned in steps of 90 degrees, not {degrees}.")
+    return [Intent("rotate_pages", _with_output({"pages": _pages(c, ctx), "degrees": degrees}, c, ctx))]
+
+
+def reorder(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if _has(low, r"\breverse\b|\bbackwards\b|\bopposite order\b|\blast page first\b"):
+        return [Intent("reorder_pages", _with_output({"order": "reverse"}, c, ctx))]
+    m = re.search(r"\b(?:reorder|rearrange|re-order|order|sort|put)\b.*?\b(?:as|to|in the order|like)?\s*"
+                  r"((?:\d+\s*(?:,|and|-)\s*)+\d+)", low)
+    if m and _has(low, r"\b(?:reorder|rearrange|re-order|order)\b"):
+        return [Intent("reorder_pages", _with_output({"order": re.sub(r"\s*(?:and|,)\s*", ",", m.group(1))}, c, ctx))]
+    m = re.search(r"\bmove page (\d+) to the (end|front|beginning|start)\b", low)
+    if m and ctx.page_count:
+        n, total = int(m.group(1)), ctx.page_count
+        rest = [str(i) for i in range(1, total + 1) if i != n]
+        order = rest + [str(n)] if m.group(2) == "end" else [str(n)] + rest
+        return [Intent("reorder_pages", _with_output({"order": ",".join(order)}, c, ctx))]
+    return None
+
+
+def split(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if not _has(low, r"\bsplit\b|\bbreak (?:it |the (?:file|document) )?(?:up|apart|into)\b|\bseparate (?:files|pdfs)\b"):
+        return None
+    every = re.search(r"\bevery\s+(\w+)\s+pages?\b|\binto\s+(\w+)-page\b|\b(\w+) pages? each\b", low)
+    at = re.search(r"\b(?:at|before|after)\s+pages?\s+((?:\d+\s*(?:,|and)?\s*)+)", low)
+    args: dict[str, Any] = {}
+    if every:
+        n = number_words(next(g for g in every.groups() if g))
+        if not n:
+            return None
+        args["every"] = n
+    elif at:
+        numbers = [int(x) for x in re.findall(r"\d+", at.group(1))]
+        if "after" in at.group(0):
+            numbers = [n + 1 for n in numbers]
+        args["at"] = ",".join(str(n) for n in numbers)
+    elif _has(low, r"\b(?:single|individual|separate|one)\s+(?:pages?|page per file|file per page)\b|\beach page\b"):
+        args["every"] = 1
+    return [Intent("split_pdf", args, stage=2)]
+
+
+def crop(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if not _has(low, r"\bcrop\b|\btrim (?:the )?margins?\b"):
+        return None
+    m = re.search(r"(\d+(?:\.\d+)?)\s*(pt|points?|mm|cm|in|inch(?:es)?)\b", low)
+    args: dict[str, Any] = {"pages": _pages(c, ctx)}
+    if not m:
+        raise NeedInfo("How much should be cropped? Give a margin, e.g. \"crop 20 mm from each side\".")
+    unit = {"points": "pt", "point": "pt", "inch": "in", "inches": "in"}.get(m.group(2), m.group(2))
+    args.update(margin=float(m.group(1)), unit=unit)
+    return [Intent("crop_pages", _with_output(args, c, ctx))]
+
+
+def combine(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if not _has(low, r"\b(?:combine|merge|join|concatenate|put together|stitch|bundle)\b|\binto (?:one|a single)\b"):
+        return None
+    if ctx.images and not ctx.pdfs:
+        return [Intent("images_to_pdf", _with_output({"images": list(ctx.images)}, c, ctx))]
+    if len(ctx.pdfs) < 2:
+        return None
+    return [Intent("combine_files", _with_output({"files": list(ctx.pdfs)}, c, ctx))]
+
+
+def images_to_pdf(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if ctx.images and not ctx.pdfs and _has(low, r"\b(?:pdf|convert|turn|make|create)\b"):
+        return [Intent("images_to_pdf", _with_output({"images": list(ctx.images)}, c, ctx))]
+    return None
+
+
+def add_image(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if not ctx.images or not _has(low, r"\b(?:add|insert|place|put|paste|include|stamp)\b.*\b(?:logo|image|picture|"
+                                       r"photo|png|jpe?g|graphic)\b"):
+        return None
+    named = [i for i in ctx.images if i.lower() in low]
+    args: dict[str, Any] = {"image": (named or ctx.images)[0], "page": pages_in(c, ctx.page_count) or "1"}
+    position = position_in(c, default_bottom="bottom-right", default_top="top-right")
+    if position:
+        args["position"] = position
+    return [Intent("add_image", _with_output(args, c, ctx))]
+
+
+def compress(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if not _has(low, r"\b(?:compress|shrink|optimi[sz]e|downsize)\b|\breduce (?:the )?(?:file )?size\b|\bsmaller\b|"
+                     r"\bsmaller file\b"):
+        return None
+    args: dict[str, Any] = {}
+    if _has(low, r"\b(?:maximum|max|as small as possible|strong(?:ly)?|aggressive(?:ly)?|heavily|a lot)\b"):
+        args["level"] = "high"
+    elif _has(low, r"\b(?:lossless|light(?:ly)?|gently|without losing quality)\b"):
+        args["level"] = "low"
+    return [Intent("compress", _with_output(args, c, ctx))]

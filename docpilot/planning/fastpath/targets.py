@@ -1,0 +1,88 @@
+"""What a markup, redaction or search clause is about: literal terms and pattern categories."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from docpilot.planning.fastpath.extract import categories_in
+
+__all__ = ["Target", "target_in"]
+
+_STOP = (r"(?:\s+(?:in|on|from|throughout|across|within|everywhere|wherever|with|using|to|and then|then|"
+         r"where|if|when|at|for)\b|,|$)")
+_LEAD = r"(?:all\s+|every\s+|each\s+|any\s+)?(?:the\s+)?(?:(?:other\s+)?(?:mentions?|occurrences?|instances?|appearances?|uses?)\s+of\s+)?"
+_KIND_NOUN = r"(?:word|words|phrase|phrases|term|terms|name|names|text|string|company name|expression)"
+_FUNCTION_WORDS = {"of", "in", "on", "at", "to", "for", "and", "or", "the", "a", "an", "that", "which", "with", "from"}
+_PRONOUN = re.compile(r"\b(?:them|those|these|it|each of them|all of them|every one)\b", re.IGNORECASE)
+_UNSUPPORTED = re.compile(
+    r"\b(?:person|people|people's|client|customer|employee|individual|personal)\s+names?\b|\bnames?\s+of\b|"
+    r"\b(?:the\s+)?(?:client|customer|company|vendor|employee|person)(?:'s)?\s+name\b|(?<!mail )(?<!web )(?<!ip )\baddress(?:es)?\b|"
+    r"\bheadings?\b|\borgani[sz]ations?\b|\bcompan(?:y|ies)\b(?!\s+name)",
+    re.IGNORECASE,
+)
+
+
+@dataclass
+class Target:
+    terms: list[str] = field(default_factory=list)
+    categories: list[str] = field(default_factory=list)
+    regex: str | None = None
+    whole_words: bool = False
+    case_sensitive: bool = False
+    pronoun: bool = False
+    unsupported: str | None = None
+
+    @property
+    def empty(self) -> bool:
+        return not (self.terms or self.categories or self.regex)
+
+    def args(self) -> dict[str, object]:
+        out: dict[str, object] = {}
+        if self.terms:
+            out["terms"] = self.terms
+        if self.categories:
+            out["categories"] = self.categories
+        if self.regex:
+            out["regex"] = self.regex
+        if self.whole_words:
+            out["whole_words"] = True
+        if self.case_sensitive:
+            out["case_sensitive"] = True
+        return out
+
+
+def target_in(clause: str, verb: str, quotes: list[str]) -> Target:
+    """Terms (quoted, 'the word X', 'mentions of X', a capitalised name) and categories in a clause."""
+    target = Target()
+    quoted = [quotes[int(n)] for n in re.findall(r"⟦(\d+)⟧", clause)]
+    after = re.split(rf"\b{verb}\b", clause, maxsplit=1, flags=re.IGNORECASE)[-1]
+    if quoted:
+        target.terms = quoted
+        if re.search(r"\bthe\s+(?:whole\s+)?words?\b", clause, re.IGNORECASE):
+            target.whole_words = True
+    target.categories = categories_in(after)
+    if re.search(r"\bcase[- ]sensitive|exact case|matching case\b", clause, re.IGNORECASE):
+        target.case_sensitive = True
+    unsupported = _UNSUPPORTED.search(after)
+    if not target.terms and not (unsupported and not target.categories):
+        m = re.search(rf"^\s*{_LEAD}(?:{_KIND_NOUN}\s+)?([A-Z0-9][\w&.'-]*(?:\s+[A-Z0-9][\w&.'-]*)*)", after)
+        if m and not target.categories:
+            candidate = m.group(1).strip()
+            if candidate.lower() not in ("all", "every", "each", "any", "the", "page", "pages"):
+                target.terms = [candidate]
+        if not target.terms and not target.categories:
+            m = re.search(rf"\b(?:mentions?|occurrences?|instances?)\s+of\s+(?:the\s+(?:{_KIND_NOUN})\s+)?(.+?){_STOP}",
+                          after, re.IGNORECASE)
+            if m and not _PRONOUN.fullmatch(m.group(1).strip()):
+                target.terms = [m.group(1).strip()]
+        if not target.terms and not target.categories:
+            m = re.search(rf"\bthe\s+{_KIND_NOUN}\s+([\w&.'-]+)", after, re.IGNORECASE)
+            if m and m.group(1).lower() not in _FUNCTION_WORDS:
+                target.terms = [m.group(1)]
+                target.whole_words = True
+    if target.empty and _PRONOUN.search(after):
+        target.pronoun = True
+    if unsupported and not target.terms:
+        target.unsupported = unsupported.group(0)
+    return target

@@ -1,0 +1,94 @@
+"""What planning hands to approval: a verified plan, or an LLM-written program, or a clear error.
+
+The two kinds of work are explicit types (:class:`StepPlan`, :class:`WrittenProgram`) rather than
+optional fields that must be checked in the right order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from docpilot.planning.stats import Stats
+from docpilot.plans.plan import Plan
+from docpilot.plans.verify import Problem
+
+if TYPE_CHECKING:
+    from docpilot.planning.codegen import Draft
+
+__all__ = ["PlanOutcome", "StepPlan", "WrittenProgram"]
+
+
+@dataclass
+class StepPlan:
+    """A verified plan of tool calls and the order its steps run in."""
+
+    plan: Plan
+    order: list[int]
+
+
+@dataclass
+class WrittenProgram:
+    """A program the model wrote for a request with logic (conditions, loops), past the static checks."""
+
+    draft: Draft
+
+    @property
+    def code(self) -> str:
+        return self.draft.code
+
+
+@dataclass
+class PlanOutcome:
+    """A planning result: the work to approve with its explanation, or an error saying why there is none."""
+
+    request: str
+    backend: str
+    work: StepPlan | WrittenProgram | None = None
+    explanation: str = ""
+    error: str | None = None
+    problems: list[Problem] = field(default_factory=list)
+    stats: Stats = field(default_factory=Stats)
+
+    @property
+    def ok(self) -> bool:
+        return self.work is not None and self.error is None
+
+    @property
+    def plan(self) -> Plan | None:
+        return self.work.plan if isinstance(self.work, StepPlan) else None
+
+    @property
+    def order(self) -> list[int]:
+        return self.work.order if isinstance(self.work, StepPlan) else []
+
+    @property
+    def program(self) -> str | None:
+        return self.work.code if isinstance(self.work, WrittenProgram) else None
+
+    def set_plan(self, plan: Plan, order: list[int], explanation: str) -> None:
+        self.work, self.explanation = StepPlan(plan, order), explanation
+
+    def set_program(self, draft: Draft, explanation: str) -> None:
+        self.work, self.explanation = WrittenProgram(draft), explanation
+
+    def refuse(self, error: str) -> None:
+        """No work to approve (a cancelled or failed plan)."""
+        self.work, self.error = None, error
+
+    def to_json(self) -> dict[str, Any]:
+        if isinstance(self.work, StepPlan):
+            plan: dict[str, Any] | None = self.work.plan.dump()
+        elif isinstance(self.work, WrittenProgram):
+            plan = {"steps": [], "program": self.work.code}
+        else:
+            plan = None
+        return {
+            "ok": self.ok,
+            "request": self.request,
+            "backend": self.backend,
+            "plan": plan,
+            "explanation": self.explanation,
+            "stats": self.stats.to_json(),
+            "error": self.error,
+        }

@@ -1,0 +1,189 @@
+"""The planning service: a request and files in, a verified plan and its explanation out.
+
+Fast path first (zero LLM calls, backend "rules"); what it does not fully understand
+goes to the LLM planner (backend "local" or "openai"). A fast-path plan the verifier
+rejects is the user's error (e.g. a page past the end) and is refused, not "corrected".
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from pdftools import Tool, all_tools
+
+from docpilot.planning.codegen import CodeWriter
+from docpilot.errors import DocPilotError
+from docpilot.plans.explain import explain_plan
+from docpilot.plans.explain_program import explain_program
+from docpilot.planning.fastpath import LOGIC, NeedInfo, fast_plan
+from docpilot.files import FileInfo
+from docpilot.planning.llm_planner import LLMPlanner, Retriever
+from docpilot.planning.outcome import PlanOutcome
+from docpilot.plans.plan import Plan
+from docpilot.plans.verify import Problem, verify_plan
+
+__all__ = ["Planner", "PlanOutcome", "LazyRetriever", "make_planner"]
+
+
+def _file_problems(files: dict[str, FileInfo]) -> str | None:
+    if not files:
+        return "No files were given. Upload or name at least one PDF."
+    for info in files.values():
+        if info.problem:
+            return info.problem
+    return None
+
+
+class Planner:
+    """Fast path, then LLM with retrieval and self-correction; explanation from templates."""
+
+    def __init__(self, llm: Any | None = None, retriever: Retriever | None = None,
+                 tools: dict[str, Tool] | None = None, max_corrections: int = 3) -> None:
+        self.llm = llm
+        self.tools = tools or all_tools()
+        self.retriever = retriever
+        self.max_corrections = max_corrections
+
+    @property
+    def llm_name(self) -> str:
+        return getattr(self.llm, "name", "rules") if self.llm is not None else "rules"
+
+    def plan(self, request: str, files: dict[str, FileInfo]) -> PlanOutcome:
+        started = time.perf_counter()
+        outcome = self._plan(request, files)
+        outcome.stats.seconds = time.perf_counter() - started
+        return outcome
+
+    def _plan(self, request: str, files: dict[str, FileInfo]) -> PlanOutcome:
+        problem = _file_problems(files)
+        if problem:
+            return PlanOutcome(request, "rules", error=problem)
+        try:
+            plan = fast_plan(request, files)
+        except NeedInfo as exc:
+            return PlanOutcome(request, "rules", error=str(exc))
+        if plan is not None:
+            verdict = verify_plan(plan, self.tools, files)
+            if not verdict.ok:
+                return PlanOutcome(request, "rules", problems=verdict.problems, error=_user_error(verdict.problems))
+            return self._done(PlanOutcome(request, "rules"), plan, verdict.order)
+        return self._with_llm(request, files, None)
+
+    def revise(self, previous: PlanOutcome, critique: str, files: dict[str, FileInfo]) -> PlanOutcome:
+        """Apply a user's critique ("not page 5, page 6"; "also compress it") through the same loop."""
+        started = time.perf_counter()
+        combined = f"{previous.request}. {critique}"
+        outcome: PlanOutcome | None = None
+        try:
+            plan = fast_plan(combined, files)
+        except NeedInfo as exc:
+            outcome = PlanOutcome(previous.request, "rules", error=str(exc))
+            plan = None
+        if plan is not None:
+            verdict = verify_plan(plan, self.tools, files)
+            if verdict.ok and previous.plan is not None and plan.dump() != previous.plan.dump():
+                outcome = self._done(PlanOutcome(combined, "rules"), plan, verdict.order)
+        if outcome is None or not outcome.ok:
+            if previous.plan is not None and self.llm is not None:
+                outcome = self._with_llm(previous.request, files, (previous.plan, critique))
+            elif outcome is None:
+                outcome = PlanOutcome(previous.request, "rules", error=(
+                    "I could not apply that change without a language model. Rephrase the whole request "
+                    "with the change included."))
+        outcome.stats.seconds = time.perf_counter() - started
+        return outcome
+
+    def _with_llm(self, request: str, files: dict[str, FileInfo], critique: tuple[Plan, str] | None) -> PlanOutcome:
+        if self.llm is None:
+            return PlanOutcome(request, "rules", error=(
+                "I could not turn this request into tool steps on my own, and no language model is configured. "
+                "Rephrase it with explicit actions (e.g. \"redact 'ACME' on pages 1-3\"), or set up the local "
+                "model (make install) or an OpenAI-compatible server (OPENAI_BASE_URL)."))
+        outcome = PlanOutcome(request, self.llm_name)
+        _load_in_background(self.llm)  # the model loads while the few-shot index is built
+        if critique is None and LOGIC.search(request):
+            return self._with_program(request, files, outcome)
+        attempt = LLMPlanner(self.llm, self.tools, self.retriever, self.max_corrections).plan(
+            request, files, outcome.stats, critique)
+        if attempt.cannot:
+            outcome.error = f"This cannot be done with the available PDF tools: {attempt.cannot}"
+            return outcome
+        if not attempt.verdict.ok:
+            outcome.problems = attempt.verdict.problems
+            outcome.error = ("I could not make a valid plan for this request after "
+                             f"{outcome.stats.plan_corrections} correction(s): " + _user_error(attempt.verdict.problems))
+            return outcome
+        assert attempt.verdict.plan is not None
+        return self._done(outcome, attempt.verdict.plan, attempt.verdict.order)
+
+    def code_writer(self) -> CodeWriter:
+        return CodeWriter(self.llm, self.tools, self.retriever)
+
+    def _with_program(self, request: str, files: dict[str, FileInfo], outcome: PlanOutcome) -> PlanOutcome:
+        draft = self.code_writer().write(request, files, outcome.stats)
+        if not draft.ok:
+            outcome.error = ("I could not write a safe program for this request after "
+                             f"{outcome.stats.code_revisions} revision(s): {draft.problems}")
+            return outcome
+        outcome.set_program(draft, explain_program(draft.code, self.tools))
+        return outcome
+
+    def _done(self, outcome: PlanOutcome, plan: Plan, order: list[int]) -> PlanOutcome:
+        outcome.set_plan(plan, order, explain_plan(plan, self.tools, order))
+        return outcome
+
+
+def _load_in_background(llm: Any) -> None:
+    """Start loading a local model on another thread (its calls wait for it); no-op for servers."""
+    load = getattr(llm, "load", None)
+    if not callable(load):
+        return
+
+    def run() -> None:
+        try:
+            load()
+        except DocPilotError:
+            pass  # the first call reports it
+
+    threading.Thread(target=run, name="docpilot-model-load", daemon=True).start()
+
+
+def _user_error(problems: list[Problem]) -> str:
+    first = problems[0]
+    text = first.message
+    if len(problems) > 1:
+        text += f" (and {len(problems) - 1} more problem{'s' if len(problems) > 2 else ''})"
+    return text
+
+
+class LazyRetriever:
+    """The few-shot index, built on first use (the fast path never needs it)."""
+
+    def __init__(self) -> None:
+        self._index: Any = None
+        self._lock = threading.Lock()
+
+    def _get(self) -> Any:
+        with self._lock:
+            if self._index is None:
+                from docpilot.planning.retrieval import ExampleIndex, load_examples
+
+                self._index = ExampleIndex(load_examples())
+            return self._index
+
+    def nearest(self, request: str, k: int = 4) -> list[tuple[Any, float]]:
+        return self._get().nearest(request, k)
+
+    def similar_tools(self, request: str, k: int = 6) -> list[str]:
+        return self._get().similar_tools(request, k)
+
+
+def make_planner(backend: str | None, env: Mapping[str, str]) -> Planner:
+    """The planner for ``--backend`` / ``DOCPILOT_BACKEND`` and the OpenAI settings in ``env``."""
+    from docpilot.llm.select import choose_backend
+
+    llm = choose_backend(backend, env)
+    return Planner(llm=llm, retriever=LazyRetriever() if llm is not None else None)

@@ -1,0 +1,131 @@
+"""Execution: an approved plan (or an LLM-written program) runs in the sandbox; results are delivered.
+
+The run's record (request, plan, program, timings, what each step changed; passwords
+masked) is kept under ``$XDG_CACHE_HOME/docpilot/runs/``, never in the output folder.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import secrets
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from docpilot.running.deliverables import deliver
+from docpilot.running.deliverables import choose_deliverables
+from docpilot.files import FileInfo
+from docpilot.running.messages import run_message
+from docpilot.plans.plan import Plan
+from docpilot.running.compile import compile_plan
+from docpilot.settings import cache_dir
+
+__all__ = ["Executor", "RunOutcome", "mask_passwords"]
+
+
+@dataclass
+class RunOutcome:
+    ok: bool
+    outputs: list[str] = field(default_factory=list)
+    answers: list[dict[str, Any]] = field(default_factory=list)
+    message: str = ""
+    error: str | None = None
+    record: str | None = None
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    program: str = ""
+    seconds: float = 0.0
+
+
+def mask_passwords(plan: Plan | None, text: str) -> str:
+    """``text`` with every password that appears in the plan's arguments replaced by ***."""
+    if plan is None:
+        return text
+    for step in plan.steps:
+        for key, value in step.args.items():
+            if "password" in key and isinstance(value, str) and value:
+                text = text.replace(value, "***")
+    return text
+
+
+def _masked_plan(plan: Plan | None) -> dict[str, Any] | None:
+    if plan is None:
+        return None
+    data = plan.dump()
+    for step in data["steps"]:
+        for key in step["args"]:
+            if "password" in key and step["args"][key]:
+                step["args"][key] = "***"
+    return data
+
+
+class Executor:
+    """Runs programs in the sandbox (a warm one when given) and delivers their outputs."""
+
+    def __init__(self, limits: Any = None, sandbox: Any = None, records: Path | None = None) -> None:
+        self.limits, self.sandbox = limits, sandbox
+        self.records = records or cache_dir() / "runs"
+
+    def run_plan(self, request: str, plan: Plan, order: list[int], files: dict[str, FileInfo],
+                 out_dir: str | Path) -> RunOutcome:
+        code = compile_plan(plan, order, set(files))
+        return self.run_program(request, code, files, out_dir, plan=plan)
+
+    def run_program(self, request: str, code: str, files: dict[str, FileInfo], out_dir: str | Path,
+                    plan: Plan | None = None, extra_record: dict[str, Any] | None = None) -> RunOutcome:
+        from sandbox.runner import run_program
+
+        started = time.perf_counter()
+        result = run_program(code, {name: info.path for name, info in files.items()}, limits=self.limits,
+                             sandbox=self.sandbox)
+        try:
+            outcome = self._finish(result, files, out_dir)
+        finally:
+            result.cleanup()
+        outcome.program = code
+        outcome.seconds = time.perf_counter() - started
+        outcome.record = self._record(request, plan, code, outcome, result, extra_record)
+        return outcome
+
+    def _finish(self, result: Any, files: dict[str, FileInfo], out_dir: str | Path) -> RunOutcome:
+        if not result.ok:
+            error = result.error or {}
+            step = error.get("step")
+            where = f"Step {step} ({error.get('task')}) failed: " if step else ""
+            return RunOutcome(False, error=where + str(error.get("message") or "the program failed"),
+                              steps=result.steps)
+        chosen = choose_deliverables(result.steps, result.outputs, files)
+        delivered = deliver(chosen, out_dir) if chosen else []
+        if not delivered and not result.answers:
+            return RunOutcome(False, error="The plan ran but produced nothing to deliver.", steps=result.steps)
+        return RunOutcome(True, delivered, result.answers, run_message(delivered, result.answers, len(result.steps)),
+                          steps=result.steps)
+
+    def _record(self, request: str, plan: Plan | None, code: str, outcome: RunOutcome, result: Any,
+                extra: dict[str, Any] | None) -> str | None:
+        stamp = dt.datetime.now().strftime("%Y-%m-%dT%H-%M-%S")
+        folder = self.records / f"{stamp}-{secrets.token_hex(2)}"
+        record = {
+            "request": mask_passwords(plan, request),
+            "plan": _masked_plan(plan),
+            "program": mask_passwords(plan, code),
+            "ok": outcome.ok,
+            "error": mask_passwords(plan, outcome.error or "") or None,
+            "outputs": outcome.outputs,
+            "answers": outcome.answers,
+            "steps": outcome.steps,
+            "seconds": round(outcome.seconds, 3),
+            "sandbox": {"stats": getattr(result, "stats", {}), "layers": getattr(result, "layers", {})},
+            **(extra or {}),
+        }
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            folder.chmod(0o700)
+            text = json.dumps(record, ensure_ascii=False, indent=1, default=str)
+            (folder / "record.json").write_text(re.sub(r'("password[^"]*":\s*)"[^"*]+"', r'\1"***"', text))
+            (folder / "program.py").write_text(record["program"])
+        except OSError:
+            return None
+        return str(folder) + "/"

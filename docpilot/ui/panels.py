@@ -1,0 +1,112 @@
+"""What each panel of the web app shows for a session, computed without gradio.
+
+The viewer's document list holds labels, never paths: a label is looked up among
+the session's own files, so a client cannot make the app render a file that is
+not the session's.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pdftools import Tool
+
+from docpilot.ui.session import Session
+from docpilot.plans.edit import plan_rows
+from docpilot.ui.text import exact_plan
+from docpilot.ui.views import page_view, thumbnails
+
+__all__ = ["View", "doc_choices", "render", "select_doc", "select_page"]
+
+RESULT = "result: "
+log = logging.getLogger("docpilot.ui")
+
+
+@dataclass
+class View:
+    chat: list[dict[str, Any]] = field(default_factory=list)
+    rows: list[list[str]] = field(default_factory=list)
+    plan_json: str = ""
+    logs: str = ""
+    downloads: list[str] = field(default_factory=list)
+    files_md: str = ""
+    docs: list[str] = field(default_factory=list)
+    doc: str | None = None
+    thumbs: list[tuple[str, str]] = field(default_factory=list)
+    page: str | None = None
+    before_after: list[tuple[str, str]] = field(default_factory=list)
+    pending: bool = False
+
+
+def _documents(session: Session) -> dict[str, str]:
+    """label → path for every file the session may show: uploads, then the latest outputs."""
+    docs = {name: info.path for name, info in session.files.items()}
+    for path in session.outputs:
+        if Path(path).suffix.lower() in (".pdf", ".png", ".jpg", ".jpeg"):
+            docs[RESULT + Path(path).name] = path
+    return docs
+
+
+def doc_choices(session: Session) -> list[str]:
+    return list(_documents(session))
+
+
+def select_doc(session: Session, label: str | None) -> None:
+    path = _documents(session).get(label or "")
+    if path is not None:
+        session.view_doc, session.view_page = path, 1
+
+
+def select_page(session: Session, index: int | None) -> None:
+    if isinstance(index, int) and index >= 0:
+        session.view_page = index + 1
+
+
+def _current(session: Session) -> tuple[str | None, str | None]:
+    docs = _documents(session)
+    for label, path in docs.items():
+        if path == session.view_doc:
+            return label, path
+    if docs:
+        label, path = next(iter(docs.items()))
+        session.view_doc, session.view_page = path, 1
+        return label, path
+    return None, None
+
+
+def _files_md(session: Session) -> str:
+    if not session.files:
+        return "No files yet: upload PDFs (and images for signatures or images → PDF)."
+    return "**Your files:** " + " · ".join(info.describe() for info in session.files.values())
+
+
+def render(session: Session | None, tools: dict[str, Tool]) -> View:
+    """Every panel for ``session`` (an empty view for None)."""
+    if session is None:
+        return View(files_md="No files yet: upload PDFs (and images for signatures or images → PDF).")
+    label, path = _current(session)
+    outcome = session.outcome
+    rows = session.rows if session.rows is not None else plan_rows(getattr(outcome, "plan", None), tools)
+    view = View(
+        chat=[dict(m) for m in session.history],
+        rows=rows,
+        plan_json=exact_plan(outcome) if outcome is not None else "",
+        logs="\n".join(session.logs),
+        downloads=[p for p in [*session.outputs, session.zip_path] if p and Path(p).is_file()],
+        files_md=_files_md(session),
+        docs=list(_documents(session)),
+        doc=label,
+        before_after=[pair for pair in session.before_after if Path(pair[0]).is_file()],
+        pending=outcome is not None,
+    )
+    if path:
+        try:
+            views = session.sub("views")
+            view.thumbs = thumbnails(path, views, session.unlock)
+            view.page = page_view(path, session.view_page, views, session.unlock)
+        except OSError:  # the session was closed meanwhile: no pictures, nothing else lost
+            log.warning("could not render pages of %s", Path(path).name)
+    return view

@@ -1,0 +1,146 @@
+"""The real embedded model in the loops: self-correction of invalid plans, LLM-written programs.
+
+Slow on 2 cores (tens of seconds per call), so each test shares one loaded model and
+asserts the acceptance thresholds (≥4 of 5), reporting what each case did.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Callable
+
+import pymupdf
+import pytest
+
+from docpilot.running.executor import Executor
+from docpilot.files import inspect_files
+from docpilot.llm.select import choose_backend
+from docpilot.planning.llm_planner import LLMPlanner
+from docpilot.planning.planner import Planner
+from docpilot.service import DocPilot
+from docpilot.planning.stats import Stats
+from docpilot.planning.planner import LazyRetriever
+from pdftools import all_tools
+
+pytestmark = [pytest.mark.llm, pytest.mark.slow]
+
+
+@pytest.fixture(scope="module")
+def llm() -> Any:
+    model = choose_backend("local", os.environ)
+    if model is None:
+        pytest.skip("the embedded model is not installed")
+    return model
+
+
+@pytest.fixture(scope="module")
+def retriever() -> LazyRetriever:
+    return LazyRetriever()
+
+
+class Injecting:
+    """Wraps the real model; its first reply gets a page past the end injected (then the real loop fixes it)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.name, self.calls = inner, inner.name, 0
+
+    def chat(self, messages: list[dict], **kwargs: Any) -> Any:
+        reply = self.inner.chat(messages, **kwargs)
+        self.calls += 1
+        if self.calls > 1:
+            return reply
+        data = json.loads(reply.text)
+        for step in data.get("steps", []):
+            step["args"]["pages"] = "99"
+            break
+        return type(reply)(json.dumps(data), reply.prompt_tokens, reply.completion_tokens, reply.seconds)
+
+
+CORRECTION_CASES = [
+    ("Delete pages 2 and 3", {"delete_pages"}),
+    ("Rotate page 1 by 90 degrees", {"rotate_pages"}),
+    ("Extract pages 1-2 into a new file", {"extract_pages"}),
+    ("Highlight the word 'Agreement' on page 1", {"highlight_text"}),
+    ("Watermark pages 2-4 with the text COPY", {"add_watermark"}),
+]
+
+
+def test_self_correction_with_the_real_model(llm: Any, retriever: LazyRetriever,
+                                             make_pdf: Callable[..., str]) -> None:
+    files = inspect_files([make_pdf(["Agreement page one", "two", "three", "four"], name="contract.pdf")])
+    tools = all_tools()
+    results = []
+    for request, expected in CORRECTION_CASES:
+        stats = Stats()
+        attempt = LLMPlanner(Injecting(llm), tools, retriever).plan(request, files, stats)
+        tasks = {s.task for s in attempt.verdict.plan.steps} if attempt.verdict.ok else None
+        results.append((request, attempt.verdict.ok, tasks, stats.plan_corrections, stats.llm_calls))
+    print("\nself-correction:", json.dumps(results, default=list))
+    verified = sum(ok for _, ok, _, corrections, _ in results if corrections >= 1)
+    assert verified >= 4, results
+
+
+def _page_texts(path: str) -> list[str]:
+    with pymupdf.open(path) as doc:
+        return [page.get_text() for page in doc]
+
+
+def _logic_cases(make_pdf: Callable[..., str]) -> list[tuple[str, list[str], Callable[[dict], bool]]]:
+    short = make_pdf(["Intro", "Terms", "Payment is due in 30 days.", "Signatures"], name="short.pdf")
+    invoices = make_pdf(["Invoice 1 for ACME", "details", "Invoice 2 for Beta", "notes"], name="batch.pdf")
+    appendix = make_pdf(["Main text", "Appendix A", "More main text", "Appendix B"], name="report.pdf")
+    memo = make_pdf(["CONFIDENTIAL memo", "second page"], name="memo.pdf")
+
+    def numbered(result: dict) -> bool:
+        pdfs = [p for p in result["outputs"] if p.endswith(".pdf")]
+        return bool(pdfs) and all(str(i + 1) in t for i, t in enumerate(_page_texts(pdfs[-1])))
+
+    def commented(result: dict) -> bool:
+        pdfs = [p for p in result["outputs"] if p.endswith(".pdf")]
+        if not pdfs:
+            return False
+        with pymupdf.open(pdfs[-1]) as doc:
+            pages = [page.number + 1 for page in doc for a in page.annots() if a.type[1] == "Text"]
+        return pages == [3]
+
+    def split(result: dict) -> bool:
+        pdfs = sorted(p for p in result["outputs"] if p.endswith(".pdf"))
+        return len(pdfs) >= 2 and sum(len(_page_texts(p)) for p in pdfs) == 4 and any(
+            "Invoice 2" in _page_texts(p)[0] for p in pdfs)
+
+    def deleted(result: dict) -> bool:
+        pdfs = [p for p in result["outputs"] if p.endswith(".pdf")]
+        return bool(pdfs) and not any("Appendix" in t for t in _page_texts(pdfs[-1])) and len(
+            _page_texts(pdfs[-1])) == 2
+
+    def watermarked(result: dict) -> bool:
+        pdfs = [p for p in result["outputs"] if p.endswith(".pdf")]
+        return bool(pdfs) and all(t.count("CONFIDENTIAL") >= 1 for t in _page_texts(pdfs[-1])[1:])
+
+    return [
+        ("If it has more than 10 pages compress it, otherwise add page numbers", [short], numbered),
+        ("Add a comment 'Check payment' on every page that mentions payment", [short], commented),
+        ("Split before every page that contains 'Invoice'", [invoices], split),
+        ("Delete every page that mentions 'Appendix'", [appendix], deleted),
+        ("If the document mentions CONFIDENTIAL, add a CONFIDENTIAL watermark to every page", [memo], watermarked),
+    ]
+
+
+def test_llm_written_programs_with_the_real_model(llm: Any, retriever: LazyRetriever,
+                                                  make_pdf: Callable[..., str], tmp_path: Path) -> None:
+    pilot = DocPilot(Planner(llm=llm, retriever=retriever), Executor(records=tmp_path / "runs"))
+    results = []
+    for n, (request, inputs, check) in enumerate(_logic_cases(make_pdf)):
+        files = inspect_files(inputs)
+        outcome = pilot.plan(request, files)
+        ok = False
+        run_error = outcome.error
+        if outcome.ok and outcome.program:
+            run = pilot.run(outcome, files, tmp_path / f"out{n}")
+            run_error = run.error
+            ok = run.ok and check({"outputs": run.outputs})
+        results.append((request, ok, outcome.stats.code_revisions, run_error))
+    print("\nLLM-written programs:", json.dumps(results))
+    assert sum(ok for _, ok, _, _ in results) >= 4, results

@@ -1,0 +1,341 @@
+"""The web app's logic without a browser: real planner (rules backend), real tools, real files."""
+
+from __future__ import annotations
+
+import json
+import stat
+import time
+import zipfile
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from docpilot.running.executor import Executor
+from docpilot.service import DocPilot
+from docpilot.ui.session import SessionStore, safe_file_name
+from docpilot.ui.actions import (
+    QA_NOT_AVAILABLE,
+    SerialPilot,
+    approve,
+    cancel,
+    handle_message,
+    handle_revise,
+    handle_upload,
+    looks_like_question,
+    mask_text,
+    safely,
+)
+from docpilot.ui.panels import render, select_doc, select_page
+from docpilot.plans.edit import MASK, parse_value, plan_rows, rows_to_plan
+from docpilot.planning.planner import make_planner
+from pdftools import all_tools
+
+PAGES = ["Page one: the parties.", "Page two: the terms.", "Page three: signatures."]
+
+
+@pytest.fixture(scope="module")
+def pilot(tmp_path_factory) -> SerialPilot:
+    records = tmp_path_factory.mktemp("records")  # run records stay out of the user's cache
+    return SerialPilot(DocPilot(make_planner("rules", {}), Executor(records=records)))
+
+
+@pytest.fixture(scope="module")
+def tools():
+    return all_tools()
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> SessionStore:
+    s = SessionStore(tmp_path / "sessions", idle_timeout=60)
+    yield s
+    s.close_all()
+
+
+@pytest.fixture
+def session(store, make_pdf):
+    s = store.create()
+    handle_upload(s, [make_pdf(PAGES, name="contract.pdf")])
+    return s
+
+
+def last(session) -> str:
+    return session.history[-1]["content"]
+
+
+def edit(rows: list[list[str]], param: str, value: str, step: str = "1") -> list[list[str]]:
+    out = [list(r) for r in rows]
+    for row in out:
+        if row[0] == step and row[2] == param:
+            row[3] = value
+            return out
+    raise AssertionError(f"no row for step {step} {param}: {rows}")
+
+
+def everything_shown(session, tools) -> str:
+    view = render(session, tools)
+    return json.dumps([view.chat, view.rows, view.plan_json, view.logs], ensure_ascii=False)
+
+
+# --- upload ---------------------------------------------------------------------------------------------------
+
+
+def test_upload_copies_pdf_and_image_into_a_private_folder(store, make_pdf, synthetic):
+    pdf = make_pdf(PAGES, name="my contract.pdf")
+    image = synthetic("signature.png")
+    s = store.create()
+    added = handle_upload(s, [pdf, image, pdf])
+    assert added == ["my_contract.pdf", "signature.png", "my_contract-2.pdf"]
+    assert s.files["my_contract.pdf"].pages == 3 and s.files["signature.png"].kind == "image"
+    for info in s.files.values():
+        assert Path(info.path).parent == s.folder / "inputs"
+    assert stat.S_IMODE(s.folder.stat().st_mode) == 0o700
+    assert "Added my_contract.pdf (3 pages)" in last(s)
+    view = render(s, all_tools())
+    assert [c for _, c in view.thumbs] == ["Page 1", "Page 2", "Page 3"]
+    assert view.page and Path(view.page).is_file() and view.docs[:2] == ["my_contract.pdf", "signature.png"]
+
+
+def test_bad_files_are_refused_with_a_clear_message(store, tmp_path):
+    fake = tmp_path / "notes.pdf"
+    fake.write_text("just some text, not a PDF")
+    other = tmp_path / "notes.txt"
+    other.write_text("text")
+    s = store.create()
+    assert handle_upload(s, [str(fake), str(other)]) == []
+    assert "notes.pdf cannot be used" in last(s) and "not a PDF" in last(s)
+    assert "notes.txt is not a PDF or an image" in last(s)
+    assert s.files == {} and not list((s.folder / "inputs").iterdir())
+    handle_message(None, s, "rotate page 1 by 90 degrees")
+    assert "Upload a PDF first" in last(s) and s.outcome is None
+
+
+@pytest.mark.parametrize("name, safe", [("../../etc/passwd", "passwd"), ("a b/c d.pdf", "c_d.pdf"),
+                                        ("x\\..\\y.PDF", "y.PDF"), ("...", "file"), ("é.pdf", "file.pdf")])
+def test_safe_file_name(name, safe):
+    assert safe_file_name(name) == safe
+
+
+# --- plan, edit, approve -----------------------------------------------------------------------------------------
+
+
+def test_edited_page_is_the_one_rotated(pilot, session, tools):
+    handle_message(pilot, session, "rotate page 2 by 90 degrees")
+    assert session.outcome is not None and "Rotate page 2" in session.history[-2]["content"]
+    assert session.history[-1]["metadata"]["title"] == "Exact plan"
+    rows = render(session, tools).rows
+    assert ["1", "rotate_pages", "pages", "2"] in rows
+    approve(pilot, session, edit(rows, "pages", "3"), tools=tools)
+    assert session.outcome is None, last(session)
+    [output] = session.outputs
+    with pymupdf.open(output) as doc:
+        assert [p.rotation for p in doc] == [0, 0, 90]
+    assert any("pages 2 → 3" in line for line in session.logs)
+    with zipfile.ZipFile(session.zip_path) as archive:
+        assert archive.namelist() == [Path(output).name]
+    view = render(session, tools)
+    assert view.downloads == [output, session.zip_path]
+    assert [c for _, c in view.before_after] == ["Page 3 before", "Page 3 after"]
+    assert view.doc == "result: " + Path(output).name
+
+
+def test_edited_password_and_output_name_are_used_and_never_shown(pilot, session, tools):
+    handle_message(pilot, session, "encrypt with password abc123")
+    rows = render(session, tools).rows
+    assert ["1", "add_password", "password", MASK] in rows
+    assert "abc123" not in everything_shown(session, tools)
+    rows = edit(edit(rows, "password", "s3cret-Edit"), "output", "locked.pdf")
+    approve(pilot, session, rows, tools=tools)
+    [output] = session.outputs
+    assert Path(output).name == "locked.pdf"
+    with pymupdf.open(output) as doc:
+        assert doc.needs_pass and not doc.authenticate("abc123") and doc.authenticate("s3cret-Edit")
+    assert "s3cret-Edit" not in everything_shown(session, tools)
+    assert render(session, tools).thumbs, "the viewer unlocks the session's own output"
+
+
+def test_watermark_text_edit(pilot, session, tools):
+    handle_message(pilot, session, "add a DRAFT watermark")
+    approve(pilot, session, edit(render(session, tools).rows, "text", "REVIEWED"), tools=tools)
+    [output] = session.outputs
+    with pymupdf.open(output) as doc:
+        text = doc[0].get_text()
+    assert "REVIEWED" in text and "DRAFT" not in text
+
+
+def test_an_invalid_edit_is_reported_and_nothing_runs(pilot, session, tools):
+    handle_message(pilot, session, "rotate page 2 by 90 degrees")
+    rows = edit(render(session, tools).rows, "pages", "9")
+    approve(pilot, session, rows, tools=tools)
+    assert "nothing was run" in last(session) and "9" in last(session)
+    assert session.outputs == [] and session.outcome is not None
+    assert render(session, tools).rows == rows, "the user's edit stays in the editor"
+    approve(pilot, session, edit(rows, "pages", "1"), tools=tools)
+    with pymupdf.open(session.outputs[0]) as doc:
+        assert [p.rotation for p in doc] == [90, 0, 0]
+
+
+def test_revise_through_a_critique(pilot, session, tools):
+    handle_message(pilot, session, "add a DRAFT watermark")
+    handle_revise(pilot, session, "also encrypt with password abc")
+    assert [s.task for s in session.outcome.plan.steps] == ["add_watermark", "add_password"]
+    assert "revised plan" in session.history[-2]["content"]
+    assert session.history[-3] == {"role": "user", "content": "also encrypt with password ***"}
+    approve(pilot, session, None, tools=tools)
+    with pymupdf.open(session.outputs[-1]) as doc:
+        assert doc.needs_pass and doc.authenticate("abc")
+
+
+def test_cancel_and_nothing_to_approve(pilot, session):
+    handle_message(pilot, session, "delete page 1")
+    cancel(session)
+    assert session.outcome is None and "Cancelled" in last(session)
+    approve(pilot, session)
+    assert "no plan to approve" in last(session) and session.outputs == []
+    handle_revise(pilot, session, "page 2 instead")
+    assert "no plan to revise" in last(session)
+
+
+def test_questions_get_the_qa_not_available_answer(pilot, session):
+    handle_message(pilot, session, "what does section 3 say?")
+    assert last(session) == QA_NOT_AVAILABLE and session.outcome is None
+    handle_message(pilot, session, "summarize the contract")
+    assert last(session) == QA_NOT_AVAILABLE
+    handle_message(pilot, session, "how many pages?")
+    assert session.outcome is not None, "a question a tool answers is planned"
+    approve(pilot, session)
+    assert "3 pages" in last(session)
+
+
+@pytest.mark.parametrize("text, question", [("what does section 3 say?", True), ("Who signed it", True),
+                                            ("rotate page 2", False), ("add a DRAFT watermark", False)])
+def test_looks_like_question(text, question):
+    assert looks_like_question(text) is question
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("encrypt with password abc123", "encrypt with password ***"),
+    ('the password is "hunter 2"', 'the password is "***"'),
+    ('add_password(f, password="s3", owner_password="o9")', 'add_password(f, password="***", owner_password="***")'),
+    ("password protect it", "password protect it"),
+    ("remove the password", "remove the password"),
+])
+def test_mask_text(text, shown):
+    assert mask_text(text) == shown
+
+
+def test_a_password_in_a_failed_request_is_masked_too(pilot, session, tools):
+    handle_message(pilot, session, "rotate page 9 and encrypt with password zebra77")
+    assert "zebra77" not in everything_shown(session, tools)
+
+
+def test_page_past_the_end_is_explained_and_the_next_request_works(pilot, session):
+    handle_message(pilot, session, "rotate page 9 by 90 degrees")
+    assert "can't do that" in last(session) and "out of range" in last(session) and session.outcome is None
+    handle_message(pilot, session, "rotate page 1 by 90 degrees")
+    approve(pilot, session)
+    with pymupdf.open(session.outputs[0]) as doc:
+        assert doc[0].rotation == 90
+
+
+def test_unexpected_failures_become_a_message(session):
+    def boom() -> None:
+        raise RuntimeError("internal detail")
+
+    safely(session, boom)
+    assert "went wrong" in last(session) and "Traceback" not in last(session)
+
+
+def test_viewer_only_shows_the_sessions_own_files(session, tools, tmp_path):
+    other = tmp_path / "secret.pdf"
+    other.write_bytes(Path(session.files["contract.pdf"].path).read_bytes())
+    select_doc(session, str(other))
+    select_doc(session, "../secret.pdf")
+    assert render(session, tools).doc == "contract.pdf"
+    select_page(session, 2)
+    assert render(session, tools).page.endswith("-v3.png")
+
+
+# --- plan editor table ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text, prop, value", [
+    ("3", {"anyOf": [{"type": "string"}, {"type": "integer"}]}, 3),
+    ("1-3,5", {"anyOf": [{"type": "string"}, {"type": "integer"}]}, "1-3,5"),
+    ("123456", {"type": "string"}, "123456"),
+    ('"quoted"', {"type": "string"}, "quoted"),
+    ('["ACME", "Bob"]', {"anyOf": [{"type": "string"}, {"type": "array"}]}, ["ACME", "Bob"]),
+    ("0.5", {"type": "number"}, 0.5),
+    ("90", {"type": "number"}, 90),
+    ("true", {"type": "boolean"}, True),
+    ("", {"type": "string"}, None),
+    ("center", {"enum": ["center", "top"], "type": "string"}, "center"),
+])
+def test_parse_value(text, prop, value):
+    assert parse_value(text, prop) == value
+
+
+def test_rows_round_trip_and_clearing(pilot, session, tools):
+    handle_message(pilot, session, "add a DRAFT watermark")
+    plan = session.outcome.plan
+    rows = plan_rows(plan, tools)
+    same, changes = rows_to_plan(plan, rows, tools)
+    assert same.dump() == plan.dump() and changes == []
+    cleared, changes = rows_to_plan(plan, edit(rows, "pages", ""), tools)
+    assert "pages" not in cleared.steps[0].args and changes == ["step 1 add_watermark: pages all → (not set)"]
+
+
+# --- session lifecycle -------------------------------------------------------------------------------------------
+
+
+def test_reset_removes_the_session_folder(store, session, make_pdf):
+    folder, sid = session.folder, session.id
+    fresh = store.reset(sid)
+    assert not folder.exists() and store.get(sid) is None
+    assert fresh.id != sid and fresh.folder.is_dir() and fresh.files == {} and fresh.history == []
+
+
+def test_idle_sessions_expire_and_their_folders_go(tmp_path, make_pdf):
+    store = SessionStore(tmp_path / "idle", idle_timeout=0.3)
+    idle, busy = store.create(), store.create()
+    handle_upload(idle, [make_pdf(PAGES)])
+    with store.use(busy.id) as (same, expired):
+        assert same is busy and not expired
+        time.sleep(0.5)
+        assert store.expire_idle() == [idle.id]
+        assert not idle.folder.exists() and busy.folder.exists(), "a session in use is never expired"
+    assert store.expire_idle(time.time() + 1) == [busy.id] and not busy.folder.exists()
+    with store.use(idle.id) as (new, expired):
+        assert expired and new.id != idle.id
+    store.close_all()
+    assert list((tmp_path / "idle").iterdir()) == []
+
+
+def test_sessions_are_isolated(store, make_pdf):
+    a, b = store.create(), store.create()
+    path = make_pdf(PAGES, name="same.pdf")
+    handle_upload(a, [path])
+    handle_upload(b, [path])
+    assert a.folder != b.folder and a.files["same.pdf"].path != b.files["same.pdf"].path
+    store.remove(a.id)
+    assert Path(b.files["same.pdf"].path).is_file()
+    assert store.remove_owner(None) == 0
+
+
+def test_images_become_a_pdf_and_sign_a_page(pilot, store, synthetic, make_pdf, tools):
+    s = store.create()
+    handle_upload(s, [synthetic("photo1.jpg"), synthetic("photo2.jpg")])
+    assert render(s, tools).thumbs == [(s.files["photo1.jpg"].path, "photo1.jpg")]
+    handle_message(pilot, s, "combine the images into a PDF")
+    approve(pilot, s)
+    [pdf] = s.outputs
+    with pymupdf.open(pdf) as doc:
+        assert doc.page_count == 2
+    signer = store.create()
+    handle_upload(signer, [make_pdf(PAGES, name="contract.pdf"), synthetic("signature.png")])
+    handle_message(pilot, signer, "add the signature on page 1")
+    approve(pilot, signer)
+    [signed] = signer.outputs
+    with pymupdf.open(signed) as doc:
+        assert doc[0].get_images() and not doc[1].get_images()
+    assert [c for _, c in render(signer, tools).before_after] == ["Page 1 before", "Page 1 after"]
