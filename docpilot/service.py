@@ -72,6 +72,14 @@ class Edit:
         return not self.problems
 
 
+class _StopRevising(Exception):
+    """A revised program failed its static checks: the failed run is the result."""
+
+    def __init__(self, run: RunOutcome) -> None:
+        super().__init__(run.error)
+        self.run = run
+
+
 class DocPilot:
     """Planning plus execution; an LLM-written program that fails at run time is revised (bounded)."""
 
@@ -123,20 +131,41 @@ class DocPilot:
             return self.executor.run_plan(outcome.request, work.plan, work.order, files, out_dir)
         if not isinstance(work, WrittenProgram):
             raise DocPilotError(outcome.error or "There is no approved plan to run.")
-        draft = work.draft
-        writer = self.planner.code_writer()
+        return self._run_program(outcome, work, files, out_dir)
+
+    def _run_program(self, outcome: PlanOutcome, work: Any, files: dict[str, FileInfo],
+                     out_dir: str | Path) -> RunOutcome:
+        """Run a written program; one that fails is revised with its error log and run again (bounded)."""
+        from docpilot.errors import RepairFailed
+        from docpilot.planning.repair import repair
+
+        writer = self.planner.code_writer(outcome.stats)
         extra: dict[str, Any] = {"program_revisions": []}
-        for attempt in range(self.max_revisions + 1):
-            run = self.executor.run_program(outcome.request, draft.code, files, out_dir, extra_record=extra)
-            if run.ok or attempt == self.max_revisions:
-                return run
-            extra["program_revisions"].append({"code": draft.code, "error": run.error})
-            draft = writer.revise(draft, run.error or "the program failed", outcome.stats)
-            if not draft.ok:
-                run.error = f"{run.error}; the revised program did not pass the checks: {draft.problems}"
-                return run
+        draft = work.draft
+
+        def run(code: str) -> RunOutcome:
+            return self.executor.run_program(outcome.request, code, files, out_dir, extra_record=extra,
+                                             secrets=outcome.secrets)
+
+        def revise(failed: RunOutcome, problems: Sequence[Any]) -> RunOutcome:
+            nonlocal draft
+            extra["program_revisions"].append({"code": draft.code, "error": failed.error})
+            try:
+                draft = writer.revise(draft, failed.error or "the program failed", outcome.stats)
+            except RepairFailed as exc:
+                failed.error = f"{failed.error}; the revised program did not pass the checks: {exc.problems[0]}"
+                raise _StopRevising(failed) from None
             outcome.set_program(draft, outcome.explanation)
-        return run
+            return run(draft.code)
+
+        try:
+            return repair(lambda: run(draft.code), lambda r: [] if r.ok else [r.error or "the program failed"],
+                          revise, max_fixes=self.max_revisions, what="The program").result
+        except RepairFailed as exc:
+            last: RunOutcome = exc.attempts[-1].result
+            return last
+        except _StopRevising as stop:
+            return stop.run
 
     def ask(self, question: str, files: dict[str, FileInfo]) -> Any:
         """Document QA (issue G): not available yet."""

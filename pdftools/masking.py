@@ -91,13 +91,14 @@ def mask_text(text: str, secrets: Iterable[str] | Any = ()) -> str:
     return _TYPED.sub(hide, text)
 
 
-def hide_passwords(text: str) -> tuple[str, dict[str, str]]:
+def hide_passwords(text: str, swaps: dict[str, str] | None = None) -> tuple[str, dict[str, str]]:
     """``text`` with each typed password swapped for a placeholder (``PASSWORD_1`` …), and the swaps.
 
     For text on its way into a model prompt: the model plans with the placeholder, and
-    :func:`restore_passwords` puts the real value back into the plan's arguments only.
+    :func:`restore_passwords` puts the real value back into the plan's arguments only. Pass the
+    ``swaps`` of earlier text (a request, then its critique) to keep one placeholder per password.
     """
-    swaps: dict[str, str] = {}
+    swaps = {} if swaps is None else swaps
 
     def swap(match: re.Match[str]) -> str:
         value = match.group("quoted") if match.group("quoted") is not None else match.group("bare")

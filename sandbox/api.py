@@ -18,17 +18,13 @@ from typing import Any
 
 from pdftools import get_tool
 from pdftools.errors import ToolArgumentError
+from pdftools.masking import mask_args
 
-__all__ = ["FILE_ARGS", "OUTPUT_ARGS", "PDFTools", "mask_args"]
+__all__ = ["FILE_ARGS", "OUTPUT_ARGS", "PDFTools"]
 
 FILE_ARGS = ("file", "files", "image", "images")
 OUTPUT_ARGS = ("output", "new_name")
 ANNOT_PAGE_LIMIT = 200  # count annotations only on documents up to this many pages (keeps records cheap)
-
-
-def mask_args(args: dict[str, Any]) -> dict[str, Any]:
-    """Arguments with every password replaced by ``***``."""
-    return {k: ("***" if "password" in k and v not in (None, "") else v) for k, v in args.items()}
 
 
 def _jsonable(value: Any) -> Any:
@@ -142,7 +138,7 @@ class PDFTools:
         if step_id is None:
             step_id = self._next_id
         self._next_id = max(self._next_id, step_id + 1)
-        record: dict[str, Any] = {"id": step_id, "task": task, "args": _jsonable(mask_args(args))}
+        record: dict[str, Any] = {"id": step_id, "task": task, "args": _jsonable(mask_args(task, args))}
         started = time.perf_counter()
         try:
             tool = get_tool(task)

@@ -45,15 +45,6 @@ class Usage:
             self.completion_tokens += reply.completion_tokens
             self.seconds += reply.seconds
 
-    def as_dict(self) -> dict[str, float | int]:
-        """The totals as plain values (for ``stats`` in ``--json`` output and run records)."""
-        with self._lock:
-            return {
-                "llm_calls": self.calls,
-                "prompt_tokens": self.prompt_tokens,
-                "completion_tokens": self.completion_tokens,
-                "llm_seconds": round(self.seconds, 3),
-            }
 
 
 @runtime_checkable
@@ -87,12 +78,15 @@ class LLM(Protocol):
 
 
 class Metered:
-    """Wraps a backend to count one request's calls apart from the backend's process-wide totals."""
+    """Wraps a backend to count one request's calls apart from the backend's process-wide totals.
 
-    def __init__(self, llm: LLM) -> None:
+    ``usage`` is the request's counter (a new one when not given); every reply is counted there once.
+    """
+
+    def __init__(self, llm: LLM, usage: Usage | None = None) -> None:
         self.llm = llm
         self.name = llm.name
-        self.usage = Usage()
+        self.usage = usage if usage is not None else Usage()
 
     def chat(
         self,
@@ -107,6 +101,6 @@ class Metered:
         return reply
 
 
-def metered(llm: LLM) -> Metered:
-    """A per-request view of ``llm`` whose ``usage`` starts at zero."""
-    return Metered(llm)
+def metered(llm: LLM, usage: Usage | None = None) -> Metered:
+    """A per-request view of ``llm`` counting into ``usage`` (a new counter when not given)."""
+    return Metered(llm, usage)

@@ -13,12 +13,14 @@ import json
 import re
 from dataclasses import dataclass, field
 from importlib import resources
+from collections.abc import Sequence
 from typing import Any
 
 from pdftools import Tool
 
 from docpilot.files import FileInfo
 from docpilot.llm.prompting import render
+from docpilot.planning.repair import repair
 from docpilot.planning.stats import Stats
 from docpilot.llm.untrusted import DATA_RULE, data_block
 
@@ -46,15 +48,10 @@ def _words(text: str) -> set[str]:
 
 @dataclass
 class Draft:
-    """A program and the conversation that produced it (kept for revisions)."""
+    """A program that passed the static checks and the conversation that produced it (kept for revisions)."""
 
     code: str
     messages: list[dict[str, str]] = field(default_factory=list)
-    problems: str | None = None  # static-check problems left after the last revision
-
-    @property
-    def ok(self) -> bool:
-        return self.problems is None
 
 
 class CodeWriter:
@@ -89,31 +86,44 @@ class CodeWriter:
         messages = [{"role": "system", "content": render("code_system.j2", imports=", ".join(ALLOWED_IMPORTS),
                                                                      data_rule=DATA_RULE)},
                     {"role": "user", "content": user}]
-        return self._ask(messages, stats, revision=False)
+        return self._ask(messages, stats)
 
     def revise(self, draft: Draft, error: str, stats: Stats) -> Draft:
         """Send the run's error log (it may quote document text: a data block) and the code back; count one revision."""
         log = data_block(error, "error log")
         messages = draft.messages + [{"role": "assistant", "content": f"```python\n{draft.code}```"},
                                      {"role": "user", "content": render("code_revision.j2", error=log)}]
-        return self._ask(messages, stats, revision=True)
+        stats.code_revisions += 1
+        return self._ask(messages, stats)
 
-    def _ask(self, messages: list[dict[str, str]], stats: Stats, revision: bool) -> Draft:
+    def _ask(self, messages: list[dict[str, str]], stats: Stats) -> Draft:
+        """A program that passes the sandbox's static checks, revised for at most ``max_revisions`` rounds.
+
+        Raises:
+            RepairFailed: the program still failed the checks; ``problems`` holds the checks' report.
+        """
         from sandbox.checks import check_program, format_problems
 
-        for round_ in range(self.max_revisions + 1):
-            if revision or round_:
-                stats.code_revisions += 1
-            reply = self.llm.chat(messages, schema=None, max_tokens=600)
-            stats.count_reply(reply)
-            code = extract_code(reply.text)
-            problems = check_program(code, self.tools)
-            if not problems:
-                return Draft(code, messages)
-            report = format_problems(problems)
-            if round_ == self.max_revisions:
-                return Draft(code, messages, report)
-            messages = messages + [{"role": "assistant", "content": reply.text},
-                                   {"role": "user", "content": render("code_revision.j2", error=report)}]
-            revision = False
-        raise AssertionError("unreachable")
+        def ask(conversation: list[dict[str, str]]) -> _Written:
+            text = self.llm.chat(conversation, schema=None, max_tokens=600).text
+            code = extract_code(text)
+            return _Written(Draft(code, conversation), text, format_problems(check_program(code, self.tools)))
+
+        def fix(previous: _Written, problems: Sequence[str]) -> _Written:
+            stats.code_revisions += 1
+            return ask(previous.draft.messages + [
+                {"role": "assistant", "content": previous.text},
+                {"role": "user", "content": render("code_revision.j2", error=problems[0])}])
+
+        repaired = repair(lambda: ask(messages), lambda w: [w.report] if w.report else [], fix,
+                          max_fixes=self.max_revisions, what="The program", usage=stats.usage)
+        return repaired.result.draft
+
+
+@dataclass
+class _Written:
+    """One reply: the program it holds, the reply's text, and the static checks' report (empty: passed)."""
+
+    draft: Draft
+    text: str
+    report: str

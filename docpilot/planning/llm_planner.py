@@ -9,6 +9,7 @@ go back to the model for a bounded number of correction rounds.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -17,6 +18,7 @@ from pdftools import Tool
 from docpilot.files import FileInfo
 from docpilot.plans.plan import Plan, plan_json_schema
 from docpilot.llm.prompting import render
+from docpilot.planning.repair import repair
 from docpilot.planning.stats import Stats
 from docpilot.plans.verify import Problem, Verdict, verify_plan
 
@@ -100,6 +102,15 @@ class LLMPlanner:
 
     def plan(self, request: str, files: dict[str, FileInfo], stats: Stats,
              critique: tuple[Plan, str] | None = None) -> Attempt:
+        """A verified plan, or the model's reason it cannot be done.
+
+        ``self.llm`` is the request's metered model (it counts the calls). The verifier's problems go
+        back to the model for at most ``max_corrections`` rounds (:func:`~docpilot.planning.repair.repair`).
+
+        Raises:
+            RepairFailed: the plan still had problems after the last correction; its last attempt's
+                verdict holds them.
+        """
         neighbours = self.retriever.nearest(request, self.k) if self.retriever is not None else []
         offered = self.offered_tools(request, neighbours, files)
         if critique is not None:
@@ -114,24 +125,34 @@ class LLMPlanner:
         schema = plan_json_schema(offered)
         schema["properties"]["cannot"] = {"type": "string"}
         schema["properties"]["steps"]["minItems"] = 0
-        verdict = Verdict(None, [Problem("syntax", None, "no reply")])
-        for round_ in range(self.max_corrections + 1):
-            reply = self.llm.chat(messages, schema=schema, max_tokens=700)
-            stats.count_reply(reply)
-            cannot, payload = _split(reply.text)
-            if cannot:
-                return Attempt(Verdict(None, []), cannot, list(offered))
-            verdict = verify_plan(payload, self.tools, files)
-            if verdict.ok:
-                return Attempt(verdict, None, list(offered))
-            if round_ == self.max_corrections:
-                break
+
+        def ask(conversation: list[dict[str, str]]) -> _Reply:
+            text = self.llm.chat(conversation, schema=schema, max_tokens=700).text
+            cannot, payload = _split(text)
+            verdict = Verdict(None, []) if cannot else verify_plan(payload, self.tools, files)
+            return _Reply(text, conversation, verdict, cannot)
+
+        def correct(previous: _Reply, problems: Sequence[Problem]) -> _Reply:
             stats.plan_corrections += 1
-            messages = messages + [
-                {"role": "assistant", "content": reply.text},
-                {"role": "user", "content": render("plan_correction.j2", problems=verdict.report())},
-            ]
-        return Attempt(verdict, None, list(offered))
+            return ask(previous.messages + [
+                {"role": "assistant", "content": previous.text},
+                {"role": "user", "content": render("plan_correction.j2", problems=previous.verdict.report())},
+            ])
+
+        repaired = repair(lambda: ask(messages), lambda r: [] if r.cannot else r.verdict.problems, correct,
+                          max_fixes=self.max_corrections, what="The plan", usage=stats.usage)
+        final = repaired.result
+        return Attempt(final.verdict, final.cannot, list(offered))
+
+
+@dataclass
+class _Reply:
+    """One model reply: its text, the conversation that asked for it, and the verifier's verdict."""
+
+    text: str
+    messages: list[dict[str, str]]
+    verdict: Verdict
+    cannot: str | None = None
 
 
 def _split(text: str) -> tuple[str | None, Any]:

@@ -49,6 +49,9 @@ class PlanOutcome:
     error: str | None = None
     problems: list[Problem] = field(default_factory=list)
     stats: Stats = field(default_factory=Stats)
+    # Placeholder -> password for the passwords typed in the request: a model saw only the placeholders;
+    # a written program holds them too, and gets the real values when it runs.
+    secrets: dict[str, str] = field(default_factory=dict, repr=False)
 
     @property
     def ok(self) -> bool:

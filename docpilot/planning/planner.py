@@ -13,15 +13,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from pdftools import Tool, all_tools
+from pdftools.masking import hide_passwords, is_secret, restore_passwords
 
 from docpilot.planning.codegen import CodeWriter
-from docpilot.errors import DocPilotError
+from docpilot.errors import DocPilotError, RepairFailed
+from docpilot.llm.base import Metered
 from docpilot.plans.explain import explain_plan
 from docpilot.plans.explain_program import explain_program
 from docpilot.planning.fastpath import LOGIC, NeedInfo, fast_plan
 from docpilot.files import FileInfo
 from docpilot.planning.llm_planner import LLMPlanner, Retriever
 from docpilot.planning.outcome import PlanOutcome
+from docpilot.planning.stats import Stats
 from docpilot.plans.plan import Plan
 from docpilot.plans.verify import Problem, verify_plan
 
@@ -97,6 +100,7 @@ class Planner:
         return outcome
 
     def _with_llm(self, request: str, files: dict[str, FileInfo], critique: tuple[Plan, str] | None) -> PlanOutcome:
+        """Plan with the model: typed passwords become placeholders before any text reaches a prompt."""
         if self.llm is None:
             return PlanOutcome(request, "rules", error=(
                 "I could not turn this request into tool steps on my own, and no language model is configured. "
@@ -104,29 +108,44 @@ class Planner:
                 "model (make install) or an OpenAI-compatible server (OPENAI_BASE_URL)."))
         outcome = PlanOutcome(request, self.llm_name)
         _load_in_background(self.llm)  # the model loads while the few-shot index is built
+        safe_request, swaps = hide_passwords(request)
+        safe_critique = None
+        if critique is not None:
+            previous = _hide_secrets(critique[0], swaps)
+            safe_critique = (previous, hide_passwords(critique[1], swaps)[0])
+        outcome.secrets = swaps
+        llm = Metered(self.llm, outcome.stats.usage)
         if critique is None and LOGIC.search(request):
-            return self._with_program(request, files, outcome)
-        attempt = LLMPlanner(self.llm, self.tools, self.retriever, self.max_corrections).plan(
-            request, files, outcome.stats, critique)
+            return self._with_program(safe_request, files, outcome, llm)
+        try:
+            attempt = LLMPlanner(llm, self.tools, self.retriever, self.max_corrections).plan(
+                safe_request, files, outcome.stats, safe_critique)
+        except RepairFailed as exc:
+            verdict = exc.attempts[-1].result.verdict
+            outcome.problems = verdict.problems
+            outcome.error = ("I could not make a valid plan for this request after "
+                             f"{outcome.stats.plan_corrections} correction(s): " + _user_error(verdict.problems))
+            return outcome
         if attempt.cannot:
             outcome.error = f"This cannot be done with the available PDF tools: {attempt.cannot}"
             return outcome
-        if not attempt.verdict.ok:
-            outcome.problems = attempt.verdict.problems
-            outcome.error = ("I could not make a valid plan for this request after "
-                             f"{outcome.stats.plan_corrections} correction(s): " + _user_error(attempt.verdict.problems))
-            return outcome
         assert attempt.verdict.plan is not None
-        return self._done(outcome, attempt.verdict.plan, attempt.verdict.order)
+        plan = Plan.model_validate({"steps": [{**s, "args": restore_passwords(s["args"], swaps)}
+                                              for s in attempt.verdict.plan.dump()["steps"]]})
+        return self._done(outcome, plan, attempt.verdict.order)
 
-    def code_writer(self) -> CodeWriter:
-        return CodeWriter(self.llm, self.tools, self.retriever)
+    def code_writer(self, stats: Stats) -> CodeWriter:
+        """A program writer whose model calls count in ``stats``."""
+        if self.llm is None:
+            raise DocPilotError("Writing a program needs a language model, and none is configured.")
+        return CodeWriter(Metered(self.llm, stats.usage), self.tools, self.retriever)
 
-    def _with_program(self, request: str, files: dict[str, FileInfo], outcome: PlanOutcome) -> PlanOutcome:
-        draft = self.code_writer().write(request, files, outcome.stats)
-        if not draft.ok:
+    def _with_program(self, request: str, files: dict[str, FileInfo], outcome: PlanOutcome, llm: Any) -> PlanOutcome:
+        try:
+            draft = CodeWriter(llm, self.tools, self.retriever).write(request, files, outcome.stats)
+        except RepairFailed as exc:
             outcome.error = ("I could not write a safe program for this request after "
-                             f"{outcome.stats.code_revisions} revision(s): {draft.problems}")
+                             f"{outcome.stats.code_revisions} revision(s): {exc.problems[0]}")
             return outcome
         outcome.set_program(draft, explain_program(draft.code, self.tools))
         return outcome
@@ -149,6 +168,18 @@ def _load_in_background(llm: Any) -> None:
             pass  # the first call reports it
 
     threading.Thread(target=run, name="docpilot-model-load", daemon=True).start()
+
+
+def _hide_secrets(plan: Plan, swaps: dict[str, str]) -> Plan:
+    """``plan`` with its secret argument values swapped for placeholders (added to ``swaps``)."""
+    data = plan.dump()
+    for step in data["steps"]:
+        for key, value in step["args"].items():
+            if isinstance(value, str) and value and is_secret(step["task"], key):
+                name = next((k for k, v in swaps.items() if v == value), None) or f"PASSWORD_{len(swaps) + 1}"
+                swaps[name] = value
+                step["args"][key] = name
+    return Plan.model_validate(data)
 
 
 def _user_error(problems: list[Problem]) -> str:

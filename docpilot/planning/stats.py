@@ -1,27 +1,37 @@
-"""Per-request counters reported in `stats` (LLM calls, corrections, revisions, tokens, time)."""
+"""Per-request counters reported in ``stats`` (LLM calls and tokens, corrections, revisions, time).
+
+LLM calls and tokens are counted in one place, the request's :class:`~docpilot.llm.base.Usage`,
+by the :class:`~docpilot.llm.base.Metered` view of the model the request uses; nothing else counts
+replies.
+"""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field
+
+from docpilot.llm.base import Usage
 
 __all__ = ["Stats"]
 
 
 @dataclass
 class Stats:
-    llm_calls: int = 0
+    usage: Usage = field(default_factory=Usage)
     plan_corrections: int = 0
     code_revisions: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
     seconds: float = 0.0
 
-    def count_reply(self, reply: object) -> None:
-        self.llm_calls += 1
-        self.prompt_tokens += int(getattr(reply, "prompt_tokens", 0) or 0)
-        self.completion_tokens += int(getattr(reply, "completion_tokens", 0) or 0)
+    @property
+    def llm_calls(self) -> int:
+        return self.usage.calls
 
     def to_json(self) -> dict[str, float | int]:
-        data = asdict(self)
-        data["seconds"] = round(self.seconds, 2)
-        return data
+        """The ``stats`` object of the ``run --json`` / ``plan --json`` contract."""
+        return {
+            "llm_calls": self.usage.calls,
+            "plan_corrections": self.plan_corrections,
+            "code_revisions": self.code_revisions,
+            "prompt_tokens": self.usage.prompt_tokens,
+            "completion_tokens": self.usage.completion_tokens,
+            "seconds": round(self.seconds, 2),
+        }

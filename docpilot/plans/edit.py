@@ -14,23 +14,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from pdftools import Tool
+from pdftools.masking import MASK, is_secret
 
 from docpilot.plans.plan import Plan
 
-__all__ = ["HEADERS", "MASK", "parse_value", "plan_rows", "rows_to_plan", "show_value"]
+__all__ = ["parse_value", "plan_rows", "rows_to_plan", "show_value"]
 
-HEADERS = ["Step", "Tool", "Parameter", "Value"]
-MASK = "••••••"
-
-
-def _secret(param: str) -> bool:
-    return "password" in param
-
-
-def show_value(param: str, value: Any) -> str:
+def show_value(task: str, param: str, value: Any) -> str:
+    """A cell's text: strings as they are, other values as JSON, a set secret as the mask."""
     if value is None:
         return ""
-    if _secret(param) and isinstance(value, str) and value:
+    if is_secret(task, param) and isinstance(value, str) and value:
         return MASK
     if isinstance(value, str):
         return value
@@ -87,7 +81,7 @@ def plan_rows(plan: Plan | None, tools: dict[str, Tool]) -> list[list[str]]:
         props = tools[step.task].schema().get("properties", {}) if step.task in tools else {}
         names = list(step.args) + [name for name in props if name not in step.args]
         for name in names:
-            rows.append([str(step.id), step.task, name, show_value(name, step.args.get(name))])
+            rows.append([str(step.id), step.task, name, show_value(step.task, name, step.args.get(name))])
     return rows
 
 
@@ -112,9 +106,9 @@ def rows_to_plan(plan: Plan, rows: Sequence[Sequence[Any]] | None,
         props = tools[step["task"]].schema().get("properties", {}) if step["task"] in tools else {}
         old = step["args"].get(param)
         text = _cell(row, 3)
-        if _secret(param) and text == MASK:
+        if is_secret(step["task"], param) and text == MASK:
             continue
-        if text == show_value(param, old):
+        if text == show_value(step["task"], param, old):
             continue
         new = parse_value(text, props.get(param))
         if new == old:
@@ -123,7 +117,7 @@ def rows_to_plan(plan: Plan, rows: Sequence[Sequence[Any]] | None,
             step["args"].pop(param, None)
         else:
             step["args"][param] = new
-        shown_old = show_value(param, old) or "(not set)"
-        shown_new = show_value(param, new) or "(not set)"
+        shown_old = show_value(step["task"], param, old) or "(not set)"
+        shown_new = show_value(step["task"], param, new) or "(not set)"
         changes.append(f"step {step_id} {step['task']}: {param} {shown_old} → {shown_new}")
     return Plan.model_validate(data), changes

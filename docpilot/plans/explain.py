@@ -2,7 +2,8 @@
 
 A template is text with ``{arg}`` fields; a ``[...]`` segment is dropped when a field
 inside it has no value, so "Watermark {pages} of {file}[ with the text {text}]" reads
-well with or without the optional argument. Passwords are always masked.
+well with or without the optional argument. Secret arguments (what each tool declares) are
+always masked (:mod:`pdftools.masking`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import re
 from typing import Any
 
 from pdftools import Tool
+from pdftools.masking import MASK, mask_args
 
 from docpilot.plans.plan import REF, Plan
 
@@ -18,7 +20,6 @@ __all__ = ["explain_plan", "explain_step", "format_value"]
 
 _FIELD = re.compile(r"\{(\w+)\}")
 _OPTIONAL = re.compile(r"\[([^\[\]]*)\]")
-_SECRET = ("password", "owner_password")
 _CATEGORY_WORDS = {
     "email": "email addresses", "phone": "phone numbers", "ssn": "social security numbers",
     "card": "card numbers", "account": "account numbers", "date": "dates", "money": "amounts of money",
@@ -49,8 +50,8 @@ def _pages(value: Any) -> str:
 
 def format_value(name: str, value: Any, returns: dict[str, int]) -> str:
     """One argument as a reader wants to see it."""
-    if name in _SECRET:
-        return "••••••" if value else ""
+    if value == MASK:
+        return MASK
     if isinstance(value, str):
         match = REF.match(value.strip())
         if match:
@@ -90,7 +91,7 @@ def render(template: str, args: dict[str, Any], returns: dict[str, int]) -> str:
 
 
 def explain_step(step: Any, tool: Tool, returns: dict[str, int]) -> str:
-    args = {**tool.defaults(), **step.args}
+    args = mask_args(step.task, {**tool.defaults(), **step.args})
     line = render(tool.explain, args, returns)
     if args.get("output") and "{output}" not in tool.explain:
         line += f', saved as "{args["output"]}"'

@@ -10,6 +10,7 @@ import ast
 from typing import Any
 
 from pdftools import Tool
+from pdftools.masking import mask_args
 
 from docpilot.plans.explain import render
 
@@ -37,7 +38,7 @@ def _call_text(call: ast.Call, tools: dict[str, Tool]) -> str | None:
     tool = tools.get(func.attr)
     if tool is None:
         return f"call {func.attr}"
-    args = {**tool.defaults(), **{kw.arg: _arg(kw.arg, kw.value) for kw in call.keywords if kw.arg}}
+    args = mask_args(tool.name, {**tool.defaults(), **{kw.arg: _arg(kw.arg, kw.value) for kw in call.keywords if kw.arg}})
     text = render(tool.explain, args, {})
     return text[0].lower() + text[1:] if text else tool.summary
 

@@ -8,22 +8,22 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import re
 import secrets
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from docpilot.running.deliverables import deliver
-from docpilot.running.deliverables import choose_deliverables
+from pdftools.masking import mask_steps, mask_text, restore_passwords
+
+from docpilot.running.deliverables import choose_deliverables, deliver
 from docpilot.files import FileInfo
 from docpilot.running.messages import run_message
 from docpilot.plans.plan import Plan
 from docpilot.running.compile import compile_plan
 from docpilot.settings import cache_dir
 
-__all__ = ["Executor", "RunOutcome", "mask_passwords"]
+__all__ = ["Executor", "RunOutcome"]
 
 
 @dataclass
@@ -39,28 +39,6 @@ class RunOutcome:
     seconds: float = 0.0
 
 
-def mask_passwords(plan: Plan | None, text: str) -> str:
-    """``text`` with every password that appears in the plan's arguments replaced by ***."""
-    if plan is None:
-        return text
-    for step in plan.steps:
-        for key, value in step.args.items():
-            if "password" in key and isinstance(value, str) and value:
-                text = text.replace(value, "***")
-    return text
-
-
-def _masked_plan(plan: Plan | None) -> dict[str, Any] | None:
-    if plan is None:
-        return None
-    data = plan.dump()
-    for step in data["steps"]:
-        for key in step["args"]:
-            if "password" in key and step["args"][key]:
-                step["args"][key] = "***"
-    return data
-
-
 class Executor:
     """Runs programs in the sandbox (a warm one when given) and delivers their outputs."""
 
@@ -74,11 +52,14 @@ class Executor:
         return self.run_program(request, code, files, out_dir, plan=plan)
 
     def run_program(self, request: str, code: str, files: dict[str, FileInfo], out_dir: str | Path,
-                    plan: Plan | None = None, extra_record: dict[str, Any] | None = None) -> RunOutcome:
+                    plan: Plan | None = None, extra_record: dict[str, Any] | None = None,
+                    secrets: dict[str, str] | None = None) -> RunOutcome:
+        """Run ``code`` in the sandbox; ``secrets`` (placeholder -> password) are put into it only for the run,
+        so the program kept, shown and recorded holds the placeholders."""
         from sandbox.runner import run_program
 
         started = time.perf_counter()
-        result = run_program(code, {name: info.path for name, info in files.items()}, limits=self.limits,
+        result = run_program(restore_passwords(code, secrets or {}), {name: info.path for name, info in files.items()}, limits=self.limits,
                              sandbox=self.sandbox)
         try:
             outcome = self._finish(result, files, out_dir)
@@ -108,11 +89,11 @@ class Executor:
         stamp = dt.datetime.now().strftime("%Y-%m-%dT%H-%M-%S")
         folder = self.records / f"{stamp}-{secrets.token_hex(2)}"
         record = {
-            "request": mask_passwords(plan, request),
-            "plan": _masked_plan(plan),
-            "program": mask_passwords(plan, code),
+            "request": mask_text(request, plan),
+            "plan": {"steps": mask_steps(plan.dump()["steps"])} if plan is not None else None,
+            "program": mask_text(code, plan),
             "ok": outcome.ok,
-            "error": mask_passwords(plan, outcome.error or "") or None,
+            "error": mask_text(outcome.error or "", plan) or None,
             "outputs": outcome.outputs,
             "answers": outcome.answers,
             "steps": outcome.steps,
@@ -124,7 +105,7 @@ class Executor:
             folder.mkdir(parents=True, exist_ok=True)
             folder.chmod(0o700)
             text = json.dumps(record, ensure_ascii=False, indent=1, default=str)
-            (folder / "record.json").write_text(re.sub(r'("password[^"]*":\s*)"[^"*]+"', r'\1"***"', text))
+            (folder / "record.json").write_text(mask_text(text, plan))
             (folder / "program.py").write_text(record["program"])
         except OSError:
             return None

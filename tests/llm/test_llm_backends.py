@@ -172,11 +172,17 @@ def test_scripted_llm_plays_back_and_records():
         llm.chat([{"role": "user", "content": "more"}])
 
 
-def test_usage_as_dict():
-    usage = Usage()
-    usage.add(ScriptedLLM(["a b"]).chat([{"role": "user", "content": "x y z"}]))
-    assert usage.as_dict()["llm_calls"] == 1
-    assert usage.as_dict()["prompt_tokens"] == 3 and usage.as_dict()["completion_tokens"] == 2
+def test_a_request_counts_each_reply_once_in_its_stats():
+    from docpilot.planning.stats import Stats
+
+    stats = Stats()
+    llm = ScriptedLLM(["a b", "c"])
+    request = metered(llm, stats.usage)
+    request.chat([{"role": "user", "content": "x y z"}])
+    request.chat([{"role": "user", "content": "w"}])
+    data = stats.to_json()
+    assert data["llm_calls"] == 2 and llm.usage.calls == 2
+    assert data["prompt_tokens"] == 4 and data["completion_tokens"] == 3
 
 
 # --- the embedded model, in-process ----------------------------------------------------------------

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from pdftools.masking import MASK
+
 from docpilot.planning.fastpath import NeedInfo, fast_plan
 from docpilot.files import inspect_files
 from docpilot.planning.planner import Planner
@@ -181,7 +183,7 @@ def test_explanation_masks_passwords_and_names_pages(make_pdf) -> None:
     files = inspect_files([make_pdf(["a", "b", "c"], name="deal.pdf")])
     outcome = Planner(llm=None).plan("Extract pages 2-3 and protect it with the password Hunter22", files)
     assert outcome.ok and outcome.backend == "rules" and outcome.stats.llm_calls == 0
-    assert "Hunter22" not in outcome.explanation and "••••••" in outcome.explanation
+    assert "Hunter22" not in outcome.explanation and MASK in outcome.explanation
     assert "pages 2-3" in outcome.explanation and "deal.pdf" in outcome.explanation
     assert [s.task for s in outcome.plan.steps] == ["extract_pages", "add_password"]
 
