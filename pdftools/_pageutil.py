@@ -29,7 +29,8 @@ __all__ = [
 
 _REF = re.compile(r"(\d+)\s+0\s+R")
 _UNITS = {"pt": 1.0, "in": 72.0, "mm": 72 / 25.4, "cm": 72 / 2.54}
-_START_WORDS = {"0", "start", "beginning", "front", "before 1", "before first"}
+# Words `after` accepts for "before the first page" (declared as insert_blank_pages' page_words).
+START_WORDS = ("0", "start", "beginning", "front", "before 1", "before first")
 
 
 def arrange(doc: pymupdf.Document, indices: list[int]) -> None:
@@ -262,7 +263,7 @@ def insertion_points(after: object, count: int) -> list[int]:
                 part = part.strip().lower()
                 if not part:
                     continue
-            if part == 0 or part in _START_WORDS:
+            if part == 0 or part in START_WORDS:
                 found = [0]
             else:
                 found = [i + 1 for i in parse_pages(part, count)]

@@ -42,9 +42,9 @@ _NOT_SECRET = {"protect", "protected", "protection", "and", "with", "to", "it", 
 def is_secret(task: str, arg: str) -> bool:
     """Whether argument ``arg`` of tool ``task`` is secret (what the tool declares; for a tool the
     registry does not know, any argument named like a password)."""
-    from .registry import _REGISTRY, TOOL_INDEX, get_tool
+    from .registry import _REGISTRY, get_tool, tool_index
 
-    if task in _REGISTRY or task in TOOL_INDEX:
+    if task in _REGISTRY or task in tool_index():
         return arg in get_tool(task).secrets
     return "password" in arg.lower() or "passcode" in arg.lower()
 

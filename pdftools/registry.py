@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import importlib.util
 import re
 import textwrap
 import typing
@@ -23,7 +24,7 @@ if typing.TYPE_CHECKING:  # pydantic loads on first need: a tool run with well-t
     from pydantic import BaseModel, ValidationError
 
 __all__ = ["Tool", "tool", "get_tool", "all_tools", "call_tool", "unregister", "generic_answer", "TOOL_MODULES",
-           "TOOL_INDEX", "IMAGE_LIBRARIES", "FileKind"]
+           "tool_index", "IMAGE_LIBRARIES", "FileKind"]
 
 # What the tools that read or write images through Pillow load when they run (plugins included).
 IMAGE_LIBRARIES = ("PIL.Image", "PIL.ImageOps", "PIL.TiffImagePlugin", "PIL.PngImagePlugin", "PIL.JpegImagePlugin")
@@ -53,63 +54,25 @@ TOOL_MODULES = (
     "pdftools.tools_entities",
 )
 
-# Which module defines each tool, so one tool can be loaded without importing them all.
-# tests/test_registry.py checks this against what the modules really register.
-TOOL_INDEX: dict[str, str] = {
-    "convert_to_docx": "pdftools.tools_convert",
-    "convert_to_jpeg": "pdftools.tools_convert",
-    "convert_to_markdown": "pdftools.tools_convert",
-    "convert_to_png": "pdftools.tools_convert",
-    "convert_to_pptx": "pdftools.tools_convert",
-    "convert_to_text": "pdftools.tools_convert",
-    "convert_to_tiff": "pdftools.tools_convert",
-    "convert_to_xlsx": "pdftools.tools_convert",
-    "images_to_pdf": "pdftools.tools_convert",
-    "find_entities": "pdftools.tools_entities",
-    "extract_attachments": "pdftools.tools_extract",
-    "extract_images": "pdftools.tools_extract",
-    "extract_tables": "pdftools.tools_extract",
-    "extract_text": "pdftools.tools_extract",
-    "get_outline": "pdftools.tools_extract",
-    "ocr": "pdftools.tools_extract",
-    "count_pages": "pdftools.tools_files",
-    "duplicate": "pdftools.tools_files",
-    "get_metadata": "pdftools.tools_files",
-    "rename": "pdftools.tools_files",
-    "set_metadata": "pdftools.tools_files",
-    "fill_form": "pdftools.tools_forms",
-    "flatten_form": "pdftools.tools_forms",
-    "read_form": "pdftools.tools_forms",
-    "add_comment": "pdftools.tools_markup",
-    "delete_annotations": "pdftools.tools_markup",
-    "highlight_text": "pdftools.tools_markup",
-    "read_annotations": "pdftools.tools_markup",
-    "search_text": "pdftools.tools_markup",
-    "strikeout_text": "pdftools.tools_markup",
-    "underline_text": "pdftools.tools_markup",
-    "add_page_with_text": "pdftools.tools_pages",
-    "crop_pages": "pdftools.tools_pages",
-    "delete_pages": "pdftools.tools_pages",
-    "extract_pages": "pdftools.tools_extract_pages",
-    "insert_blank_pages": "pdftools.tools_pages",
-    "remove_blank_pages": "pdftools.tools_pages",
-    "reorder_pages": "pdftools.tools_pages",
-    "rotate_pages": "pdftools.tools_pages",
-    "split_pdf": "pdftools.tools_pages",
-    "redact_pages": "pdftools.tools_redact",
-    "redact_text": "pdftools.tools_redact",
-    "add_password": "pdftools.tools_security",
-    "check_password": "pdftools.tools_security",
-    "combine_files": "pdftools.tools_security",
-    "compress": "pdftools.tools_security",
-    "remove_password": "pdftools.tools_security",
-    "sanitize": "pdftools.tools_security",
-    "add_header_footer": "pdftools.tools_stamp",
-    "add_image": "pdftools.tools_stamp",
-    "add_page_numbers": "pdftools.tools_stamp",
-    "add_signature": "pdftools.tools_stamp",
-    "add_watermark": "pdftools.tools_stamp",
-}
+# A tool's definition in its module's source: the decorator, then the function (found without importing).
+_DEFINITION = re.compile(r"^@tool\((?:[^()]|\([^()]*\))*\)\s*\n(?:@.*\n(?:[ \t]+.*\n)*)*def (\w+)\(", re.M)
+
+
+@functools.cache
+def tool_index() -> dict[str, str]:
+    """Which module defines each tool, read from the tool modules' source (nothing is imported), so
+    one tool can be loaded without importing them all. tests/test_registry.py checks it against
+    what the modules really register."""
+    index: dict[str, str] = {}
+    for module in TOOL_MODULES:
+        spec = importlib.util.find_spec(module)
+        if spec is None or spec.origin is None:
+            continue
+        with open(spec.origin, encoding="utf-8") as handle:
+            for name in _DEFINITION.findall(handle.read()):
+                index[name] = module
+    return index
+
 
 _REGISTRY: dict[str, "Tool"] = {}
 
@@ -451,8 +414,10 @@ def all_tools() -> dict[str, Tool]:
 
 def get_tool(name: str) -> Tool:
     """One tool by name; imports only the module that defines it."""
-    if name not in _REGISTRY and name in TOOL_INDEX:
-        importlib.import_module(TOOL_INDEX[name])
+    if name not in _REGISTRY:
+        module = tool_index().get(name)
+        if module is not None:
+            importlib.import_module(module)
     if name in _REGISTRY:
         return _REGISTRY[name]
     tools = _load()

@@ -35,7 +35,7 @@ __all__ = [
 
 
 @tool(kind="files", category="convert", explain="Convert {file} to a Word document[ ({pages})]",
-      needs=("pdf2docx", "pdf2docx.table.TablesConstructor", "docx"), makes="office", secrets=("password",))
+      needs=("pdf2docx", "pdf2docx.table.TablesConstructor", "docx"), makes="office", secrets=("password",), result_name="word_file", converts_to="docx")
 def convert_to_docx(
     file: str, pages: Pages = "all", password: Optional[str] = None, output: Optional[str] = None
 ) -> str:
@@ -61,7 +61,7 @@ def convert_to_docx(
 
 
 @tool(kind="files", category="convert", explain="Turn {file} into PowerPoint slides, one per page[ ({pages})]",
-      needs=("pptx",), makes="office", secrets=("password",))
+      needs=("pptx",), makes="office", secrets=("password",), result_name="slides", converts_to="pptx")
 def convert_to_pptx(
     file: str, pages: Pages = "all", password: Optional[str] = None, output: Optional[str] = None
 ) -> str:
@@ -89,7 +89,7 @@ def convert_to_pptx(
 
 
 @tool(kind="files", category="convert", explain="Put the tables in {file} into an Excel workbook[ ({pages})]",
-      needs=("openpyxl", "openpyxl.styles", "openpyxl.utils", "openpyxl.packaging.extended", "pymupdf.table"), makes="office", secrets=("password",))
+      needs=("openpyxl", "openpyxl.styles", "openpyxl.utils", "openpyxl.packaging.extended", "pymupdf.table"), makes="office", secrets=("password",), result_name="workbook", converts_to="xlsx")
 def convert_to_xlsx(
     file: str, pages: Pages = "all", password: Optional[str] = None, output: Optional[str] = None
 ) -> str:
@@ -157,7 +157,7 @@ def _page_images(file: str, pages: Pages, dpi: int, password: Optional[str], out
     return [str(p) for p in written]
 
 
-@tool(kind="files", category="convert", explain="Save {pages} of {file} as PNG images[ at {dpi} dpi]", makes="image", secrets=("password",))
+@tool(kind="files", category="convert", explain="Save {pages} of {file} as PNG images[ at {dpi} dpi]", makes="image", secrets=("password",), result_name="png_images", converts_to="png")
 def convert_to_png(
     file: str,
     pages: Pages = "all",
@@ -181,7 +181,7 @@ def convert_to_png(
     return _page_images(file, pages, dpi, password, output, "png")
 
 
-@tool(kind="files", category="convert", explain="Save {pages} of {file} as JPEG images[ at {dpi} dpi]", makes="image", secrets=("password",))
+@tool(kind="files", category="convert", explain="Save {pages} of {file} as JPEG images[ at {dpi} dpi]", makes="image", secrets=("password",), result_name="jpeg_images", converts_to="jpeg")
 def convert_to_jpeg(
     file: str,
     pages: Pages = "all",
@@ -210,7 +210,7 @@ def convert_to_jpeg(
 
 
 @tool(kind="files", category="convert", explain="Save {pages} of {file} as one multi-page TIFF image[ at {dpi} dpi]",
-      needs=IMAGE_LIBRARIES, makes="image", secrets=("password",))
+      needs=IMAGE_LIBRARIES, makes="image", secrets=("password",), result_name="tiff_image", converts_to="tiff")
 def convert_to_tiff(
     file: str,
     pages: Pages = "all",
@@ -255,7 +255,7 @@ def _write_text(target: Path, text: str) -> None:
             handle.write(text)
 
 
-@tool(kind="files", category="convert", explain="Save the text of {file} as a text file[ ({pages})]", makes="text", secrets=("password",))
+@tool(kind="files", category="convert", explain="Save the text of {file} as a text file[ ({pages})]", makes="text", secrets=("password",), result_name="text_file", converts_to="text")
 def convert_to_text(
     file: str, pages: Pages = "all", password: Optional[str] = None, output: Optional[str] = None
 ) -> str:
@@ -284,7 +284,7 @@ def convert_to_text(
     return str(target)
 
 
-@tool(kind="files", category="convert", explain="Convert {file} to Markdown[ ({pages})]", makes="text", secrets=("password",))
+@tool(kind="files", category="convert", explain="Convert {file} to Markdown[ ({pages})]", makes="text", secrets=("password",), result_name="markdown_file", converts_to="markdown")
 def convert_to_markdown(
     file: str, pages: Pages = "all", password: Optional[str] = None, output: Optional[str] = None
 ) -> str:
@@ -315,7 +315,7 @@ def convert_to_markdown(
 
 
 @tool(kind="pdf", category="convert", explain="Make one PDF from the images {images}, one image per page",
-      needs=IMAGE_LIBRARIES)
+      needs=IMAGE_LIBRARIES, result_name="combined")
 def images_to_pdf(
     images: list[str],
     page_size: Literal["fit", "A4", "letter"] = "fit",

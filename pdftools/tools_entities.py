@@ -9,7 +9,7 @@ further finders in :data:`_FINDERS` without changing the tool.
 
 from __future__ import annotations
 
-from typing import Callable, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 import pymupdf
 
@@ -17,7 +17,7 @@ from .docio import open_pdf
 from .errors import ToolArgumentError
 from .pages import Pages, parse_pages
 from .patterns import CATEGORIES, normalize_category
-from .registry import tool
+from .registry import generic_answer, tool
 from .textmatch import Targets, find_matches
 
 __all__ = ["find_entities"]
@@ -58,7 +58,15 @@ def _kinds(categories: Optional[Union[str, list[str]]]) -> list[str]:
     return kinds or list(_FINDERS)
 
 
-@tool(kind="value", category="understanding", explain="Find [{categories} ]in {file}[ on {pages}]")
+def _find_entities_answer(value: Any) -> str:
+    if not isinstance(value, list):
+        return generic_answer(value)
+    shown = ", ".join(f"{e.get('text')} (p. {e.get('page')})" for e in value[:8])
+    return f"Found {len(value)}: {shown}{' …' if len(value) > 8 else ''}." if value else "Nothing was found."
+
+
+@tool(kind="value", category="understanding", explain="Find [{categories} ]in {file}[ on {pages}]", result_name="entities",
+      answer=_find_entities_answer)
 def find_entities(
     file: str,
     categories: Optional[Union[str, list[str]]] = None,

@@ -34,7 +34,7 @@ MAX_IMAGES = 500
 _TEXT_FLAGS = pymupdf.TEXTFLAGS_TEXT & ~pymupdf.TEXT_PRESERVE_LIGATURES  # "ﬁ" -> "fi"
 
 
-@tool(kind="files", category="extract", explain="Save the text of {pages} of {file} as a text file", makes="text")
+@tool(kind="files", category="extract", explain="Save the text of {pages} of {file} as a text file", makes="text", result_name="text_file")
 def extract_text(file: str, pages: Pages = "all", output: Optional[str] = None) -> str:
     """Save the text of a PDF's pages, in reading order, to a .txt file.
 
@@ -67,7 +67,7 @@ def extract_text(file: str, pages: Pages = "all", output: Optional[str] = None) 
 
 
 @tool(kind="value", category="extract", explain="Read the tables on {pages} of {file}",
-      needs=("pymupdf.table",))
+      needs=("pymupdf.table",), result_name="tables")
 def extract_tables(file: str, pages: Pages = "all") -> list[dict[str, Any]]:
     """Find tables in a PDF and return their cells row by row.
 
@@ -119,7 +119,7 @@ def _image_bytes(doc: pymupdf.Document, xref: int, smask: int) -> tuple[bytes, s
     return pix.tobytes("png"), "png"
 
 
-@tool(kind="files", category="extract", explain="Save the images on {pages} of {file} as image files", makes="image")
+@tool(kind="files", category="extract", explain="Save the images on {pages} of {file} as image files", makes="image", result_name="images")
 def extract_images(file: str, pages: Pages = "all", min_size: int = 50) -> list[str]:
     """Save the pictures embedded in a PDF as image files.
 
@@ -190,7 +190,7 @@ def _attachments(doc: pymupdf.Document) -> list[tuple[str, bytes]]:
     return found
 
 
-@tool(kind="files", category="extract", explain="Save the files attached to {file}", makes="any")
+@tool(kind="files", category="extract", explain="Save the files attached to {file}", makes="any", result_name="attachments")
 def extract_attachments(file: str) -> list[str]:
     """Save the files embedded in (attached to) a PDF.
 
@@ -217,7 +217,7 @@ def extract_attachments(file: str) -> list[str]:
     return written
 
 
-@tool(kind="value", category="extract", explain="List the bookmarks (table of contents) of {file}")
+@tool(kind="value", category="extract", explain="List the bookmarks (table of contents) of {file}", result_name="outline")
 def get_outline(file: str) -> list[dict[str, Any]]:
     """List a PDF's bookmarks (table of contents / outline).
 
@@ -236,7 +236,7 @@ def get_outline(file: str) -> list[dict[str, Any]]:
     ]
 
 
-@tool(kind="pdf", category="extract", explain="Recognise the text on {pages} of {file} with OCR so it becomes searchable[ (language {language})]")
+@tool(kind="pdf", category="extract", explain="Recognise the text on {pages} of {file} with OCR so it becomes searchable[ (language {language})]", result_name="searchable")
 def ocr(
     file: str,
     pages: Pages = "all",

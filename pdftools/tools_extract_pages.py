@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Optional
 
 from ._qpdf import qpdf_page_count, qpdf_select
+from .effects import selected
 from .pages import Pages, fixed_pages, parse_pages
 from .paths import atomic_target, check_pdf_bytes, input_path, output_path
 from .registry import tool
@@ -18,7 +19,7 @@ from .registry import tool
 __all__ = ["extract_pages"]
 
 
-@tool(kind="pdf", category="pages", explain="Make a new PDF from {pages} of {file}")
+@tool(kind="pdf", category="pages", explain="Make a new PDF from {pages} of {file}", result_name="extracted", page_effect=selected("pages"))
 def extract_pages(file: str, pages: Pages, output: Optional[str] = None) -> str:
     """Make a new PDF holding only the chosen pages, in the order given.
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import shutil
-from typing import Optional
+from typing import Any, Optional
 
 from .docio import open_pdf, write_pdf
 from .paths import atomic_target, input_path, output_path
@@ -14,7 +14,7 @@ from .registry import tool
 __all__ = ["duplicate", "rename", "count_pages", "get_metadata", "set_metadata"]
 
 
-@tool(kind="pdf", category="files", explain="Make a copy of {file}[ named {output}]")
+@tool(kind="pdf", category="files", explain="Make a copy of {file}[ named {output}]", result_name="copy")
 def duplicate(file: str, output: Optional[str] = None) -> str:
     """Make an exact copy of a file.
 
@@ -32,7 +32,11 @@ def duplicate(file: str, output: Optional[str] = None) -> str:
     return str(target)
 
 
-@tool(kind="value", category="files", explain="Count the pages of {file}", secrets=("password",))
+def _count_pages_answer(value: Any) -> str:
+    return f"The document has {value} page{'s' if value != 1 else ''}."
+
+
+@tool(kind="value", category="files", explain="Count the pages of {file}", secrets=("password",), result_name="page_count", answer=_count_pages_answer)
 def count_pages(file: str, password: Optional[str] = None) -> int:
     """Count the pages of a PDF.
 
@@ -47,7 +51,7 @@ def count_pages(file: str, password: Optional[str] = None) -> int:
         return doc.page_count
 
 
-@tool(kind="pdf", category="files", explain="Save a copy of {file} named {new_name}")
+@tool(kind="pdf", category="files", explain="Save a copy of {file} named {new_name}", result_name="renamed")
 def rename(file: str, new_name: str) -> str:
     """Give a file a new name (a renamed copy; the original stays as it is).
 
@@ -90,7 +94,7 @@ def _iso_date(value: str) -> str:
     return text
 
 
-@tool(kind="value", category="files", explain="Read the properties (title, author, dates) of {file}", secrets=("password",))
+@tool(kind="value", category="files", explain="Read the properties (title, author, dates) of {file}", secrets=("password",), result_name="properties")
 def get_metadata(file: str, password: Optional[str] = None) -> dict:
     """Read a PDF's document properties: title, author, dates, page count, encryption.
 
@@ -123,7 +127,7 @@ def get_metadata(file: str, password: Optional[str] = None) -> dict:
         }
 
 
-@tool(kind="pdf", category="files", explain="Set the properties of {file}:[ title {title}][, author {author}][, subject {subject}][, keywords {keywords}]")
+@tool(kind="pdf", category="files", explain="Set the properties of {file}:[ title {title}][, author {author}][, subject {subject}][, keywords {keywords}]", result_name="retitled")
 def set_metadata(
     file: str,
     title: Optional[str] = None,

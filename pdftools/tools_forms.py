@@ -53,7 +53,7 @@ def _describe(f: FormField, captions: list[Optional[str]]) -> dict[str, Any]:
     return entry
 
 
-@tool(kind="value", category="forms", explain="Read the form fields of {file}")
+@tool(kind="value", category="forms", explain="Read the form fields of {file}", result_name="form_values")
 def read_form(file: str) -> list[dict[str, Any]]:
     """List the fillable form fields of a PDF with their current values.
 
@@ -155,7 +155,7 @@ def _same(f: FormField, planned: Any) -> bool:
     return got == planned
 
 
-@tool(kind="pdf", category="forms", explain="Fill the form in {file}: {values}")
+@tool(kind="pdf", category="forms", explain="Fill the form in {file}: {values}", result_name="filled")
 def fill_form(
     file: str,
     values: dict[str, Union[str, bool, int, float]],
@@ -242,7 +242,7 @@ def _redraw_stale(doc: pymupdf.Document, fields: dict[str, FormField], skip: Opt
                     pass  # keep what is there
 
 
-@tool(kind="pdf", category="forms", explain="Flatten the form in {file} so its fields can no longer be edited")
+@tool(kind="pdf", category="forms", explain="Flatten the form in {file} so its fields can no longer be edited", result_name="flattened")
 def flatten_form(file: str, output: Optional[str] = None) -> str:
     """Flatten a form: field values become ordinary page content and can no longer be edited.
 

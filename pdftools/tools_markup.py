@@ -7,7 +7,7 @@ quad per line.
 
 from __future__ import annotations
 
-from typing import Literal, Optional, Union
+from typing import Any, Literal, Optional, Union
 
 import pymupdf
 
@@ -17,7 +17,7 @@ from .docio import open_pdf, write_pdf
 from .paths import output_path
 from .errors import ToolArgumentError
 from .pages import Pages, describe_pages, parse_pages
-from .registry import tool
+from .registry import generic_answer, tool
 from .textmatch import Targets, find_matches, page_text
 
 __all__ = [
@@ -50,7 +50,24 @@ _TYPE_NAMES = {
 _KNOWN_TYPES = sorted(set(_TYPE_NAMES.values()))
 
 
-@tool(kind="value", category="markup", explain="Search {file} for [{terms}][ {categories}][ the pattern {regex}] on {pages}")
+def _page_list(pages: list[int]) -> str:
+    """'page 3', 'pages 1, 2 and 5' for 1-based page numbers."""
+    if not pages:
+        return "no pages"
+    words = [str(p) for p in pages]
+    return f"page {words[0]}" if len(words) == 1 else "pages " + ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _search_text_answer(value: Any) -> str:
+    if not isinstance(value, dict):
+        return generic_answer(value)
+    count = value.get("count", 0)
+    if not count:
+        return "No matches were found."
+    return f"Found {count} match{'es' if count != 1 else ''}, on {_page_list(value.get('pages', []))}."
+
+
+@tool(kind="value", category="markup", explain="Search {file} for [{terms}][ {categories}][ the pattern {regex}] on {pages}", result_name="matches", answer=_search_text_answer)
 def search_text(
     file: str,
     terms: Terms = None,
@@ -140,7 +157,7 @@ _MARK_ARGS = """
 """
 
 
-@tool(kind="pdf", category="markup", explain="Highlight [{terms}][ {categories}][ the pattern {regex}] on {pages} of {file}")
+@tool(kind="pdf", category="markup", explain="Highlight [{terms}][ {categories}][ the pattern {regex}] on {pages} of {file}", result_name="highlighted")
 @_documented("Highlight words, phrases or kinds of data (emails, dates …) in a PDF.", "highlight", "yellow",
              "highlighted")
 def highlight_text(
@@ -158,7 +175,7 @@ def highlight_text(
                  whole_words, color, output)
 
 
-@tool(kind="pdf", category="markup", explain="Underline [{terms}][ {categories}][ the pattern {regex}] on {pages} of {file}")
+@tool(kind="pdf", category="markup", explain="Underline [{terms}][ {categories}][ the pattern {regex}] on {pages} of {file}", result_name="underlined")
 @_documented("Underline words, phrases or kinds of data (emails, dates …) in a PDF.", "underline", "green",
              "underlined")
 def underline_text(
@@ -176,7 +193,7 @@ def underline_text(
                  whole_words, color, output)
 
 
-@tool(kind="pdf", category="markup", explain="Strike out [{terms}][ {categories}][ the pattern {regex}] on {pages} of {file}")
+@tool(kind="pdf", category="markup", explain="Strike out [{terms}][ {categories}][ the pattern {regex}] on {pages} of {file}", result_name="struck")
 @_documented("Strike out words, phrases or kinds of data in a PDF.", "strike out", "red", "struck")
 def strikeout_text(
     file: str,
@@ -206,7 +223,7 @@ def _corner(page: pymupdf.Page, position: str) -> pymupdf.Point:
     return point * page.derotation_matrix
 
 
-@tool(kind="pdf", category="markup", explain="Add the comment {text} on page {page} of {file}")
+@tool(kind="pdf", category="markup", explain="Add the comment {text} on page {page} of {file}", result_name="commented")
 def add_comment(
     file: str,
     text: str,
@@ -289,7 +306,7 @@ def _text_under(annot: pymupdf.Annot, chars: _PageChars) -> str:
     return " ".join(chars.under(rect) for rect in rects).strip()
 
 
-@tool(kind="value", category="markup", explain="List the comments and markups on {pages} of {file}")
+@tool(kind="value", category="markup", explain="List the comments and markups on {pages} of {file}", result_name="annotations")
 def read_annotations(file: str, pages: Pages = "all") -> list[dict]:
     """List the annotations (comments, highlights, underlines …) in a PDF.
 
@@ -337,7 +354,7 @@ def _annot_types(types: Optional[list[str]]) -> Optional[set[str]]:
     return wanted
 
 
-@tool(kind="pdf", category="markup", explain="Delete the[ {types}] annotations on {pages} of {file}")
+@tool(kind="pdf", category="markup", explain="Delete the[ {types}] annotations on {pages} of {file}", result_name="cleaned")
 def delete_annotations(
     file: str,
     pages: Pages = "all",

@@ -8,13 +8,14 @@ touched. Pages are 1-based at the edge (``Pages`` + ``parse_pages``).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal, Optional
+from typing import Any, Literal, Optional
 
 import pymupdf
 
 from ._pageutil import (
     arrange,
     blank_reason,
+    START_WORDS,
     insertion_points,
     new_text_pages,
     part_toc,
@@ -24,7 +25,8 @@ from ._pageutil import (
 )
 from .docio import open_pdf, write_pdf
 from .paths import output_path
-from .errors import ToolArgumentError
+from .effects import added, removed, unknown
+from .errors import PdfToolError, ToolArgumentError
 from .pages import Pages, parse_pages
 from .registry import tool
 
@@ -39,10 +41,22 @@ __all__ = [
     "remove_blank_pages",
 ]
 
-_REVERSE = {"reverse", "reversed", "backwards", "backward", "reverse order", "last-1", "last-first"}
+# Words `order` accepts for "last page first" (declared as reorder_pages' page_words: the verifier reads them).
+REVERSE_WORDS = ("reverse", "reversed", "backwards", "backward", "reverse order", "last-1", "last-first")
 
 
-@tool(kind="pdf", category="pages", explain="Delete {pages} from {file}")
+def _blank_pages_added(values: dict[str, Any], pages_in: int | None, files_sum: int | None) -> int | None:
+    """insert_blank_pages' page count: ``count`` pages at each insertion point."""
+    if pages_in is None:
+        return None
+    try:
+        points = insertion_points(values.get("after"), pages_in)
+    except PdfToolError:
+        return None
+    return pages_in + int(values.get("count") or 1) * len(points)
+
+
+@tool(kind="pdf", category="pages", explain="Delete {pages} from {file}", result_name="shortened", page_effect=removed("pages"))
 def delete_pages(file: str, pages: Pages, output: Optional[str] = None) -> str:
     """Remove pages from a PDF.
 
@@ -68,7 +82,7 @@ def delete_pages(file: str, pages: Pages, output: Optional[str] = None) -> str:
         return write_pdf(doc, target)
 
 
-@tool(kind="pdf", category="pages", explain="Rotate {pages} of {file} by {degrees} degrees (clockwise)")
+@tool(kind="pdf", category="pages", explain="Rotate {pages} of {file} by {degrees} degrees (clockwise)", result_name="rotated")
 def rotate_pages(file: str, pages: Pages = "all", degrees: int = 90, output: Optional[str] = None) -> str:
     """Turn pages by a multiple of 90 degrees, on top of any rotation they already have.
 
@@ -94,7 +108,7 @@ def rotate_pages(file: str, pages: Pages = "all", degrees: int = 90, output: Opt
         return write_pdf(doc, target)
 
 
-@tool(kind="pdf", category="pages", explain="Put the pages of {file} in the order {order}")
+@tool(kind="pdf", category="pages", explain="Put the pages of {file} in the order {order}", result_name="reordered", page_words={"order": REVERSE_WORDS})
 def reorder_pages(file: str, order: Pages, output: Optional[str] = None) -> str:
     """Put the pages of a PDF in a new order.
 
@@ -112,7 +126,7 @@ def reorder_pages(file: str, order: Pages, output: Optional[str] = None) -> str:
     """
     with open_pdf(file) as doc:
         count = doc.page_count
-        if isinstance(order, str) and order.strip().lower() in _REVERSE:
+        if isinstance(order, str) and order.strip().lower() in REVERSE_WORDS:
             indices = list(range(count - 1, -1, -1))
         else:
             indices = _full_order(order, count)
@@ -148,7 +162,7 @@ def _full_order(order: object, count: int) -> list[int]:
     return seen
 
 
-@tool(kind="files", category="pages", explain="Split {file} into separate files[ every {every} pages][ starting new parts at pages {at}]", makes="pdf")
+@tool(kind="files", category="pages", explain="Split {file} into separate files[ every {every} pages][ starting new parts at pages {at}]", makes="pdf", result_name="parts", page_effect=unknown)
 def split_pdf(
     file: str,
     every: Optional[int] = None,
@@ -211,7 +225,7 @@ def split_pdf(
         return written
 
 
-@tool(kind="pdf", category="pages", explain="Insert[ {count}] blank page(s) after page {after} of {file}")
+@tool(kind="pdf", category="pages", explain="Insert[ {count}] blank page(s) after page {after} of {file}", result_name="padded", page_effect=_blank_pages_added, page_words={"after": START_WORDS})
 def insert_blank_pages(file: str, after: Pages, count: int = 1, output: Optional[str] = None) -> str:
     """Insert blank pages, sized like the page before them.
 
@@ -236,7 +250,7 @@ def insert_blank_pages(file: str, after: Pages, count: int = 1, output: Optional
         return write_pdf(doc, target)
 
 
-@tool(kind="pdf", category="pages", explain="Add a page with the text {text} to {file}[ (at the {position})]")
+@tool(kind="pdf", category="pages", explain="Add a page with the text {text} to {file}[ (at the {position})]", result_name="extended", page_effect=added(1))
 def add_page_with_text(
     file: str,
     text: str,
@@ -280,7 +294,7 @@ def add_page_with_text(
         return write_pdf(doc, target)
 
 
-@tool(kind="pdf", category="pages", explain="Crop {pages} of {file}[ by {margin} {unit}]")
+@tool(kind="pdf", category="pages", explain="Crop {pages} of {file}[ by {margin} {unit}]", result_name="cropped")
 def crop_pages(
     file: str,
     pages: Pages = "all",
@@ -330,7 +344,7 @@ def crop_pages(
         return write_pdf(doc, target)
 
 
-@tool(kind="pdf", category="pages", explain="Remove the blank pages from {file}")
+@tool(kind="pdf", category="pages", explain="Remove the blank pages from {file}", result_name="trimmed", page_effect=unknown)
 def remove_blank_pages(file: str, threshold: float = 0.001, output: Optional[str] = None) -> str:
     """Remove blank pages: pages with no text that show (next to) nothing.
 

@@ -88,7 +88,7 @@ def _scrub_document(doc: pymupdf.Document, targets: Targets, found: list[str]) -
                 annot.update()
 
 
-@tool(kind="pdf", category="markup", explain="Permanently remove [{terms}][ {categories}][ the pattern {regex}] on {pages} of {file} (blacked out, text deleted)")
+@tool(kind="pdf", category="markup", explain="Permanently remove [{terms}][ {categories}][ the pattern {regex}] on {pages} of {file} (blacked out, text deleted)", result_name="redacted")
 def redact_text(
     file: str,
     terms: Optional[Union[str, list[str]]] = None,
@@ -185,7 +185,7 @@ def _blank(doc: pymupdf.Document, page: pymupdf.Page) -> None:
             doc.xref_set_key(xref, key, "null")
 
 
-@tool(kind="pdf", category="markup", explain="Black out {pages} of {file} completely (all content removed)")
+@tool(kind="pdf", category="markup", explain="Black out {pages} of {file} completely (all content removed)", result_name="blacked_out")
 def redact_pages(file: str, pages: Pages, output: Optional[str] = None) -> str:
     """Remove everything on whole pages (text, images, drawings, comments), leaving blank pages.
 

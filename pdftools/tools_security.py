@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Literal, Optional
+from typing import Any, Literal, Optional
 
 import pymupdf
 
 from ._compress import LEVELS, SAVE_OPTIONS, downsample_images
+from .effects import summed
 from .docio import MUPDF_ERRORS, is_encrypted, open_pdf, write_pdf
 from .paths import atomic_target, input_path, output_path
 from .errors import EncryptedPdfError, NotAPdfError, PdfToolError, ToolArgumentError, WrongPasswordError
-from .registry import IMAGE_LIBRARIES, tool
+from .registry import IMAGE_LIBRARIES, generic_answer, tool
 
 __all__ = ["check_password", "add_password", "remove_password", "compress", "combine_files", "sanitize"]
 
@@ -41,8 +42,16 @@ def _declared_permissions(path: Path) -> tuple[bool, str]:
         return False, ""
 
 
+def _check_password_answer(value: Any) -> str:
+    if not isinstance(value, dict):
+        return generic_answer(value)
+    return str(value.get("summary") or ("It is password-protected." if value.get("needs_password")
+                                        else "It is not password-protected."))
+
+
 @tool(kind="value", category="security", explain="Check whether {file} is password-protected",
-      needs=("pypdf", "pypdf.filters", "pypdf._codecs._codecs"), secrets=("password",))
+      needs=("pypdf", "pypdf.filters", "pypdf._codecs._codecs"), secrets=("password",), result_name="password_status",
+      answer=_check_password_answer)
 def check_password(file: str, password: Optional[str] = None) -> dict:
     """Check whether a PDF is password-protected, and optionally whether a password opens it.
 
@@ -101,7 +110,7 @@ def check_password(file: str, password: Optional[str] = None) -> dict:
     }
 
 
-@tool(kind="pdf", category="security", explain="Protect {file} with the password {password}", secrets=("password", "owner_password"))
+@tool(kind="pdf", category="security", explain="Protect {file} with the password {password}", secrets=("password", "owner_password"), result_name="protected")
 def add_password(file: str, password: str, owner_password: Optional[str] = None, output: Optional[str] = None) -> str:
     """Protect a PDF with a password (AES-256): it opens only with that password.
 
@@ -134,7 +143,7 @@ def add_password(file: str, password: str, owner_password: Optional[str] = None,
     return str(target)
 
 
-@tool(kind="pdf", category="security", explain="Remove the password from {file}", secrets=("password",))
+@tool(kind="pdf", category="security", explain="Remove the password from {file}", secrets=("password",), result_name="unlocked")
 def remove_password(file: str, password: str, output: Optional[str] = None) -> str:
     """Remove the password and encryption from a PDF (the password is needed to do it).
 
@@ -160,7 +169,7 @@ def remove_password(file: str, password: str, output: Optional[str] = None) -> s
 
 
 @tool(kind="pdf", category="files", explain="Compress {file} to make it smaller[ ({level} level)]",
-      needs=IMAGE_LIBRARIES)
+      needs=IMAGE_LIBRARIES, result_name="compressed")
 def compress(file: str, level: Literal["low", "medium", "high"] = "medium", output: Optional[str] = None) -> str:
     """Make a PDF smaller; the text stays selectable and searchable.
 
@@ -203,7 +212,7 @@ def compress(file: str, level: Literal["low", "medium", "high"] = "medium", outp
     return str(target)
 
 
-@tool(kind="pdf", category="files", explain="Combine {files} into one PDF, in that order")
+@tool(kind="pdf", category="files", explain="Combine {files} into one PDF, in that order", result_name="combined", page_effect=summed)
 def combine_files(files: list[str], output: Optional[str] = None) -> str:
     """Combine several PDFs into one, in the order given (bookmarks are kept).
 
@@ -249,7 +258,7 @@ def _strip_scripts(doc: pymupdf.Document) -> None:
             doc.xref_set_key(xref, "S", "null")
 
 
-@tool(kind="pdf", category="security", explain="Remove hidden and risky content (scripts, attachments, metadata) from {file}")
+@tool(kind="pdf", category="security", explain="Remove hidden and risky content (scripts, attachments, metadata) from {file}", result_name="sanitized")
 def sanitize(file: str, output: Optional[str] = None) -> str:
     """Remove hidden and risky content: JavaScript, attachments, links, metadata, hidden text.
 

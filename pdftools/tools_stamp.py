@@ -90,7 +90,7 @@ def _write_lines(
 
 
 @tool(kind="pdf", category="markup", explain="Add the watermark[ {text}][ image {image}] to {pages} of {file}",
-      needs=IMAGE_LIBRARIES)
+      needs=IMAGE_LIBRARIES, result_name="watermarked")
 def add_watermark(
     file: str,
     text: Optional[str] = None,
@@ -164,7 +164,7 @@ def _fit_size(face: Face, text: str, angle: float, rect: pymupdf.Rect, position:
 
 
 @tool(kind="pdf", category="markup", explain="Sign page {page} of {file}[ with the image {image}][ as {name}][ at the {position}]",
-      needs=IMAGE_LIBRARIES)
+      needs=IMAGE_LIBRARIES, result_name="signed")
 def add_signature(
     file: str,
     image: Optional[str] = None,
@@ -243,7 +243,7 @@ def _sign(
     return xref
 
 
-@tool(kind="pdf", category="markup", explain="Number {pages} of {file}[ at the {position}]")
+@tool(kind="pdf", category="markup", explain="Number {pages} of {file}[ at the {position}]", result_name="numbered")
 def add_page_numbers(
     file: str,
     pages: Pages = "all",
@@ -282,7 +282,7 @@ def add_page_numbers(
         return save_pdf(doc, target, faces[:1])
 
 
-@tool(kind="pdf", category="markup", explain="Add[ the header {header}][ the footer {footer}] to {pages} of {file}")
+@tool(kind="pdf", category="markup", explain="Add[ the header {header}][ the footer {footer}] to {pages} of {file}", result_name="headed")
 def add_header_footer(
     file: str,
     header: Optional[str] = None,

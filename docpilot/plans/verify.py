@@ -23,13 +23,9 @@ from pdftools.errors import PdfToolError
 from pdftools.pages import Pages, parse_pages
 
 from docpilot.files import FileInfo
-from docpilot.plans.pagecount import pages_after
 from docpilot.plans.plan import REF, Plan, refs_in
 
 __all__ = ["Problem", "Verdict", "verify_plan", "parse_plan_text"]
-
-FILE_ARGS = ("file", "files", "image", "images")
-
 
 @dataclass(frozen=True)
 class Problem:
@@ -189,9 +185,9 @@ class _Checker:
             self.add("unknown_tool", step.id, f"There is no tool '{step.task}'.{hint}")
             return
         args = dict(step.args)
-        for name in FILE_ARGS:
-            if name in args and name in tool.arg_docs:
-                self._files(step, name, args[name])
+        for name, kinds in tool.takes.items():
+            if name in args:
+                self._files(step, name, args[name], kinds)
         try:
             values = tool.validate(args)
         except PdfToolError as exc:
@@ -204,44 +200,48 @@ class _Checker:
             value = values.get(name)
             if value is None or not _is_pages_type(annotation) or pages_in is None or _mentions_ref(value):
                 continue
-            if name in ("after",) and value in (0, "0", "start"):
-                continue
-            if step.task == "reorder_pages" and isinstance(value, str) and value.strip().lower() in (
-                    "reverse", "reversed", "backwards", "last-1"):
-                continue
+            if str(value).strip().lower() in tool.page_words.get(name, ()):
+                continue  # a word the tool accepts here ("reverse", "start"), not page numbers
             try:
                 parse_pages(value, pages_in)
             except PdfToolError as exc:
                 self.add("pages", step.id, f"{step.task} '{name}': {exc}")
-        self.page_count[f"${step.returns}"] = pages_after(step.task, values, pages_in, self._sum_pages(values))
+        self.page_count[f"${step.returns}"] = tool.pages_after(values, pages_in, self._sum_pages(values))
 
-    def _files(self, step: Any, name: str, value: Any) -> None:
+    def _files(self, step: Any, name: str, value: Any, kinds: tuple[str, ...]) -> None:
+        """Each file named in argument ``name`` exists and is of a kind the tool declares it takes."""
         for item in value if isinstance(value, list) else [value]:
             if not isinstance(item, str):
                 continue
             if REF.match(item.strip()):
-                self._file_ref(step, name, item.strip())
+                self._file_ref(step, name, item.strip(), kinds)
                 continue
             if item not in self.files:
                 uploaded = ", ".join(self.files) or "none"
                 self.add("unknown_file", step.id, f"'{item}' was not uploaded (uploaded files: {uploaded}). "
                                                   "Use an uploaded file name or a $name from an earlier step.")
-            elif name.startswith("image") and self.files[item].kind != "image":
-                self.add("arguments", step.id, f"'{item}' is not an image; '{name}' needs an image file.")
-            elif name.startswith("file") and self.files[item].kind != "pdf" and step.task != "images_to_pdf":
-                self.add("arguments", step.id, f"'{item}' is not a PDF; '{name}' needs a PDF.")
+            elif "any" not in kinds and self.files[item].kind not in kinds:
+                self.add("arguments", step.id, f"'{item}' is not {_kinds_text(kinds)}; '{name}' of {step.task} "
+                                               f"needs {_kinds_text(kinds)}.")
 
-    def _file_ref(self, step: Any, name: str, ref: str) -> None:
-        """A file argument fed by a step that returns a value (matches, a count) rather than a file."""
+    def _file_ref(self, step: Any, name: str, ref: str, kinds: tuple[str, ...]) -> None:
+        """A file argument fed by an earlier step must get the kind of file it takes (not a value, not a .md)."""
         for ref_name in refs_in(ref):
             source = self.producer.get(ref_name)
             producer = self.tools.get(self.plan.step(source).task) if source is not None else None
-            if producer is not None and producer.kind == "value":
+            if producer is None or "any" in kinds or producer.makes in kinds or producer.makes == "any":
+                continue
+            if producer.makes == "value":
                 what = producer.returns.rstrip(".")
                 self.add("arguments", step.id, (
                     f"'{name}' is '${ref_name}', what step {source} ({producer.name}) returns: a value ({what}), "
                     f"not a file. Give '{name}' an uploaded file name or the $name of a step that makes a PDF; "
                     f"{step.task} does its own searching."))
+            else:
+                self.add("arguments", step.id, (
+                    f"'{name}' is '${ref_name}', which step {source} ({producer.name}) makes as "
+                    f"{_kinds_text((producer.makes,))}, but '{name}' of {step.task} needs {_kinds_text(kinds)}. "
+                    f"Feed it an uploaded file or the result of a step that makes {_kinds_text(kinds)}."))
 
     def _count(self, ref: str) -> int | None:
         if ref.startswith("$"):
@@ -263,6 +263,14 @@ class _Checker:
             return None
         counts = [self._count(str(i).strip()) for i in items]
         return None if any(c is None for c in counts) else sum(counts)  # type: ignore[misc]
+
+
+_KIND_WORDS = {"pdf": "a PDF", "image": "an image", "office": "an Office file", "text": "a text/Markdown file",
+               "value": "a value", "any": "any file"}
+
+
+def _kinds_text(kinds: tuple[str, ...]) -> str:
+    return " or ".join(_KIND_WORDS.get(k, k) for k in kinds)
 
 
 def _mentions_ref(value: Any) -> bool:

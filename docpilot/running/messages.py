@@ -5,38 +5,20 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from pdftools import get_tool
+from pdftools.errors import PdfToolError
+from pdftools.registry import generic_answer
+
 __all__ = ["run_message", "answer_text"]
 
 
-def _pages(pages: list[int]) -> str:
-    if not pages:
-        return "no pages"
-    words = [str(p) for p in pages]
-    if len(words) == 1:
-        return f"page {words[0]}"
-    return "pages " + ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def answer_text(task: str, value: Any) -> str:
-    """A sentence for a value a step returned."""
-    if task == "count_pages":
-        return f"The document has {value} page{'s' if value != 1 else ''}."
-    if task == "search_text" and isinstance(value, dict):
-        count = value.get("count", 0)
-        if not count:
-            return "No matches were found."
-        return f"Found {count} match{'es' if count != 1 else ''}, on {_pages(value.get('pages', []))}."
-    if task == "check_password" and isinstance(value, dict):
-        return str(value.get("summary") or ("It is password-protected." if value.get("needs_password")
-                                            else "It is not password-protected."))
-    if task == "find_entities" and isinstance(value, list):
-        shown = ", ".join(f"{e.get('text')} (p. {e.get('page')})" for e in value[:8])
-        return f"Found {len(value)}: {shown}{' …' if len(value) > 8 else ''}." if value else "Nothing was found."
-    if isinstance(value, list):
-        return f"{len(value)} item{'s' if len(value) != 1 else ''} found."
-    if isinstance(value, dict):
-        return ", ".join(f"{k}: {v}" for k, v in list(value.items())[:6] if v not in (None, "", [], {}))
-    return str(value)
+    """A sentence for a value a step returned, as its tool declares it (``@tool(answer=...)``)."""
+    try:
+        tool = get_tool(task)
+    except PdfToolError:
+        return generic_answer(value)
+    return tool.answer_text(value)
 
 
 def run_message(outputs: list[str], answers: list[dict[str, Any]], steps: int) -> str:

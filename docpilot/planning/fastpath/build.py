@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from pdftools import all_tools
+from pdftools import all_tools, get_tool
 
 from docpilot.files import FileInfo
 from docpilot.plans.plan import Plan
@@ -34,24 +34,6 @@ RULE_ORDER: list[Callable[[str, str, Context], list[Intent] | None]] = [
     p.compress, f.duplicate, f.ocr, f.extraction, f.convert, r.add_password,
 ]
 
-_RETURNS = {
-    "redact_text": "redacted", "redact_pages": "blacked_out", "highlight_text": "highlighted",
-    "underline_text": "underlined", "strikeout_text": "struck", "add_comment": "commented",
-    "add_watermark": "watermarked", "add_signature": "signed", "add_page_numbers": "numbered",
-    "add_header_footer": "headed", "add_page_with_text": "extended", "insert_blank_pages": "padded",
-    "remove_blank_pages": "trimmed", "delete_pages": "shortened", "extract_pages": "extracted",
-    "rotate_pages": "rotated", "reorder_pages": "reordered", "crop_pages": "cropped", "combine_files": "combined",
-    "images_to_pdf": "combined", "compress": "compressed", "add_password": "protected",
-    "remove_password": "unlocked", "set_metadata": "retitled", "fill_form": "filled", "flatten_form": "flattened",
-    "sanitize": "sanitized", "ocr": "searchable", "delete_annotations": "cleaned", "duplicate": "copy",
-    "rename": "renamed", "search_text": "matches", "count_pages": "page_count", "find_entities": "entities",
-    "check_password": "password_status", "get_metadata": "properties", "read_form": "form_values",
-    "extract_tables": "tables", "read_annotations": "annotations", "get_outline": "outline",
-    "convert_to_docx": "word_file", "convert_to_pptx": "slides", "convert_to_xlsx": "workbook",
-    "convert_to_png": "png_images", "convert_to_jpeg": "jpeg_images", "convert_to_tiff": "tiff_image",
-    "convert_to_text": "text_file", "convert_to_markdown": "markdown_file", "extract_text": "text_file",
-    "extract_images": "images", "extract_attachments": "attachments", "split_pdf": "parts",
-}
 _FILLER = re.compile(r"^(?:please|thanks?|thank you|ok(?:ay)?|cheers|(?:for|in) (?:this|the|these) (?:file|document|"
                      r"pdf|contract|report)s?)\b.{0,20}$", re.IGNORECASE)
 # Logic beyond a straight line (conditions, per-match loops) is for the LLM-written program path.
@@ -146,8 +128,9 @@ _KEYWORDS = [
 ]
 
 
-def _names(task: str, used: set[str]) -> str:
-    base = _RETURNS.get(task, task.split("_", 1)[-1])
+def result_name(task: str, used: set[str]) -> str:
+    """The ``$name`` of a step's result: what the tool declares (``@tool(result_name=...)``), made unique."""
+    base = get_tool(task).result_name
     name, n = base, 2
     while name in used:
         name, n = f"{base}_{n}", n + 1
@@ -228,7 +211,7 @@ def _assemble(intents: list[Intent], files: dict[str, FileInfo], pdfs: list[str]
             for item in value if isinstance(value, list) else [value]:
                 if isinstance(item, str) and item.startswith("$"):
                     deps.append(next(s["id"] for s in steps if s["return"] == item[1:]))
-        name = _names(task, used)
+        name = result_name(task, used)
         steps.append({"id": len(steps) + 1, "task": task, "dep": sorted(set(deps)), "args": full, "return": name})
         return f"${name}"
 

@@ -7,6 +7,7 @@ example a password to protect with) so the user is asked instead of guessed for.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -15,11 +16,20 @@ from docpilot.planning.fastpath.extract import (categories_in, output_name_in, p
                       position_in)
 from docpilot.planning.fastpath.targets import Target, target_in
 
-__all__ = ["Intent", "Context", "NeedInfo", "CONVERT_TASKS"]
+__all__ = ["Intent", "Context", "NeedInfo", "convert_task"]
 
-CONVERT_TASKS = {"docx": "convert_to_docx", "pptx": "convert_to_pptx", "xlsx": "convert_to_xlsx",
-                 "png": "convert_to_png", "jpeg": "convert_to_jpeg", "tiff": "convert_to_tiff",
-                 "text": "convert_to_text", "markdown": "convert_to_markdown"}
+
+
+@functools.cache
+def _conversions() -> dict[str, str]:
+    from pdftools import all_tools
+
+    return {t.converts_to: t.name for t in all_tools().values() if t.converts_to}
+
+
+def convert_task(fmt: str) -> str:
+    """The tool that converts a PDF to ``fmt`` ("docx", "png" …), as the tools declare (``converts_to``)."""
+    return _conversions()[fmt]
 
 
 class NeedInfo(Exception):

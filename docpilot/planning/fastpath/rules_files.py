@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from docpilot.planning.fastpath.extract import categories_in, format_in, output_name_in, pages_in
-from docpilot.planning.fastpath.rules import CONVERT_TASKS, Context, Intent, _has, _pages, _quoted, _with_output
+from docpilot.planning.fastpath.rules import convert_task, Context, Intent, _has, _pages, _quoted, _with_output
 
 __all__: list[str] = []
 
@@ -97,7 +97,7 @@ def convert(c: str, low: str, ctx: Context) -> list[Intent] | None:
         m = re.search(r"(\d{2,4})\s*dpi\b", low)
         if m:
             args["dpi"] = int(m.group(1))
-    return [Intent(CONVERT_TASKS[fmt], _with_output(args, c, ctx), stage=2)]
+    return [Intent(convert_task(fmt), _with_output(args, c, ctx), stage=2)]
 
 
 def extraction(c: str, low: str, ctx: Context) -> list[Intent] | None:

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from docpilot.planning.fastpath.extract import degrees_in, format_in, number_words, pages_in, position_in
-from docpilot.planning.fastpath.rules import CONVERT_TASKS, Context, Intent, NeedInfo, _has, _pages, _quoted, _with_output
+from docpilot.planning.fastpath.rules import convert_task, Context, Intent, NeedInfo, _has, _pages, _quoted, _with_output
 
 __all__: list[str] = []
 
@@ -67,7 +67,7 @@ def extract_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
     intents = [Intent("extract_pages", _with_output({"pages": pages}, c, ctx))]
     fmt = format_in(re.sub(r"\bseparate (?:file|pdf|document)\b", "", low))
     if fmt and _has(low, rf"\b(?:as|to|into)\s+(?:an?\s+)?(?:\w+\s+)?{fmt[:3]}"):
-        intents.append(Intent(CONVERT_TASKS[fmt], {}, stage=2))
+        intents.append(Intent(convert_task(fmt), {}, stage=2))
     return intents
 
 

@@ -30,11 +30,6 @@ class Request:
     quotes: list[str] = field(default_factory=list)
     clauses: list[str] = field(default_factory=list)
 
-    def unquote(self, text: str) -> str:
-        return re.sub(r"⟦(\d+)⟧", lambda m: self.quotes[int(m.group(1))], text)
-
-    def quoted_in(self, clause: str) -> list[str]:
-        return [self.quotes[int(n)] for n in re.findall(r"⟦(\d+)⟧", clause)]
 
 
 def split_request(request: str) -> Request:
