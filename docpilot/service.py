@@ -36,6 +36,7 @@ __all__ = [
     "exact_plan",
     "make_pilot",
     "mask_text",
+    "secret_values",
     "warm_sandbox",
 ]
 
@@ -215,6 +216,15 @@ def exact_plan(outcome: PlanOutcome) -> str:
         data["steps"] = mask_steps(data["steps"])
         return mask_text(json.dumps(data, ensure_ascii=False, indent=1), outcome)
     return mask_text(outcome.program or "", outcome)
+
+
+def secret_values(outcome: PlanOutcome | None) -> list[str]:
+    """The secret values (passwords) set in a plan's arguments, as its tools declare them."""
+    from pdftools.masking import secret_values as values
+
+    if outcome is None or outcome.plan is None:
+        return []
+    return values(step.dump() for step in outcome.plan.steps)
 
 
 def mask_text(text: str, outcome: PlanOutcome | None = None) -> str:

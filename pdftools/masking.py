@@ -30,7 +30,7 @@ _PLACEHOLDER = "PASSWORD_{n}"
 _PLACEHOLDER_RE = re.compile(r"\bPASSWORD_(\d+)\b")
 # "password abc", "password is abc", "password: 'a b'", "passcode=abc" in free text.
 _TYPED = re.compile(
-    r"(?P<lead>\b(?:pass(?:word|code|phrase))\s*[=:]\s*|\b(?:pass(?:word|code|phrase))\s+(?:is\s+|of\s+|to\s+|as\s+)?)"
+    r"(?P<lead>\b\w*?pass(?:word|code|phrase)\s*[=:]\s*|\bpass(?:word|code|phrase)\s+(?:is\s+|of\s+|to\s+|as\s+)?)"
     r"(?:(?P<q>['\"‘’“”])(?P<quoted>[^'\"‘’“”]+)(?P=q)|(?P<bare>[^\s'\",;)]+))",
     re.IGNORECASE,
 )

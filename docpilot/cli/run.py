@@ -9,6 +9,7 @@ from typing import Any
 
 from docpilot import service
 from docpilot.cli.commands import emit
+from docpilot.conversation import Conversation
 from docpilot.errors import USER_ERRORS
 from docpilot.files import inspect_files
 from docpilot.settings import Settings
@@ -43,21 +44,24 @@ def cmd_run(args: Any, ask: Callable[[str], str] = input) -> int:
 
 def _plan_and_run(args: Any, ask: Callable[[str], str], pilot: Any, out_dir: Path) -> int:
     try:
-        files = inspect_files(args.files)
-        outcome = pilot.plan(args.request, files)
-        while outcome.ok and not args.yes:
-            answer = _approve(outcome.explanation, ask)
+        talk = Conversation(inspect_files(args.files))
+        outcome = talk.request(pilot, args.request)
+        while talk.pending is not None and not args.yes:
+            answer = _approve(talk.pending.explanation, ask)
             if answer.lower() in ("y", "yes", "ok", ""):
                 break
             if answer.lower() in ("n", "no", "cancel", "q", "quit"):
-                outcome.refuse("Cancelled: the plan was not approved.")
+                talk.cancel()
                 break
-            outcome = pilot.revise(outcome, answer, files)
+            outcome = talk.revise(pilot, answer)
+            if not outcome.ok:
+                print(f"I could not change the plan: {outcome.error}", file=sys.stderr)
+                outcome = talk.pending
         stats = outcome.stats.to_json()
         if not outcome.ok:
             return _emit(args, _result(False, args.request, outcome.backend, None, outcome.explanation, stats, [], [],
                                        outcome.error or "", None, outcome.error))
-        run = pilot.run(outcome, files, out_dir)
+        run = talk.approve(pilot, out_dir)
     except USER_ERRORS as exc:
         return _emit(args, _result(False, args.request, "rules", None, "", {}, [], [], str(exc), None, str(exc)))
     stats["seconds"] = round(stats["seconds"] + run.seconds, 2)

@@ -1,10 +1,10 @@
 """What the web app does, as plain functions over a :class:`~docpilot.ui.session.Session` (no gradio here).
 
-The flow mirrors ``docpilot run``: a request is planned and explained; the user
-approves (optionally after editing parameter values in the plan editor), revises
-with a critique, or cancels. Every failure becomes a chat message; the session
-stays usable. ``report(fraction, text)`` receives progress (gradio's Progress in
-the app, nothing in tests).
+The flow mirrors ``docpilot run`` through the session's :class:`~docpilot.conversation.Conversation`:
+a request is planned and explained; the person approves (optionally after editing values in the
+plan editor), revises with a critique, or cancels. Every failure becomes a chat message; the session
+stays usable. A request is two steps, so the app can show the person's message before planning:
+:func:`add_message` then :func:`respond` (:func:`handle_message` does both).
 """
 
 from __future__ import annotations
@@ -16,37 +16,32 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from pdftools.errors import PdfToolError
-
-from docpilot.planning.planner import PlanOutcome
+from docpilot import service
+from docpilot.errors import USER_ERRORS
+from docpilot.service import QA_NOT_AVAILABLE
+from docpilot.ui.approve import approve, zip_outputs
 from docpilot.ui.session import Session
-from docpilot.ui.approve import Report, approve, quiet, zip_outputs
-from docpilot.ui.text import (
-    QA_NOT_AVAILABLE,
-    QA_TOOLS,
-    exact_plan,
-    looks_like_question,
-    mask_text,
-)
+from docpilot.ui.text import looks_like_question, mask_text
 
 __all__ = [
     "QA_NOT_AVAILABLE",
-    "Report",
     "SerialPilot",
+    "add_message",
     "approve",
     "cancel",
-    "exact_plan",
     "handle_message",
     "handle_revise",
     "handle_upload",
     "looks_like_question",
     "mask_text",
+    "respond",
     "safely",
     "zip_outputs",
 ]
 
 log = logging.getLogger("docpilot.ui")
 
+PLANNING = "Planning…"
 _NEXT = ("Approve to run it, change values in the plan editor first if you like, type a change and press "
          "Revise, or Cancel.")
 
@@ -61,15 +56,21 @@ class SerialPilot:
         self.pilot = pilot
         self._plan_lock = threading.Lock()
 
-    def plan(self, request: str, files: dict[str, Any]) -> PlanOutcome:
+    def plan(self, request: str, files: dict[str, Any]) -> Any:
         with self._plan_lock:
             return self.pilot.plan(request, files)
 
-    def revise(self, outcome: PlanOutcome, critique: str, files: dict[str, Any]) -> PlanOutcome:
+    def revise(self, outcome: Any, critique: str, files: dict[str, Any]) -> Any:
         with self._plan_lock:
             return self.pilot.revise(outcome, critique, files)
 
-    def run(self, outcome: PlanOutcome, files: dict[str, Any], out_dir: str | Path) -> Any:
+    def rows(self, outcome: Any) -> list[list[str]]:
+        return self.pilot.rows(outcome)
+
+    def edit(self, outcome: Any, rows: Any, files: dict[str, Any]) -> service.Edit:
+        return self.pilot.edit(outcome, rows, files)
+
+    def run(self, outcome: Any, files: dict[str, Any], out_dir: str | Path) -> Any:
         return self.pilot.run(outcome, files, out_dir)
 
 
@@ -77,11 +78,10 @@ def safely(session: Session, action: Callable[[], None]) -> None:
     """Run ``action``; any failure becomes a chat message (never a stack trace) and the session goes on."""
     try:
         action()
-    except PdfToolError as exc:  # DocPilotError is a PdfToolError too
-        plan = getattr(session.outcome, "plan", None)
-        session.say("assistant", f"I could not do that: {mask_text(str(exc), plan)}")
-        session.log(f"error: {type(exc).__name__}: {mask_text(str(exc), plan)}")
-    except Exception as exc:
+    except USER_ERRORS as exc:
+        session.say("assistant", f"I could not do that: {mask_text(str(exc), session.outcome)}")
+        session.log(f"error: {type(exc).__name__}: {mask_text(str(exc), session.outcome)}")
+    except Exception as exc:  # noqa: BLE001 - the app must answer; the traceback goes to the server log
         log.exception("unexpected error in the web app")
         session.say("assistant", "Something went wrong on my side while doing that. Your files are unchanged; "
                                  "please try again, or press Reset to start over.")
@@ -120,62 +120,80 @@ def handle_upload(session: Session, paths: Sequence[str] | None) -> list[str]:
 # --- planning ------------------------------------------------------------------------------------------------
 
 
-def _log_outcome(session: Session, outcome: PlanOutcome, what: str) -> None:
+def _log_outcome(session: Session, outcome: Any, what: str) -> None:
     stats = outcome.stats.to_json()
     if outcome.ok:
         steps = len(outcome.plan.steps) if outcome.plan is not None else 0
         kind = f"{steps} step(s), order {outcome.order}" if outcome.plan is not None else "an LLM-written program"
         session.log(f"{what} by {outcome.backend} in {stats['seconds']} s: {kind}; verification passed")
     else:
-        session.log(f"{what} by {outcome.backend} failed: {mask_text(outcome.error or '', outcome.plan)}")
+        session.log(f"{what} by {outcome.backend} failed: {mask_text(outcome.error or '', outcome)}")
         for problem in outcome.problems:
-            session.log(f"  verifier: [{problem.code}] {mask_text(str(problem), outcome.plan)}")
+            session.log(f"  verifier: [{problem.code}] {mask_text(str(problem), outcome)}")
     if stats.get("plan_corrections") or stats.get("code_revisions"):
         session.log(f"  corrections: {stats['plan_corrections']} plan, {stats['code_revisions']} code")
     session.log(f"  stats: {json.dumps(stats)}")
 
 
-def _present(session: Session, outcome: PlanOutcome, title: str) -> None:
-    session.outcome, session.rows = outcome, None
+def _present(session: Session, outcome: Any, title: str) -> None:
+    session.rows = None
     session.say("assistant", f"{title}\n\n{outcome.explanation}\n\n{_NEXT}")
-    exact = exact_plan(outcome) if outcome.plan is not None else mask_text(outcome.program or "")
     fence = "json" if outcome.plan is not None else "python"
-    session.say("assistant", f"```{fence}\n{exact}\n```", metadata={"title": "Exact plan", "status": "done"})
+    session.say("assistant", f"```{fence}\n{service.exact_plan(outcome)}\n```",
+                metadata={"title": "Exact plan", "status": "done"})
 
 
-def handle_message(pilot: Any, session: Session, text: str, report: Report = quiet) -> None:
-    """A new request: plan it and show the plan for approval (or say clearly why not)."""
+def add_message(session: Session, text: str) -> bool:
+    """Show the person's message in the chat at once; False when there is nothing to plan."""
     text = (text or "").strip()
     if not text:
         session.say("assistant", "Type a request first, e.g. \"add a DRAFT watermark\".")
-        return
+        return False
     session.say("user", mask_text(text))
-    question = looks_like_question(text)
     if not session.files:
-        session.outcome = None
-        session.say("assistant", QA_NOT_AVAILABLE if question else
+        session.conversation.pending = None
+        session.say("assistant", QA_NOT_AVAILABLE if looks_like_question(text) else
                     "Upload a PDF first (drop it on the upload panel), then type what to do with it.")
-        return
-    report(0.1, "Planning")
-    outcome = pilot.plan(text, session.files)
-    _log_outcome(session, outcome, f"planned {mask_text(text, outcome.plan)!r}")
-    uses_qa = outcome.plan is not None and any(s.task in QA_TOOLS for s in outcome.plan.steps)
-    if question and (not outcome.ok or uses_qa):
-        session.outcome = None
-        session.say("assistant", QA_NOT_AVAILABLE)
-        return
+        return False
+    session.say("assistant", PLANNING, metadata={"title": "Working", "status": "pending"})
+    session.waiting = text
+    return True
+
+
+def respond(pilot: Any, session: Session) -> None:
+    """Plan the message :func:`add_message` showed, and show the plan for approval (or say clearly why not)."""
+    text, session.waiting = session.waiting, None
+    if text is None:
+        return  # nothing was waiting (an empty message, or no files)
+    if session.history and session.history[-1].get("content") == PLANNING:
+        session.history.pop()
+    outcome = session.conversation.request(pilot, text)
+    _log_outcome(session, outcome, f"planned {mask_text(text, outcome)!r}")
     if not outcome.ok:
-        session.outcome = None
-        session.say("assistant", f"I can't do that: {mask_text(outcome.error or '')}\n\n"
-                                 "Change the request and send it again.")
+        session.say("assistant", QA_NOT_AVAILABLE if looks_like_question(text) else
+                    f"I can't do that: {mask_text(outcome.error or '', outcome)}\n\nChange the request and send it "
+                    "again.")
         return
-    session.history[-1]["content"] = mask_text(text, outcome.plan)
-    report(0.9, "Plan ready")
+    _mask_last_user_message(session, text, outcome)
     _present(session, outcome, "Here is the plan:")
 
 
-def handle_revise(pilot: Any, session: Session, critique: str, report: Report = quiet) -> None:
-    """A critique of the pending plan ("also compress it"), applied through DocPilot.revise."""
+def handle_message(pilot: Any, session: Session, text: str) -> None:
+    """A new request: show it, plan it and show the plan for approval (or say clearly why not)."""
+    if add_message(session, text):
+        respond(pilot, session)
+
+
+def _mask_last_user_message(session: Session, text: str, outcome: Any) -> None:
+    """The message as shown, with the plan's secrets masked now that the plan knows them."""
+    for message in reversed(session.history):
+        if message["role"] == "user":
+            message["content"] = mask_text(text, outcome)
+            return
+
+
+def handle_revise(pilot: Any, session: Session, critique: str) -> None:
+    """A critique of the pending plan ("also compress it"), applied through the conversation."""
     critique = (critique or "").strip()
     if session.outcome is None:
         session.say("assistant", "There is no plan to revise. Type a request and press Send.")
@@ -183,26 +201,21 @@ def handle_revise(pilot: Any, session: Session, critique: str, report: Report = 
     if not critique:
         session.say("assistant", "Type what should change in the message box, then press Revise.")
         return
-    session.say("user", mask_text(critique, session.outcome.plan))
-    report(0.1, "Revising the plan")
-    revised = pilot.revise(session.outcome, critique, session.files)
-    _log_outcome(session, revised, f"revised with {mask_text(critique, revised.plan)!r}")
+    session.say("user", mask_text(critique, session.outcome))
+    revised = session.conversation.revise(pilot, critique)
+    _log_outcome(session, revised, f"revised with {mask_text(critique, revised)!r}")
     if not revised.ok:
-        session.say("assistant", f"I could not change the plan: {mask_text(revised.error or '')}\n\n"
+        session.say("assistant", f"I could not change the plan: {mask_text(revised.error or '', revised)}\n\n"
                                  "The previous plan is still waiting: approve it, revise again or cancel.")
         return
-    session.history[-1]["content"] = mask_text(critique, revised.plan)
+    _mask_last_user_message(session, critique, revised)
     _present(session, revised, "Here is the revised plan:")
 
 
 def cancel(session: Session) -> None:
-    if session.outcome is None:
+    if not session.conversation.cancel():
         session.say("assistant", "There is no plan waiting; nothing to cancel.")
         return
-    session.outcome, session.rows = None, None
+    session.rows = None
     session.say("assistant", "Cancelled: nothing was run. Type a new request when you are ready.")
     session.log("plan cancelled")
-
-
-
-

@@ -7,15 +7,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from pdftools import Tool, all_tools
-
-from docpilot.plans.explain import explain_plan
-from docpilot.planning.planner import PlanOutcome
+from docpilot import service
 from docpilot.ui.session import Session
-from docpilot.plans.edit import rows_to_plan
 from docpilot.ui.text import mask_text
 from docpilot.ui.views import before_after, first_page
-from docpilot.plans.verify import verify_plan
 
 __all__ = ["Report", "approve", "quiet", "zip_outputs"]
 
@@ -26,62 +21,49 @@ def quiet(_fraction: float, _text: str) -> None:
     """A progress report that goes nowhere (the default outside the app)."""
 
 
-def _apply_edits(session: Session, outcome: PlanOutcome, rows: Sequence[Sequence[Any]] | None,
-                 tools: dict[str, Tool]) -> bool:
-    """Apply the editor's values; re-verify and re-explain. False (and a message) when the edit is invalid."""
-    if outcome.plan is None or not rows:
-        return True
-    plan, changes = rows_to_plan(outcome.plan, rows, tools)
-    if not changes:
-        return True
-    for line in changes:
+def _apply_edits(pilot: Any, session: Session, rows: Sequence[Sequence[Any]] | None) -> bool:
+    """Apply the editor's values; re-verified and re-explained. False (and a message) when the edit is invalid."""
+    edit = session.conversation.edit(pilot, rows)
+    for line in edit.changes:
         session.log(f"edited: {line}")
-    verdict = verify_plan(plan, tools, session.files)
-    if not verdict.ok:
-        session.rows = [list(map(str, row)) for row in rows]
-        problems = "\n".join(f"- {mask_text(str(p), plan)}" for p in verdict.problems)
+    if not edit.changes:
+        return True
+    if not edit.ok:
+        session.rows = [list(map(str, row)) for row in rows or []]
+        problems = "\n".join(f"- {mask_text(str(p), session.outcome)}" for p in edit.problems)
         session.say("assistant", f"The edited plan has problems, so nothing was run:\n{problems}\n\n"
                                  "Fix the values in the plan editor and approve again, or cancel.")
-        session.log("re-verification failed: " + "; ".join(p.code for p in verdict.problems))
+        session.log("re-verification failed: " + "; ".join(p.code for p in edit.problems))
         return False
-    outcome.plan, outcome.order = verdict.plan, verdict.order
-    outcome.explanation = explain_plan(verdict.plan, tools, verdict.order)
     session.log("re-verification passed")
-    session.say("assistant", f"With your edits the plan is:\n\n{outcome.explanation}")
+    session.say("assistant", f"With your edits the plan is:\n\n{edit.outcome.explanation}")
     return True
 
 
-def _passwords(outcome: PlanOutcome) -> list[str]:
-    if outcome.plan is None:
-        return []
-    return [v for s in outcome.plan.steps for k, v in s.args.items() if "password" in k and isinstance(v, str)]
-
-
 def approve(pilot: Any, session: Session, rows: Sequence[Sequence[Any]] | None = None,
-            report: Report = quiet, tools: dict[str, Tool] | None = None) -> None:
+            report: Report = quiet) -> None:
     """Run the pending plan (with the editor's values), deliver the outputs, show before/after."""
     outcome = session.outcome
     if outcome is None:
         session.say("assistant", "There is no plan to approve. Type a request and press Send.")
         return
-    tools = tools or all_tools()
     report(0.05, "Checking the plan")
-    if not _apply_edits(session, outcome, rows, tools):
+    if not _apply_edits(pilot, session, rows):
         return
     names = [outcome.plan.step(i).task for i in outcome.order] if outcome.plan is not None else ["program"]
     total = len(names)
     report(0.2, f"Running {total} step{'s' if total > 1 else ''}: " + " → ".join(names))
-    run = pilot.run(outcome, session.files, session.new_run_dir())
+    run = session.conversation.approve(pilot, session.new_run_dir())
     report(0.85, "Preparing the results")
     _log_run(session, outcome, run)
     if not run.ok:
-        error = mask_text(run.error or "the run failed", outcome.plan)
+        error = mask_text(run.error or "the run failed", outcome)
         session.say("assistant", f"The run failed: {error}\n\nNothing was delivered. Edit the plan and approve "
                                  "again, or send a new request.")
         return
-    session.outcome, session.rows = None, None
+    session.rows = None
     session.outputs = list(run.outputs)
-    session.unlock = _passwords(outcome)
+    session.unlock = service.secret_values(outcome)  # to open its protected outputs in the viewer
     session.zip_path = zip_outputs(run.outputs, session.sub("downloads") / f"docpilot-results-{session.runs}.zip") \
         if run.outputs else None
     pdfs = [p for p in run.outputs if p.lower().endswith(".pdf")]
@@ -94,7 +76,7 @@ def approve(pilot: Any, session: Session, rows: Sequence[Sequence[Any]] | None =
             session.before_after = before_after(source, pdfs[-1], session.sub("views"), session.unlock)
             session.view_page = first_page(session.before_after)
     files = "\n".join(f"- {Path(p).name}" for p in run.outputs)
-    session.say("assistant", mask_text(run.message, outcome.plan) +
+    session.say("assistant", mask_text(run.message, outcome) +
                 (f"\n\nDownload below:\n{files}" if files else ""))
     report(1.0, "Done")
 
@@ -108,14 +90,13 @@ def _source_of(output: str, inputs: list[str]) -> str | None:
     return inputs[0] if len(inputs) == 1 else None
 
 
-def _log_run(session: Session, outcome: PlanOutcome, run: Any) -> None:
-    plan = outcome.plan
+def _log_run(session: Session, outcome: Any, run: Any) -> None:
     session.log(f"run {'ok' if run.ok else 'failed'} in {run.seconds:.2f} s")
     for step in run.steps:
-        status = "ok" if step.get("ok") else f"failed: {mask_text(str(step.get('error')), plan)}"
+        status = "ok" if step.get("ok") else f"failed: {mask_text(str(step.get('error')), outcome)}"
         session.log(f"  step {step.get('id')} {step.get('task')}: {status} ({step.get('seconds', 0)} s)")
     if run.program:
-        session.log("program:\n" + mask_text(run.program, plan))
+        session.log("program:\n" + mask_text(run.program, outcome))
     if run.record:
         session.log(f"record: {run.record}")
 

@@ -12,14 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pdftools import Tool
-
+from docpilot import service
 from docpilot.ui.session import Session
-from docpilot.plans.edit import plan_rows
-from docpilot.ui.text import exact_plan
 from docpilot.ui.views import page_view, thumbnails
 
-__all__ = ["View", "doc_choices", "render", "select_doc", "select_page"]
+__all__ = ["View", "render", "select_doc", "select_page"]
 
 RESULT = "result: "
 log = logging.getLogger("docpilot.ui")
@@ -48,10 +45,6 @@ def _documents(session: Session) -> dict[str, str]:
         if Path(path).suffix.lower() in (".pdf", ".png", ".jpg", ".jpeg"):
             docs[RESULT + Path(path).name] = path
     return docs
-
-
-def doc_choices(session: Session) -> list[str]:
-    return list(_documents(session))
 
 
 def select_doc(session: Session, label: str | None) -> None:
@@ -83,17 +76,17 @@ def _files_md(session: Session) -> str:
     return "**Your files:** " + " · ".join(info.describe() for info in session.files.values())
 
 
-def render(session: Session | None, tools: dict[str, Tool]) -> View:
-    """Every panel for ``session`` (an empty view for None)."""
+def render(session: Session | None, pilot: Any, pictures: bool = True) -> View:
+    """Every panel for ``session`` (an empty view for None); page pictures only when ``pictures``."""
     if session is None:
         return View(files_md="No files yet: upload PDFs (and images for signatures or images → PDF).")
     label, path = _current(session)
     outcome = session.outcome
-    rows = session.rows if session.rows is not None else plan_rows(getattr(outcome, "plan", None), tools)
+    rows = session.rows if session.rows is not None else pilot.rows(outcome)
     view = View(
         chat=[dict(m) for m in session.history],
         rows=rows,
-        plan_json=exact_plan(outcome) if outcome is not None else "",
+        plan_json=service.exact_plan(outcome) if outcome is not None else "",
         logs="\n".join(session.logs),
         downloads=[p for p in [*session.outputs, session.zip_path] if p and Path(p).is_file()],
         files_md=_files_md(session),
@@ -102,7 +95,7 @@ def render(session: Session | None, tools: dict[str, Tool]) -> View:
         before_after=[pair for pair in session.before_after if Path(pair[0]).is_file()],
         pending=outcome is not None,
     )
-    if path:
+    if path and pictures:
         try:
             views = session.sub("views")
             view.thumbs = thumbnails(path, views, session.unlock)

@@ -1,4 +1,4 @@
-"""Per-user state of the web app: a private folder, the uploaded copies, the plan, the chat, the outputs.
+"""Per-user state of the web app: a private folder, the uploaded copies, the conversation, the chat, the outputs.
 
 A :class:`Session` owns one folder (mode 0700) under the store's root; everything
 the session makes (copies of uploads, run outputs, page renders, zips) lives in it
@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from docpilot.conversation import Conversation
 from docpilot.files import FileInfo, inspect_files
 
 __all__ = ["Session", "SessionStore", "default_root", "safe_file_name"]
@@ -72,8 +73,8 @@ class Session:
     owner: str | None = None  # the web session (gradio session hash) that created it
     created: float = field(default_factory=time.time)
     last_seen: float = field(default_factory=time.time)
-    files: dict[str, FileInfo] = field(default_factory=dict)
-    outcome: Any = None  # the pending PlanOutcome awaiting approval
+    conversation: Conversation = field(default_factory=Conversation)  # files, turns, the plan awaiting approval
+    waiting: str | None = None  # a message shown in the chat and not planned yet
     rows: list[list[str]] | None = None  # plan-editor values the user edited that did not verify
     history: list[dict[str, Any]] = field(default_factory=list)
     logs: list[str] = field(default_factory=list)
@@ -86,6 +87,15 @@ class Session:
     runs: int = 0
     busy: int = 0
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+
+    @property
+    def files(self) -> dict[str, FileInfo]:
+        return self.conversation.files
+
+    @property
+    def outcome(self) -> Any:
+        """The plan awaiting approval (None when nothing waits)."""
+        return self.conversation.pending
 
     def sub(self, name: str) -> Path:
         """A private sub-folder of the session folder (created on first use)."""
@@ -132,7 +142,7 @@ class Session:
         self.outputs.clear()
         self.history.clear()
         self.logs.clear()
-        self.outcome = None
+        self.conversation = Conversation()
         self.unlock.clear()
 
 

@@ -22,11 +22,10 @@ MAX_THUMBS = 40
 MAX_PAIRS = 4
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp"}
 
-pymupdf.TOOLS.mupdf_display_errors(False)
-
 
 def _open(path: str | Path, passwords: Iterable[str] = ()) -> pymupdf.Document | None:
     """The document, unlocked with one of ``passwords`` when needed; None when unreadable or locked."""
+    pymupdf.TOOLS.mupdf_display_errors(False)  # a damaged upload is shown as "no pictures", not as stderr noise
     try:
         doc = pymupdf.open(str(path))
     except Exception:  # noqa: BLE001 - any unreadable file simply has no pictures

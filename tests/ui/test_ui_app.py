@@ -23,8 +23,19 @@ pytestmark = [  # gradio's queue calls pandas in ways pandas 3 deprecates; not o
     pytest.mark.filterwarnings("ignore:The copy keyword is deprecated"),
 ]
 
-# Positions of the outputs in a client's result (the session State and the buttons are not returned).
-CHAT, REQUEST, EDITOR, PLAN_JSON, LOGS, DOWNLOADS, FILES, DOC, THUMBS, PAGE, BEFORE_AFTER = range(11)
+# What each endpoint returns, in order: each event updates only what it changes (the session State,
+# the buttons and the editor's accordion are not returned to a client).
+OUT = {
+    "/upload": ["chat", "files", "doc", "thumbs", "page", "before_after", "logs", "upload"],
+    "/send": ["chat", "request"],
+    "/plan": ["chat", "editor", "plan_json", "logs"],
+    "/revise": ["chat", "request", "editor", "plan_json", "logs"],
+    "/approve": ["chat", "editor", "plan_json", "files", "doc", "thumbs", "page", "before_after", "downloads",
+                 "logs"],
+    "/cancel": ["chat", "editor", "plan_json", "downloads", "logs"],
+    "/reset": ["chat", "request", "editor", "plan_json", "files", "doc", "thumbs", "page", "before_after",
+               "downloads", "logs"],
+}
 PAGES = ["Page one: the parties.", "Page two: the terms.", "Page three: signatures."]
 
 
@@ -46,8 +57,20 @@ def value_of(output):
     return output.get("value") if isinstance(output, dict) and output.get("__type__") == "update" else output
 
 
-def rows_of(result: tuple) -> dict:
-    return value_of(result[EDITOR])
+def rows_of(result: dict) -> dict:
+    return value_of(result["editor"])
+
+
+def call(client: Client, api: str, *args) -> dict:
+    """One endpoint's outputs by name."""
+    return dict(zip(OUT[api], client.predict(*args, api_name=api), strict=True))
+
+
+def ask(client: Client, text: str) -> dict:
+    """What the browser does on Send: show the message, then plan it."""
+    shown = call(client, "/send", text)
+    assert text_of(shown["chat"][-2]) == text, "the message shows before planning"
+    return call(client, "/plan")
 
 
 def session_dirs(root: Path) -> list[Path]:
@@ -59,11 +82,10 @@ def app(tmp_path_factory):
     root = tmp_path_factory.mktemp("ui-sessions")
     with pytest.MonkeyPatch.context() as patch:  # run records go to a temp cache, not the user's
         patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
-        demo = launch("127.0.0.1", free_port(), backend="rules", idle_timeout=600, session_root=root,
-                      prevent_thread_lock=True)
-    yield demo, root
-    demo.close()
-    demo.session_store.close_all()
+        app = launch("127.0.0.1", free_port(), backend="rules", idle_timeout=600, session_root=root,
+                     prevent_thread_lock=True)
+    yield app, root
+    app.close()
 
 
 def client_for(demo) -> Client:
@@ -71,7 +93,8 @@ def client_for(demo) -> Client:
 
 
 def test_launch_is_local_with_no_share_link_and_no_analytics(app):
-    demo, root = app
+    running, root = app
+    demo = running.demo
     assert os.environ["GRADIO_ANALYTICS_ENABLED"] == "False"
     assert demo.analytics_enabled is False
     assert demo.share is False and demo.share_url is None
@@ -84,53 +107,53 @@ def test_launch_is_local_with_no_share_link_and_no_analytics(app):
 def test_upload_plan_edit_approve_download(app, make_pdf):
     demo, _ = app
     client = client_for(demo)
-    result = client.predict([handle_file(make_pdf(PAGES, name="contract.pdf"))], api_name="/upload")
-    assert "Added contract.pdf (3 pages)" in text_of(result[CHAT][-1])
-    assert len(result[THUMBS]) == 3 and result[PAGE]
+    result = call(client, "/upload", [handle_file(make_pdf(PAGES, name="contract.pdf"))])
+    assert "Added contract.pdf (3 pages)" in text_of(result["chat"][-1])
+    assert len(result["thumbs"]) == 3 and result["page"]
 
-    result = client.predict("what does section 3 say?", api_name="/send")
-    assert "not available yet" in text_of(result[CHAT][-1])
-    result = client.predict("rotate page 9 by 90 degrees", api_name="/send")
-    assert "out of range" in text_of(result[CHAT][-1])
+    result = ask(client, "what does section 3 say?")
+    assert "not available yet" in text_of(result["chat"][-1])
+    result = ask(client, "rotate page 9 by 90 degrees")
+    assert "out of range" in text_of(result["chat"][-1])
 
-    result = client.predict("rotate page 2 by 90 degrees", api_name="/send")
-    assert "Rotate page 2" in " ".join(text_of(m) for m in result[CHAT][-2:])
-    assert '"rotate_pages"' in result[PLAN_JSON]
+    result = ask(client, "rotate page 2 by 90 degrees")
+    assert "Rotate page 2" in " ".join(text_of(m) for m in result["chat"][-2:])
+    assert '"rotate_pages"' in result["plan_json"]
     rows = rows_of(result)
     for row in rows["data"]:
         if row[2] == "pages":
             row[3] = "1-2"
-    result = client.predict(rows, api_name="/approve")
-    assert "contract_rotated.pdf" in text_of(result[CHAT][-1])
-    downloads = [Path(p) for p in result[DOWNLOADS]]
+    result = call(client, "/approve", rows)
+    assert "contract_rotated.pdf" in text_of(result["chat"][-1])
+    downloads = [Path(p) for p in result["downloads"]]
     assert [p.name for p in downloads] == ["contract_rotated.pdf", "docpilot-results-1.zip"]
     with pymupdf.open(downloads[0]) as doc:
         assert [p.rotation for p in doc] == [90, 90, 0]
     with zipfile.ZipFile(downloads[1]) as archive:
         assert archive.namelist() == ["contract_rotated.pdf"]
-    assert len(value_of(result[BEFORE_AFTER])) == 4
-    assert "edited: step 1 rotate_pages: pages 2 → 1-2" in result[LOGS]
+    assert len(value_of(result["before_after"])) == 4
+    assert "edited: step 1 rotate_pages: pages 2 → 1-2" in result["logs"]
 
 
 def test_revise_and_cancel_through_the_api(app, make_pdf):
     demo, _ = app
     client = client_for(demo)
-    client.predict([handle_file(make_pdf(PAGES, name="memo.pdf"))], api_name="/upload")
-    client.predict("add a DRAFT watermark", api_name="/send")
-    result = client.predict("also encrypt with password abc123", api_name="/revise")
-    assert "Here is the revised plan" in " ".join(text_of(m) for m in result[CHAT][-2:])
-    assert '"add_password"' in result[PLAN_JSON] and "abc123" not in result[PLAN_JSON]
-    assert "abc123" not in str(result[CHAT]) and "abc123" not in str(rows_of(result))
-    result = client.predict(api_name="/cancel")
-    assert "Cancelled" in text_of(result[CHAT][-1]) and rows_of(result)["data"] == [] and not result[PLAN_JSON]
+    call(client, "/upload", [handle_file(make_pdf(PAGES, name="memo.pdf"))])
+    ask(client, "add a DRAFT watermark")
+    result = call(client, "/revise", "also encrypt with password abc123")
+    assert "Here is the revised plan" in " ".join(text_of(m) for m in result["chat"][-2:])
+    assert '"add_password"' in result["plan_json"] and "abc123" not in result["plan_json"]
+    assert "abc123" not in str(result["chat"]) and "abc123" not in str(rows_of(result))
+    result = call(client, "/cancel")
+    assert "Cancelled" in text_of(result["chat"][-1]) and rows_of(result)["data"] == [] and not result["plan_json"]
 
 
 def _one_session(demo, path: str, mark: str) -> dict:
     client = client_for(demo)
-    client.predict([handle_file(path)], api_name="/upload")
-    planned = client.predict(f"add a {mark} watermark", api_name="/send")
-    result = client.predict(rows_of(planned), api_name="/approve")
-    return {"client": client, "mark": mark, "downloads": result[DOWNLOADS], "chat": result[CHAT]}
+    call(client, "/upload", [handle_file(path)])
+    planned = ask(client, f"add a {mark} watermark")
+    result = call(client, "/approve", rows_of(planned))
+    return {"client": client, "mark": mark, "downloads": result["downloads"], "chat": result["chat"]}
 
 
 def test_ten_parallel_sessions_get_only_their_own_results(app, make_pdf):
@@ -163,34 +186,33 @@ def test_ten_parallel_sessions_get_only_their_own_results(app, make_pdf):
                 assert response.status_code in (403, 404), (url, response.status_code)
                 assert b"KIWI" not in response.content
         # the route does serve what the app handed to a session (the positive control)
-        own = results[0]["client"].predict(None, api_name="/cancel")[DOWNLOADS][0]
+        own = call(results[0]["client"], "/cancel")["downloads"][0]
         assert Path(own).name == "doc0_watermarked.pdf"
 
 
 def test_reset_and_idle_timeout_remove_session_files(tmp_path, make_pdf, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     root = tmp_path / "short"
-    demo = build_app(backend="rules", idle_timeout=2, session_root=root)
-    demo.launch(**launch_options("127.0.0.1", free_port()), prevent_thread_lock=True, quiet=True)
+    app = build_app(backend="rules", idle_timeout=2, session_root=root)
+    app.demo.launch(**launch_options("127.0.0.1", free_port()), prevent_thread_lock=True, quiet=True)
     try:
-        client = client_for(demo)
+        client = client_for(app)
         pdf = make_pdf(PAGES, name="reset.pdf")
-        client.predict([handle_file(pdf)], api_name="/upload")
+        call(client, "/upload", [handle_file(pdf)])
         [folder] = session_dirs(root)
         assert (folder / "inputs" / "reset.pdf").is_file()
-        result = client.predict(api_name="/reset")
-        assert result[CHAT] == [] and not folder.exists() and session_dirs(root) == []
-        assert result[DOWNLOADS] is None and result[THUMBS] in (None, []) and not value_of(result[BEFORE_AFTER])
+        result = call(client, "/reset")
+        assert result["chat"] == [] and not folder.exists() and session_dirs(root) == []
+        assert result["downloads"] is None and result["thumbs"] in (None, []) and not value_of(result["before_after"])
 
-        client.predict([handle_file(pdf)], api_name="/upload")
+        call(client, "/upload", [handle_file(pdf)])
         [folder] = session_dirs(root)
         deadline = time.monotonic() + 10
         while folder.exists() and time.monotonic() < deadline:
             time.sleep(0.25)
         assert not folder.exists(), "an idle session's folder is removed after the timeout"
-        assert len(demo.session_store) == 0
-        result = client.predict("rotate page 1 by 90 degrees", api_name="/send")
-        assert "Upload a PDF first" in text_of(result[CHAT][-1]), "the expired session starts afresh"
+        assert len(app.store) == 0
+        result = ask(client, "rotate page 1 by 90 degrees")
+        assert "Upload a PDF first" in text_of(result["chat"][-1]), "the expired session starts afresh"
     finally:
-        demo.close()
-        demo.session_store.close_all()
+        app.close()

@@ -55,7 +55,7 @@ def app(tmp_path, monkeypatch):
                   prevent_thread_lock=True)
     yield demo, root
     demo.close()
-    demo.session_store.close_all()
+    demo.store.close_all()
 
 
 @pytest.fixture

@@ -15,6 +15,9 @@ from docpilot.running.executor import Executor
 from docpilot.service import DocPilot
 from docpilot.ui.session import SessionStore, safe_file_name
 from docpilot.ui.actions import (
+    PLANNING,
+    add_message,
+    respond,
     QA_NOT_AVAILABLE,
     SerialPilot,
     approve,
@@ -27,9 +30,8 @@ from docpilot.ui.actions import (
     safely,
 )
 from docpilot.ui.panels import render, select_doc, select_page
-from docpilot.plans.edit import MASK, parse_value, plan_rows, rows_to_plan
+from pdftools.masking import MASK
 from docpilot.planning.planner import make_planner
-from pdftools import all_tools
 
 PAGES = ["Page one: the parties.", "Page two: the terms.", "Page three: signatures."]
 
@@ -38,11 +40,6 @@ PAGES = ["Page one: the parties.", "Page two: the terms.", "Page three: signatur
 def pilot(tmp_path_factory) -> SerialPilot:
     records = tmp_path_factory.mktemp("records")  # run records stay out of the user's cache
     return SerialPilot(DocPilot(make_planner("rules", {}), Executor(records=records)))
-
-
-@pytest.fixture(scope="module")
-def tools():
-    return all_tools()
 
 
 @pytest.fixture
@@ -72,15 +69,15 @@ def edit(rows: list[list[str]], param: str, value: str, step: str = "1") -> list
     raise AssertionError(f"no row for step {step} {param}: {rows}")
 
 
-def everything_shown(session, tools) -> str:
-    view = render(session, tools)
+def everything_shown(session, pilot) -> str:
+    view = render(session, pilot)
     return json.dumps([view.chat, view.rows, view.plan_json, view.logs], ensure_ascii=False)
 
 
 # --- upload ---------------------------------------------------------------------------------------------------
 
 
-def test_upload_copies_pdf_and_image_into_a_private_folder(store, make_pdf, synthetic):
+def test_upload_copies_pdf_and_image_into_a_private_folder(pilot, store, make_pdf, synthetic):
     pdf = make_pdf(PAGES, name="my contract.pdf")
     image = synthetic("signature.png")
     s = store.create()
@@ -91,7 +88,7 @@ def test_upload_copies_pdf_and_image_into_a_private_folder(store, make_pdf, synt
         assert Path(info.path).parent == s.folder / "inputs"
     assert stat.S_IMODE(s.folder.stat().st_mode) == 0o700
     assert "Added my_contract.pdf (3 pages)" in last(s)
-    view = render(s, all_tools())
+    view = render(s, pilot)
     assert [c for _, c in view.thumbs] == ["Page 1", "Page 2", "Page 3"]
     assert view.page and Path(view.page).is_file() and view.docs[:2] == ["my_contract.pdf", "signature.png"]
 
@@ -119,13 +116,13 @@ def test_safe_file_name(name, safe):
 # --- plan, edit, approve -----------------------------------------------------------------------------------------
 
 
-def test_edited_page_is_the_one_rotated(pilot, session, tools):
+def test_edited_page_is_the_one_rotated(pilot, session):
     handle_message(pilot, session, "rotate page 2 by 90 degrees")
     assert session.outcome is not None and "Rotate page 2" in session.history[-2]["content"]
     assert session.history[-1]["metadata"]["title"] == "Exact plan"
-    rows = render(session, tools).rows
+    rows = render(session, pilot).rows
     assert ["1", "rotate_pages", "pages", "2"] in rows
-    approve(pilot, session, edit(rows, "pages", "3"), tools=tools)
+    approve(pilot, session, edit(rows, "pages", "3"))
     assert session.outcome is None, last(session)
     [output] = session.outputs
     with pymupdf.open(output) as doc:
@@ -133,55 +130,55 @@ def test_edited_page_is_the_one_rotated(pilot, session, tools):
     assert any("pages 2 → 3" in line for line in session.logs)
     with zipfile.ZipFile(session.zip_path) as archive:
         assert archive.namelist() == [Path(output).name]
-    view = render(session, tools)
+    view = render(session, pilot)
     assert view.downloads == [output, session.zip_path]
     assert [c for _, c in view.before_after] == ["Page 3 before", "Page 3 after"]
     assert view.doc == "result: " + Path(output).name
 
 
-def test_edited_password_and_output_name_are_used_and_never_shown(pilot, session, tools):
+def test_edited_password_and_output_name_are_used_and_never_shown(pilot, session):
     handle_message(pilot, session, "encrypt with password abc123")
-    rows = render(session, tools).rows
+    rows = render(session, pilot).rows
     assert ["1", "add_password", "password", MASK] in rows
-    assert "abc123" not in everything_shown(session, tools)
+    assert "abc123" not in everything_shown(session, pilot)
     rows = edit(edit(rows, "password", "s3cret-Edit"), "output", "locked.pdf")
-    approve(pilot, session, rows, tools=tools)
+    approve(pilot, session, rows)
     [output] = session.outputs
     assert Path(output).name == "locked.pdf"
     with pymupdf.open(output) as doc:
         assert doc.needs_pass and not doc.authenticate("abc123") and doc.authenticate("s3cret-Edit")
-    assert "s3cret-Edit" not in everything_shown(session, tools)
-    assert render(session, tools).thumbs, "the viewer unlocks the session's own output"
+    assert "s3cret-Edit" not in everything_shown(session, pilot)
+    assert render(session, pilot).thumbs, "the viewer unlocks the session's own output"
 
 
-def test_watermark_text_edit(pilot, session, tools):
+def test_watermark_text_edit(pilot, session):
     handle_message(pilot, session, "add a DRAFT watermark")
-    approve(pilot, session, edit(render(session, tools).rows, "text", "REVIEWED"), tools=tools)
+    approve(pilot, session, edit(render(session, pilot).rows, "text", "REVIEWED"))
     [output] = session.outputs
     with pymupdf.open(output) as doc:
         text = doc[0].get_text()
     assert "REVIEWED" in text and "DRAFT" not in text
 
 
-def test_an_invalid_edit_is_reported_and_nothing_runs(pilot, session, tools):
+def test_an_invalid_edit_is_reported_and_nothing_runs(pilot, session):
     handle_message(pilot, session, "rotate page 2 by 90 degrees")
-    rows = edit(render(session, tools).rows, "pages", "9")
-    approve(pilot, session, rows, tools=tools)
+    rows = edit(render(session, pilot).rows, "pages", "9")
+    approve(pilot, session, rows)
     assert "nothing was run" in last(session) and "9" in last(session)
     assert session.outputs == [] and session.outcome is not None
-    assert render(session, tools).rows == rows, "the user's edit stays in the editor"
-    approve(pilot, session, edit(rows, "pages", "1"), tools=tools)
+    assert render(session, pilot).rows == rows, "the user's edit stays in the editor"
+    approve(pilot, session, edit(rows, "pages", "1"))
     with pymupdf.open(session.outputs[0]) as doc:
         assert [p.rotation for p in doc] == [90, 0, 0]
 
 
-def test_revise_through_a_critique(pilot, session, tools):
+def test_revise_through_a_critique(pilot, session):
     handle_message(pilot, session, "add a DRAFT watermark")
     handle_revise(pilot, session, "also encrypt with password abc")
     assert [s.task for s in session.outcome.plan.steps] == ["add_watermark", "add_password"]
     assert "revised plan" in session.history[-2]["content"]
     assert session.history[-3] == {"role": "user", "content": "also encrypt with password ***"}
-    approve(pilot, session, None, tools=tools)
+    approve(pilot, session, None)
     with pymupdf.open(session.outputs[-1]) as doc:
         assert doc.needs_pass and doc.authenticate("abc")
 
@@ -224,9 +221,9 @@ def test_mask_text(text, shown):
     assert mask_text(text) == shown
 
 
-def test_a_password_in_a_failed_request_is_masked_too(pilot, session, tools):
+def test_a_password_in_a_failed_request_is_masked_too(pilot, session):
     handle_message(pilot, session, "rotate page 9 and encrypt with password zebra77")
-    assert "zebra77" not in everything_shown(session, tools)
+    assert "zebra77" not in everything_shown(session, pilot)
 
 
 def test_page_past_the_end_is_explained_and_the_next_request_works(pilot, session):
@@ -246,43 +243,14 @@ def test_unexpected_failures_become_a_message(session):
     assert "went wrong" in last(session) and "Traceback" not in last(session)
 
 
-def test_viewer_only_shows_the_sessions_own_files(session, tools, tmp_path):
+def test_viewer_only_shows_the_sessions_own_files(session, pilot, tmp_path):
     other = tmp_path / "secret.pdf"
     other.write_bytes(Path(session.files["contract.pdf"].path).read_bytes())
     select_doc(session, str(other))
     select_doc(session, "../secret.pdf")
-    assert render(session, tools).doc == "contract.pdf"
+    assert render(session, pilot).doc == "contract.pdf"
     select_page(session, 2)
-    assert render(session, tools).page.endswith("-v3.png")
-
-
-# --- plan editor table ------------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("text, prop, value", [
-    ("3", {"anyOf": [{"type": "string"}, {"type": "integer"}]}, 3),
-    ("1-3,5", {"anyOf": [{"type": "string"}, {"type": "integer"}]}, "1-3,5"),
-    ("123456", {"type": "string"}, "123456"),
-    ('"quoted"', {"type": "string"}, "quoted"),
-    ('["ACME", "Bob"]', {"anyOf": [{"type": "string"}, {"type": "array"}]}, ["ACME", "Bob"]),
-    ("0.5", {"type": "number"}, 0.5),
-    ("90", {"type": "number"}, 90),
-    ("true", {"type": "boolean"}, True),
-    ("", {"type": "string"}, None),
-    ("center", {"enum": ["center", "top"], "type": "string"}, "center"),
-])
-def test_parse_value(text, prop, value):
-    assert parse_value(text, prop) == value
-
-
-def test_rows_round_trip_and_clearing(pilot, session, tools):
-    handle_message(pilot, session, "add a DRAFT watermark")
-    plan = session.outcome.plan
-    rows = plan_rows(plan, tools)
-    same, changes = rows_to_plan(plan, rows, tools)
-    assert same.dump() == plan.dump() and changes == []
-    cleared, changes = rows_to_plan(plan, edit(rows, "pages", ""), tools)
-    assert "pages" not in cleared.steps[0].args and changes == ["step 1 add_watermark: pages all → (not set)"]
+    assert render(session, pilot).page.endswith("-v3.png")
 
 
 # --- session lifecycle -------------------------------------------------------------------------------------------
@@ -322,10 +290,10 @@ def test_sessions_are_isolated(store, make_pdf):
     assert store.remove_owner(None) == 0
 
 
-def test_images_become_a_pdf_and_sign_a_page(pilot, store, synthetic, make_pdf, tools):
+def test_images_become_a_pdf_and_sign_a_page(pilot, store, synthetic, make_pdf):
     s = store.create()
     handle_upload(s, [synthetic("photo1.jpg"), synthetic("photo2.jpg")])
-    assert render(s, tools).thumbs == [(s.files["photo1.jpg"].path, "photo1.jpg")]
+    assert render(s, pilot).thumbs == [(s.files["photo1.jpg"].path, "photo1.jpg")]
     handle_message(pilot, s, "combine the images into a PDF")
     approve(pilot, s)
     [pdf] = s.outputs
@@ -338,4 +306,15 @@ def test_images_become_a_pdf_and_sign_a_page(pilot, store, synthetic, make_pdf, 
     [signed] = signer.outputs
     with pymupdf.open(signed) as doc:
         assert doc[0].get_images() and not doc[1].get_images()
-    assert [c for _, c in render(signer, tools).before_after] == ["Page 1 before", "Page 1 after"]
+    assert [c for _, c in render(signer, pilot).before_after] == ["Page 1 before", "Page 1 after"]
+
+
+def test_the_message_shows_before_planning_starts(pilot, session):
+    assert add_message(session, "rotate page 2 by 90 degrees")
+    assert session.history[-2] == {"role": "user", "content": "rotate page 2 by 90 degrees"}
+    assert session.history[-1]["content"] == PLANNING and session.outcome is None, "nothing planned yet"
+    respond(pilot, session)
+    assert session.outcome is not None and "Rotate page 2" in session.history[-2]["content"]
+    assert all(m["content"] != PLANNING for m in session.history)
+    respond(pilot, session)  # nothing is waiting any more: no second plan
+    assert sum(m["role"] == "user" for m in session.history) == 1

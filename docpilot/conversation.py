@@ -1,0 +1,88 @@
+"""The turns of one conversation: requests, plans, results — used by both faces (CLI and app).
+
+A :class:`Conversation` holds the files a person works on, what was said (each turn with the plan
+or run it led to), the plan waiting for approval and the last run. Its methods drive the service
+(:class:`docpilot.service.DocPilot` or anything with the same methods); the faces only show what
+it holds. Follow-ups across turns and clarifying questions build on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from docpilot.files import FileInfo
+from docpilot.service import Edit, mask_text
+
+if TYPE_CHECKING:
+    from docpilot.service import PlanOutcome, RunOutcome
+
+__all__ = ["Conversation", "Turn"]
+
+
+@dataclass
+class Turn:
+    """One thing said: by the person ("user") or by DocPilot ("assistant"), with what it led to."""
+
+    role: str
+    text: str  # masked: safe to show and log
+    outcome: PlanOutcome | None = None
+    run: RunOutcome | None = None
+
+
+@dataclass
+class Conversation:
+    """One person's conversation about a set of files."""
+
+    files: dict[str, FileInfo] = field(default_factory=dict)
+    turns: list[Turn] = field(default_factory=list)
+    pending: PlanOutcome | None = None  # the plan waiting for approval
+    last_run: RunOutcome | None = None
+
+    def _said(self, role: str, text: str, outcome: PlanOutcome | None = None, run: RunOutcome | None = None) -> None:
+        self.turns.append(Turn(role, mask_text(text, outcome), outcome, run))
+
+    def request(self, pilot: Any, text: str) -> PlanOutcome:
+        """Plan a new request; a plan that can be run waits for approval (a failed one replaces none)."""
+        outcome: PlanOutcome = pilot.plan(text, self.files)
+        self._said("user", text, outcome)
+        self.pending = outcome if outcome.ok else None
+        return outcome
+
+    def revise(self, pilot: Any, critique: str) -> PlanOutcome:
+        """Change the waiting plan by a critique; when that fails, the previous plan still waits."""
+        if self.pending is None:
+            raise ValueError("there is no plan to revise")
+        revised: PlanOutcome = pilot.revise(self.pending, critique, self.files)
+        self._said("user", critique, revised if revised.ok else self.pending)
+        if revised.ok:
+            self.pending = revised
+        return revised
+
+    def edit(self, pilot: Any, rows: Sequence[Sequence[Any]] | None) -> Edit:
+        """Apply a person's edits of the plan's values (re-verified); the plan keeps waiting."""
+        if self.pending is None:
+            raise ValueError("there is no plan to edit")
+        return pilot.edit(self.pending, rows, self.files)
+
+    def approve(self, pilot: Any, out_dir: str | Path) -> RunOutcome:
+        """Run the waiting plan; after a successful run nothing waits any more."""
+        if self.pending is None:
+            raise ValueError("there is no plan to approve")
+        outcome = self.pending
+        run: RunOutcome = pilot.run(outcome, self.files, out_dir)
+        self._said("assistant", run.message if run.ok else run.error or "the run failed", outcome, run)
+        self.last_run = run
+        if run.ok:
+            self.pending = None
+        return run
+
+    def cancel(self) -> bool:
+        """Drop the waiting plan; False when there was none."""
+        had = self.pending is not None
+        if had and self.pending is not None:
+            self.pending.refuse("Cancelled: the plan was not approved.")
+        self.pending = None
+        return had

@@ -1,0 +1,129 @@
+"""The app's events: each one updates only the components it changes.
+
+A message is shown in the chat at once and planned in a second step (``send`` then ``plan``, chained
+with ``.then()``), so the person sees it while the planner works, and only the chat and the plan
+panels wait on planning; the viewer does not. Handlers lock the person's session for one request
+(:meth:`~docpilot.ui.session.SessionStore.use`) and call the plain functions of
+:mod:`docpilot.ui.actions`.
+
+No ``from __future__ import annotations`` here: gradio reads the handlers' annotations (``gr.Request``,
+``gr.Progress``, ``gr.SelectData``) at run time to inject them.
+"""
+
+from collections.abc import Callable
+from typing import Any
+
+from docpilot.ui import actions
+from docpilot.ui.layout import Components
+from docpilot.ui.panels import render, select_doc, select_page
+from docpilot.ui.session import SessionStore
+
+__all__ = ["wire"]
+
+EXPIRED = ("Your previous session expired after being idle, and its files were removed. Upload your files "
+           "again.")
+
+
+def _rows(value: Any) -> list[list[Any]] | None:
+    """The editor's rows from whatever the Dataframe (or an API client) sent."""
+    if value is None:
+        return None
+    if isinstance(value, dict):
+        value = value.get("data")
+    if hasattr(value, "values") and hasattr(value, "columns"):  # a pandas DataFrame
+        value = value.values.tolist()
+    return [list(row) for row in value or []]
+
+
+def wire(demo: Any, c: Components, store: SessionStore, pilot: Any) -> None:
+    """Connect every event of the app (inside the Blocks context ``demo`` that built ``c``)."""
+    import gradio as gr
+
+    chat = [c.state, c.chat]
+    plan = [c.editor, c.editor_box, c.plan_json, c.approve, c.revise, c.cancel]
+    viewer = [c.files_md, c.doc, c.thumbs, c.page, c.before_after]
+    results = [c.downloads]
+    logs = [c.logs]
+
+    def values(session: Any, outputs: list[Any], clear_box: bool = False) -> tuple[Any, ...]:
+        """The values of ``outputs`` for ``session`` (None: a reset app), in their order."""
+        view = render(session, pilot, pictures=any(o in outputs for o in viewer)) if session else render(None, pilot)
+        pending = bool(view.pending)
+        table = {
+            c.state: session.id if session is not None else None,
+            c.chat: view.chat,
+            c.request: gr.update(value="") if clear_box else gr.update(),
+            c.editor: gr.update(value=view.rows or None),
+            c.editor_box: gr.update(visible=bool(view.rows)),
+            c.plan_json: view.plan_json,
+            c.approve: gr.update(interactive=pending),
+            c.revise: gr.update(interactive=pending),
+            c.cancel: gr.update(interactive=pending),
+            c.files_md: view.files_md,
+            c.doc: gr.update(choices=view.docs, value=view.doc),
+            c.thumbs: view.thumbs or None,
+            c.page: view.page,
+            c.before_after: gr.update(value=view.before_after or None, visible=bool(view.before_after)),
+            c.downloads: view.downloads or None,
+            c.logs: view.logs,
+        }
+        return tuple(table[o] for o in outputs)
+
+    def act(sid: str | None, request: Any, work: Callable[[Any], None], outputs: list[Any],
+            clear_box: bool = False) -> tuple[Any, ...]:
+        owner = getattr(request, "session_hash", None)
+        with store.use(sid, owner) as (session, expired):
+            if expired:
+                session.say("assistant", EXPIRED)
+            actions.safely(session, lambda: work(session))
+            return values(session, outputs, clear_box)
+
+    def on_upload(files: list[str] | None, sid: str | None, request: gr.Request) -> tuple[Any, ...]:
+        return (*act(sid, request, lambda s: actions.handle_upload(s, files), [*chat, *viewer, *logs]), None)
+
+    def on_send(text: str, sid: str | None, request: gr.Request) -> tuple[Any, ...]:
+        return act(sid, request, lambda s: actions.add_message(s, text), [*chat, c.request], clear_box=True)
+
+    def on_plan(sid: str | None, request: gr.Request) -> tuple[Any, ...]:
+        return act(sid, request, lambda s: actions.respond(pilot, s), [*chat, *plan, *logs])
+
+    def on_revise(text: str, sid: str | None, request: gr.Request) -> tuple[Any, ...]:
+        return act(sid, request, lambda s: actions.handle_revise(pilot, s, text), [*chat, c.request, *plan, *logs],
+                   clear_box=True)
+
+    def on_approve(rows: Any, sid: str | None, request: gr.Request,
+                   progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:  # noqa: B008 (gradio injects it)
+        report = lambda fraction, text: progress(fraction, desc=text)  # noqa: E731
+        return act(sid, request, lambda s: actions.approve(pilot, s, _rows(rows), report),
+                   [*chat, *plan, *viewer, *results, *logs])
+
+    def on_cancel(sid: str | None, request: gr.Request) -> tuple[Any, ...]:
+        return act(sid, request, actions.cancel, [*chat, *plan, *results, *logs])
+
+    everything = [*chat, c.request, *plan, *viewer, *results, *logs]
+
+    def on_reset(sid: str | None) -> tuple[Any, ...]:
+        store.remove(sid)
+        return values(None, everything, clear_box=True)
+
+    def on_doc(label: str | None, sid: str | None, request: gr.Request) -> tuple[Any, ...]:
+        return act(sid, request, lambda s: select_doc(s, label), [c.state, *viewer])
+
+    def on_page(sid: str | None, evt: gr.SelectData, request: gr.Request) -> tuple[Any, ...]:
+        index = evt.index if isinstance(evt.index, int) else None
+        return act(sid, request, lambda s: select_page(s, index), [c.state, c.page])
+
+    def on_unload(request: gr.Request) -> None:
+        store.remove_owner(getattr(request, "session_hash", None))
+
+    c.upload.upload(on_upload, [c.upload, c.state], [*chat, *viewer, *logs, c.upload], api_name="upload")
+    gr.on([c.send.click, c.request.submit], on_send, [c.request, c.state], [*chat, c.request], api_name="send",
+          queue=False).then(on_plan, [c.state], [*chat, *plan, *logs], api_name="plan")
+    c.revise.click(on_revise, [c.request, c.state], [*chat, c.request, *plan, *logs], api_name="revise")
+    c.approve.click(on_approve, [c.editor, c.state], [*chat, *plan, *viewer, *results, *logs], api_name="approve")
+    c.cancel.click(on_cancel, [c.state], [*chat, *plan, *results, *logs], api_name="cancel")
+    c.reset.click(on_reset, [c.state], everything, api_name="reset")
+    c.doc.input(on_doc, [c.doc, c.state], [c.state, *viewer], api_name="view_doc")
+    c.thumbs.select(on_page, [c.state], [c.state, c.page], api_name="view_page")
+    demo.unload(on_unload)
+
