@@ -209,11 +209,8 @@ def exact_plan(outcome: PlanOutcome) -> str:
     """The plan as JSON (or the program) for the "exact plan" views, secrets masked."""
     import json
 
-    from pdftools.masking import mask_steps
-
     data = outcome.to_json()["plan"]
     if outcome.plan is not None and data is not None:
-        data["steps"] = mask_steps(data["steps"])
         return mask_text(json.dumps(data, ensure_ascii=False, indent=1), outcome)
     return mask_text(outcome.program or "", outcome)
 

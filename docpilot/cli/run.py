@@ -60,7 +60,7 @@ def _plan_and_run(args: Any, ask: Callable[[str], str], pilot: Any, out_dir: Pat
         stats = outcome.stats.to_json()
         if not outcome.ok:
             return _emit(args, _result(False, args.request, outcome.backend, None, outcome.explanation, stats, [], [],
-                                       outcome.error or "", None, outcome.error))
+                                       outcome.error or "", None, outcome.error), outcome)
         run = talk.approve(pilot, out_dir)
     except USER_ERRORS as exc:
         return _emit(args, _result(False, args.request, "rules", None, "", {}, [], [], str(exc), None, str(exc)))
@@ -69,10 +69,14 @@ def _plan_and_run(args: Any, ask: Callable[[str], str], pilot: Any, out_dir: Pat
     stats = outcome.stats.to_json() | {"seconds": stats["seconds"]}
     return _emit(args, _result(run.ok, args.request, outcome.backend, plan, outcome.explanation,
                                stats, run.outputs, run.answers, run.message if run.ok else run.error or "",
-                               run.record, None if run.ok else run.error))
+                               run.record, None if run.ok else run.error), outcome)
 
 
-def _emit(args: Any, result: dict[str, Any]) -> int:
+def _emit(args: Any, result: dict[str, Any], outcome: Any = None) -> int:
+    """Print the result; the request, message and error as people may see them (secrets masked)."""
+    for key in ("request", "message", "error"):
+        if result.get(key):
+            result[key] = service.mask_text(result[key], outcome)
     if result["ok"]:
         text = "\n".join([result["message"], *(f"  {path}" for path in result["outputs"])])
     else:

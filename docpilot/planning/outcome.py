@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pdftools.masking import mask_steps, mask_text
+
 from docpilot.planning.stats import Stats
 from docpilot.plans.plan import Plan
 from docpilot.plans.verify import Problem
@@ -80,18 +82,19 @@ class PlanOutcome:
         self.work, self.error = None, error
 
     def to_json(self) -> dict[str, Any]:
+        """The outcome as the ``plan --json`` contract shows it: secrets masked (the plan that runs keeps them)."""
         if isinstance(self.work, StepPlan):
-            plan: dict[str, Any] | None = self.work.plan.dump()
+            plan: dict[str, Any] | None = {"steps": mask_steps(self.work.plan.dump()["steps"])}
         elif isinstance(self.work, WrittenProgram):
             plan = {"steps": [], "program": self.work.code}
         else:
             plan = None
         return {
             "ok": self.ok,
-            "request": self.request,
+            "request": mask_text(self.request, self.plan),
             "backend": self.backend,
             "plan": plan,
             "explanation": self.explanation,
             "stats": self.stats.to_json(),
-            "error": self.error,
+            "error": mask_text(self.error, self.plan) if self.error else None,
         }
