@@ -37,8 +37,12 @@ def fast_path() -> tuple[list[float], int, int]:
     for case in cases:
         files = [str(SHARED / "corpus" / f) for f in case["files"]]
         start = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-m", "docpilot", "plan", case["request"], *files, "--json"],
-                              capture_output=True, text=True, env=env)
+        proc = subprocess.run(
+            [sys.executable, "-m", "docpilot", "plan", case["request"], *files, "--json"],
+            capture_output=True,
+            text=True,
+            env=env,
+        )
         times.append(time.perf_counter() - start)
         result = json.loads(proc.stdout.strip().splitlines()[-1])
         zero += bool(result["ok"] or "valid pages" in (result.get("error") or ""))
@@ -55,15 +59,17 @@ def llm_warm(n: int) -> list[tuple[str, float, int, int, bool]]:
     rows = []
     for request in LLM_REQUESTS[:n]:
         outcome = planner.plan(request, files)
-        rows.append((request, outcome.stats.seconds, outcome.stats.prompt_tokens, outcome.stats.llm_calls,
-                     outcome.ok))
+        rows.append((request, outcome.stats.seconds, outcome.stats.prompt_tokens, outcome.stats.llm_calls, outcome.ok))
     return rows
 
 
 def llm_cold() -> tuple[float, dict]:
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "docpilot", "plan", LLM_REQUESTS[0], str(CONTRACT), "--json",
-                           "--backend", "local"], capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "docpilot", "plan", LLM_REQUESTS[0], str(CONTRACT), "--json", "--backend", "local"],
+        capture_output=True,
+        text=True,
+    )
     return time.perf_counter() - start, json.loads(proc.stdout.strip().splitlines()[-1])
 
 
@@ -73,20 +79,25 @@ def main() -> None:
     parser.add_argument("--skip-cold", action="store_true")
     opts = parser.parse_args()
     times, zero, total = fast_path()
-    print(f"fast path: {total} dev requests, `docpilot plan` per call median {statistics.median(times):.2f} s, "
-          f"max {max(times):.2f} s; planned with 0 LLM calls: {zero}/{total} ({100 * zero / total:.0f}%)")
+    print(
+        f"fast path: {total} dev requests, `docpilot plan` per call median {statistics.median(times):.2f} s, "
+        f"max {max(times):.2f} s; planned with 0 LLM calls: {zero}/{total} ({100 * zero / total:.0f}%)"
+    )
     if not opts.skip_cold:
         seconds, result = llm_cold()
-        print(f"LLM cold CLI call: {seconds:.1f} s, prompt tokens {result['stats']['prompt_tokens']}, "
-              f"ok {result['ok']}")
+        print(
+            f"LLM cold CLI call: {seconds:.1f} s, prompt tokens {result['stats']['prompt_tokens']}, ok {result['ok']}"
+        )
     rows = llm_warm(opts.llm_requests)
     print("| request | seconds | prompt tokens | LLM calls | ok |\n|---|---:|---:|---:|---|")
     for request, seconds, tokens, calls, ok in rows:
         print(f"| {request[:60]} | {seconds:.1f} | {tokens} | {calls} | {ok} |")
     warm = [r[1] for r in rows[1:] if r[3] > 0] or [rows[0][1]]
     tokens = [r[2] for r in rows if r[3] > 0]
-    print(f"LLM-planned warm median (after the first, LLM-planned only): {statistics.median(warm):.1f} s; "
-          f"prompt tokens per request median {statistics.median(tokens):.0f}")
+    print(
+        f"LLM-planned warm median (after the first, LLM-planned only): {statistics.median(warm):.1f} s; "
+        f"prompt tokens per request median {statistics.median(tokens):.0f}"
+    )
 
 
 if __name__ == "__main__":

@@ -36,8 +36,7 @@ def main(op: str, src: str, dst: str, *rest: str) -> None:
                     break
                 for rect in rects:
                     page.add_redact_annot(rect, fill=(0, 0, 0), cross_out=False)
-                page.apply_redactions(images=pymupdf.PDF_REDACT_IMAGE_PIXELS,
-                                      graphics=pymupdf.PDF_REDACT_LINE_ART_NONE)
+                page.apply_redactions(images=pymupdf.PDF_REDACT_IMAGE_PIXELS, graphics=pymupdf.PDF_REDACT_LINE_ART_NONE)
             else:
                 if page.search_for(rest[0]):
                     raise SystemExit(f"page {page.number + 1}: a match is still readable after redaction")

@@ -35,17 +35,27 @@ def run_cases(cases: Path, limit: int | None) -> list[dict]:
             files = [str(SHARED / "corpus" / f) for f in case["files"]]
             before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
             start = time.perf_counter()
-            proc = subprocess.run([sys.executable, "-m", "docpilot", "run", case["request"], *files, "--out", out,
-                                   "--yes", "--json"], capture_output=True, text=True)
+            proc = subprocess.run(
+                [sys.executable, "-m", "docpilot", "run", case["request"], *files, "--out", out, "--yes", "--json"],
+                capture_output=True,
+                text=True,
+            )
             seconds = time.perf_counter() - start
             peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
             try:
                 result = json.loads(proc.stdout.strip().splitlines()[-1])
             except (IndexError, json.JSONDecodeError):
                 result = {"ok": False}
-            rows.append({"id": case["id"], "seconds": seconds, "ok": result.get("ok"),
-                         "backend": result.get("backend"), "peak_mb": max(peak, before) / 1024,
-                         "overhead_ms": _overhead(result.get("record"))})
+            rows.append(
+                {
+                    "id": case["id"],
+                    "seconds": seconds,
+                    "ok": result.get("ok"),
+                    "backend": result.get("backend"),
+                    "peak_mb": max(peak, before) / 1024,
+                    "overhead_ms": _overhead(result.get("record")),
+                }
+            )
     return rows
 
 
@@ -84,17 +94,24 @@ def main() -> None:
     times = [r["seconds"] for r in rows]
     print("| case | backend | ok | seconds | sandbox overhead ms | peak MB |\n|---|---|---|---:|---:|---:|")
     for r in rows:
-        print(f"| {r['id']} | {r['backend']} | {r['ok']} | {r['seconds']:.2f} | {r['overhead_ms']} | "
-              f"{r['peak_mb']:.0f} |")
-    print(f"\n{len(rows)} cases: total {sum(times):.1f} s, median {statistics.median(times):.2f} s, "
-          f"max {max(times):.2f} s, peak memory of any process {max(r['peak_mb'] for r in rows):.0f} MB")
+        print(
+            f"| {r['id']} | {r['backend']} | {r['ok']} | {r['seconds']:.2f} | {r['overhead_ms']} | {r['peak_mb']:.0f} |"
+        )
+    print(
+        f"\n{len(rows)} cases: total {sum(times):.1f} s, median {statistics.median(times):.2f} s, "
+        f"max {max(times):.2f} s, peak memory of any process {max(r['peak_mb'] for r in rows):.0f} MB"
+    )
     overheads = sorted(r["overhead_ms"] for r in rows if r["overhead_ms"] is not None)
     if overheads:
-        print(f"sandbox overhead per CLI run ({len(overheads)} runs): median {statistics.median(overheads):.0f} ms, "
-              f"max {overheads[-1]:.0f} ms")
+        print(
+            f"sandbox overhead per CLI run ({len(overheads)} runs): median {statistics.median(overheads):.0f} ms, "
+            f"max {overheads[-1]:.0f} ms"
+        )
     cold, warm = sandbox_overhead()
-    print(f"sandbox overhead: cold start {cold * 1000:.0f} ms (one CLI call), warm run {warm * 1000:.0f} ms "
-          "(median, reused sandbox as in the app)")
+    print(
+        f"sandbox overhead: cold start {cold * 1000:.0f} ms (one CLI call), warm run {warm * 1000:.0f} ms "
+        "(median, reused sandbox as in the app)"
+    )
 
 
 if __name__ == "__main__":

@@ -61,14 +61,16 @@ Row = tuple[str, str, float, float, float | None, str]
 # What any Python command line pays before its own work, measured under the qpdf comparison: the same
 # page-copying job run through libqpdf's C API in a bare Python process, then after the imports that parsing a
 # command line and its JSON arguments takes, then as the qpdf program started from Python.
-_JOB = ("import ctypes, sys\n"
-        "argv = [b'qpdf', b'--empty', b'--pages', sys.argv[1].encode(), b'1-100', b'--', sys.argv[2].encode(), None]\n"
-        "ctypes.CDLL(sys.argv[3]).qpdfjob_run_from_argv((ctypes.c_char_p * len(argv))(*argv))\n")
+_JOB = (
+    "import ctypes, sys\n"
+    "argv = [b'qpdf', b'--empty', b'--pages', sys.argv[1].encode(), b'1-100', b'--', sys.argv[2].encode(), None]\n"
+    "ctypes.CDLL(sys.argv[3]).qpdfjob_run_from_argv((ctypes.c_char_p * len(argv))(*argv))\n"
+)
 FLOORS = {
     "floor: python + libqpdf job": _JOB,
     "floor: + import argparse, json": "import argparse, json\n" + _JOB,
     "floor: python runs qpdf": "import subprocess, sys\n"
-                               "subprocess.run(['qpdf', '--empty', '--pages', sys.argv[1], '1-100', '--', sys.argv[2]])\n",
+    "subprocess.run(['qpdf', '--empty', '--pages', sys.argv[1], '1-100', '--', sys.argv[2]])\n",
 }
 
 
@@ -84,9 +86,14 @@ def speed_rows(corpus: Path, repeat: int, work: Path) -> list[Row]:
             ("compress", {}, ("compress",)),
         ]
         for tool, args, (op, *rest) in cases:
-            ours, lean, plain = timed([docpilot(tool, args, src, work / tool),
-                                       raw(op, src, work / f"{op}.pdf", *rest),
-                                       raw(op, src, work / f"{op}-plain.pdf", *rest, plain=True)], repeat)
+            ours, lean, plain = timed(
+                [
+                    docpilot(tool, args, src, work / tool),
+                    raw(op, src, work / f"{op}.pdf", *rest),
+                    raw(op, src, work / f"{op}-plain.pdf", *rest, plain=True),
+                ],
+                repeat,
+            )
             rows.append((label, tool, ours, lean, plain, "raw PyMuPDF script"))
         if shutil.which("qpdf"):
             qpdf = ["qpdf", "--empty", "--pages", str(src), "1-100", "--", str(work / "q.pdf")]
@@ -104,7 +111,7 @@ def floor_rows(label: str, src: Path, qpdf: list[str], repeat: int, work: Path) 
         return []
     floors = [[sys.executable, "-c", code, str(src), str(work / "floor.pdf"), library] for code in FLOORS.values()]
     base, *times = timed([qpdf, *floors], repeat)
-    return [(label, name, t, base, None, "qpdf --empty --pages") for name, t in zip(FLOORS, times)]
+    return [(label, name, t, base, None, "qpdf --empty --pages") for name, t in zip(FLOORS, times, strict=False)]
 
 
 def has_text(path: Path) -> bool:
@@ -119,13 +126,29 @@ def size_rows(corpus: Path, work: Path) -> list[tuple[str, int, int, int, int, b
         out = work / f"ours-{name}"
         subprocess.run(docpilot("compress", {"output": out.name}, src, work), check=True, capture_output=True)
         gs = work / f"gs-{name}"
-        subprocess.run(["gs", "-q", "-sDEVICE=pdfwrite", "-dPDFSETTINGS=/ebook", "-dNOPAUSE", "-dBATCH",
-                        f"-sOutputFile={gs}", str(src)], check=True, capture_output=True)
+        subprocess.run(
+            [
+                "gs",
+                "-q",
+                "-sDEVICE=pdfwrite",
+                "-dPDFSETTINGS=/ebook",
+                "-dNOPAUSE",
+                "-dBATCH",
+                f"-sOutputFile={gs}",
+                str(src),
+            ],
+            check=True,
+            capture_output=True,
+        )
         qp = work / f"qpdf-{name}"
-        subprocess.run(["qpdf", "--object-streams=generate", "--recompress-flate", str(src), str(qp)],
-                       check=False, capture_output=True)
-        rows.append((label, src.stat().st_size, out.stat().st_size, gs.stat().st_size, qp.stat().st_size,
-                     has_text(out)))
+        subprocess.run(
+            ["qpdf", "--object-streams=generate", "--recompress-flate", str(src), str(qp)],
+            check=False,
+            capture_output=True,
+        )
+        rows.append(
+            (label, src.stat().st_size, out.stat().st_size, gs.stat().st_size, qp.stat().st_size, has_text(out))
+        )
     return rows
 
 
@@ -136,11 +159,16 @@ def main() -> None:
     opts = parser.parse_args()
     # Byte-compile the project first: a checkout run with PYTHONDONTWRITEBYTECODE would otherwise
     # compile every module on every start and time that instead of the tools.
-    subprocess.run([sys.executable, "-m", "compileall", "-q", *(str(HERE.parent / d) for d in PACKAGES)],
-                   check=True, env={**os.environ, "PYTHONDONTWRITEBYTECODE": ""})
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", *(str(HERE.parent / d) for d in PACKAGES)],
+        check=True,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": ""},
+    )
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        print("| file | tool | docpilot (s) | baseline (s) | ratio | baseline | with plain `import pymupdf` (s) | ratio |")
+        print(
+            "| file | tool | docpilot (s) | baseline (s) | ratio | baseline | with plain `import pymupdf` (s) | ratio |"
+        )
         print("|---|---|---:|---:|---:|---|---:|---:|")
         for label, tool, ours, base, plain, what in speed_rows(opts.corpus, opts.repeat, work):
             extra = f"{plain:.2f} | {ours / plain:.2f}×" if plain else "– | –"
@@ -150,8 +178,10 @@ def main() -> None:
         print("|---|---:|---:|---:|---:|---|---|")
         for label, size, ours, gs, qp, text in size_rows(opts.corpus, work):
             mb = lambda n: f"{n / 1e6:.2f} MB"  # noqa: E731
-            print(f"| {label} | {mb(size)} | {mb(ours)} | {mb(gs)} | {mb(qp)} | "
-                  f"{'yes' if ours <= min(gs, qp) else 'NO'} | {'yes' if text else 'NO'} |")
+            print(
+                f"| {label} | {mb(size)} | {mb(ours)} | {mb(gs)} | {mb(qp)} | "
+                f"{'yes' if ours <= min(gs, qp) else 'NO'} | {'yes' if text else 'NO'} |"
+            )
 
 
 if __name__ == "__main__":

@@ -42,7 +42,7 @@ __all__ = [
 
 QA_NOT_AVAILABLE = (
     "Answering questions about what a document says is not available yet (document Q&A is coming). "
-    "For now I can act on your PDFs: for example \"redact 'ACME'\", \"rotate page 2 by 90 degrees\", "
+    'For now I can act on your PDFs: for example "redact \'ACME\'", "rotate page 2 by 90 degrees", '
     '"add a DRAFT watermark", "encrypt with password …", "how many pages?".'
 )
 
@@ -134,8 +134,9 @@ class DocPilot:
             raise DocPilotError(outcome.error or "There is no approved plan to run.")
         return self._run_program(outcome, work, files, out_dir)
 
-    def _run_program(self, outcome: PlanOutcome, work: Any, files: dict[str, FileInfo],
-                     out_dir: str | Path) -> RunOutcome:
+    def _run_program(
+        self, outcome: PlanOutcome, work: Any, files: dict[str, FileInfo], out_dir: str | Path
+    ) -> RunOutcome:
         """Run a written program; one that fails is revised with its error log and run again (bounded)."""
         from docpilot.errors import RepairFailed
         from docpilot.planning.repair import repair
@@ -145,8 +146,9 @@ class DocPilot:
         draft = work.draft
 
         def run(code: str) -> RunOutcome:
-            return self.executor.run_program(outcome.request, code, files, out_dir, extra_record=extra,
-                                             secrets=outcome.secrets)
+            return self.executor.run_program(
+                outcome.request, code, files, out_dir, extra_record=extra, secrets=outcome.secrets
+            )
 
         def revise(failed: RunOutcome, problems: Sequence[Any]) -> RunOutcome:
             nonlocal draft
@@ -160,8 +162,13 @@ class DocPilot:
             return run(draft.code)
 
         try:
-            return repair(lambda: run(draft.code), lambda r: [] if r.ok else [r.error or "the program failed"],
-                          revise, max_fixes=self.max_revisions, what="The program").result
+            return repair(
+                lambda: run(draft.code),
+                lambda r: [] if r.ok else [r.error or "the program failed"],
+                revise,
+                max_fixes=self.max_revisions,
+                what="The program",
+            ).result
         except RepairFailed as exc:
             last: RunOutcome = exc.attempts[-1].result
             return last

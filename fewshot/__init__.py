@@ -1,1 +1,4 @@
-"""Few-shot example requests with their plans (examples.jsonl) and programs (programs.jsonl): data, verified by tests."""
+"""Few-shot example requests with their plans (examples.jsonl) and programs (programs.jsonl).
+
+Data, verified by tests.
+"""

@@ -28,7 +28,20 @@ from .pages import Pages, describe_pages, parse_pages
 from .registry import Tool, all_tools, call_tool, get_tool
 
 __all__ = [
-    "EncryptedPdfError", "NotAPdfError", "PageRangeError", "PdfToolError", "RedactionError",
-    "ToolArgumentError", "ToolUnavailableError", "UnknownToolError", "WrongPasswordError",
-    "Pages", "describe_pages", "parse_pages", "Tool", "all_tools", "call_tool", "get_tool",
+    "EncryptedPdfError",
+    "NotAPdfError",
+    "PageRangeError",
+    "PdfToolError",
+    "RedactionError",
+    "ToolArgumentError",
+    "ToolUnavailableError",
+    "UnknownToolError",
+    "WrongPasswordError",
+    "Pages",
+    "describe_pages",
+    "parse_pages",
+    "Tool",
+    "all_tools",
+    "call_tool",
+    "get_tool",
 ]

@@ -12,6 +12,7 @@ old one only when it is smaller.
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 import zlib
@@ -79,8 +80,9 @@ def _placements_dpi(doc: pymupdf.Document) -> dict[int, float]:
     return best
 
 
-def _placed_images(doc: pymupdf.Document, page: pymupdf.Page, images: list,
-                   raw_sizes: dict[int, int]) -> list[tuple[int, dict]]:
+def _placed_images(
+    doc: pymupdf.Document, page: pymupdf.Page, images: list, raw_sizes: dict[int, int]
+) -> list[tuple[int, dict]]:
     """(xref, placement) for every image drawn on ``page``.
 
     Asking PyMuPDF for placements with xrefs decodes every image to hash it (most of the
@@ -231,9 +233,9 @@ def downsample_images(doc: pymupdf.Document, level: Level) -> int:
             continue
         stencil, mono = _is_stencil_or_mono(doc, xref)
         if mono and level.mono_dpi and level.mono_threshold and dpi > level.mono_threshold:
-            rewrite = lambda: _rewrite_mono(doc, xref, level.mono_dpi / dpi, stencil)  # noqa: E731
+            rewrite = functools.partial(_rewrite_mono, doc, xref, level.mono_dpi / dpi, stencil)
         elif not mono and level.color_dpi and level.color_threshold and dpi > level.color_threshold:
-            rewrite = lambda: _rewrite_color(doc, xref, level.color_dpi / dpi, level.quality)  # noqa: E731
+            rewrite = functools.partial(_rewrite_color, doc, xref, level.color_dpi / dpi, level.quality)
         else:
             continue
         original = (doc.xref_object(xref, compressed=True), doc.xref_stream_raw(xref))

@@ -7,8 +7,8 @@ holds more than one page's pixels in memory.
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator, Optional
 
 import pymupdf
 
@@ -41,7 +41,7 @@ def render(page: pymupdf.Page, dpi: int) -> pymupdf.Pixmap:
     return pixmap
 
 
-def page_image_paths(source: Path, numbers: list[int], ext: str, output: Optional[str]) -> list[Path]:
+def page_image_paths(source: Path, numbers: list[int], ext: str, output: str | None) -> list[Path]:
     """Where page images go: ``<stem>_page<N><ext>`` in the working directory.
 
     ``output`` is a base name ("scan" → scan_page1.png, ...), or for one page the file's
@@ -156,4 +156,3 @@ def add_image_pages(doc: pymupdf.Document, path: Path, page_size: str) -> int:
             raise _not_an_image(path, f"it could not be placed on a page: {exc}") from None
         added += 1
     return added
-

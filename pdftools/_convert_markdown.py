@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Any, Optional
+from typing import Any
 
 import pymupdf
 
@@ -79,11 +79,15 @@ class _Page:
         for block in data["blocks"]:
             if block.get("type") != 0:
                 continue
-            lines = [
-                (text, size, bold)
-                for (text, size, bold), line in zip(_block_lines(block), block["lines"])
-                if not _inside(line["bbox"], rects)
-            ] if rects else _block_lines(block)
+            lines = (
+                [
+                    (text, size, bold)
+                    for (text, size, bold), line in zip(_block_lines(block), block["lines"], strict=False)
+                    if not _inside(line["bbox"], rects)
+                ]
+                if rects
+                else _block_lines(block)
+            )
             if lines:
                 self.blocks.append((block["bbox"], lines))
 
@@ -107,9 +111,7 @@ def _heading_levels(pages: list[_Page]) -> tuple[float, dict[float, int]]:
     return body, {size: min(level, 4) for level, size in enumerate(bigger, start=1)}
 
 
-def _render_block(
-    lines: list[tuple[str, float, bool]], body: float, levels: dict[float, int]
-) -> list[tuple[int, str]]:
+def _render_block(lines: list[tuple[str, float, bool]], body: float, levels: dict[float, int]) -> list[tuple[int, str]]:
     """(heading level or 0, text) pieces for one block: headings, list items, paragraphs."""
     out: list[tuple[int, str]] = []
     para: list[str] = []
@@ -151,7 +153,7 @@ def _page_pieces(page: _Page, body: float, levels: dict[float, int]) -> list[str
     """One page's Markdown pieces; tables go before the first block below their top."""
     pieces: list[str] = []
     tables = list(page.tables)
-    last: Optional[tuple[int, float]] = None  # (level, bottom) of the heading just written
+    last: tuple[int, float] | None = None  # (level, bottom) of the heading just written
     for bbox, lines in page.blocks:
         while tables and tables[0][0] <= bbox[1]:
             pieces.append(tables.pop(0)[1])

@@ -11,8 +11,9 @@ import io
 import logging
 import re
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any
 
 import pymupdf
 
@@ -67,8 +68,7 @@ def _import_pdf2docx() -> Any:
     return pdf2docx
 
 
-def write_docx(source: Path, target: Path, indices: list[int], password: Optional[str],
-               borderless_tables: bool) -> None:
+def write_docx(source: Path, target: Path, indices: list[int], password: str | None, borderless_tables: bool) -> None:
     """Convert the 0-based pages ``indices`` of ``source`` to a Word file at ``target``.
 
     ``borderless_tables``: also look for tables without ruling lines. pdf2docx finds them in
@@ -138,7 +138,7 @@ def write_pptx(doc: pymupdf.Document, indices: list[int], target: Path, dpi: int
 # ---------------------------------------------------------------- tables and Excel
 
 
-def write_xlsx(sheets: Iterator[tuple[str, list[list[Optional[str]]]]], target: Path) -> int:
+def write_xlsx(sheets: Iterator[tuple[str, list[list[str | None]]]], target: Path) -> int:
     """Write (sheet name, rows) pairs as sheets of a workbook; return the number of sheets."""
     from openpyxl import Workbook
     from openpyxl.styles import Font

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 import pymupdf
 
@@ -37,7 +37,7 @@ class FormField:
     type: str
     page: int
     widgets: list[tuple[pymupdf.Page, Any]] = field(default_factory=list)
-    label: Optional[str] = None
+    label: str | None = None
 
     @property
     def first(self) -> Any:
@@ -137,13 +137,13 @@ def xfa_message(name: str) -> str:
     )
 
 
-def button_captions(fields: dict[str, FormField]) -> dict[str, list[Optional[str]]]:
+def button_captions(fields: dict[str, FormField]) -> dict[str, list[str | None]]:
     """Printed words right of each checkbox/radio widget (up to the next widget or a gap), by field.
 
     A checkbox without a tooltip takes its caption as label, so "Agree to privacy policy" finds it.
     """
     cache: dict[int, tuple[list, list]] = {}
-    out: dict[str, list[Optional[str]]] = {}
+    out: dict[str, list[str | None]] = {}
     for f in fields.values():
         if f.type not in ("checkbox", "radio"):
             continue
@@ -158,7 +158,7 @@ def button_captions(fields: dict[str, FormField]) -> dict[str, list[Optional[str
     return out
 
 
-def _caption(rect: pymupdf.Rect, words: list, others: list) -> Optional[str]:
+def _caption(rect: pymupdf.Rect, words: list, others: list) -> str | None:
     mid = (rect.y0 + rect.y1) / 2
     limit = min((r.x0 for r in others if r.x0 >= rect.x1 - 1 and r.y0 <= mid <= r.y1), default=1e9)
     line = sorted(
@@ -215,8 +215,14 @@ def match_field(fields: dict[str, FormField], key: str) -> FormField:
     raise ToolArgumentError(f"The form has no field named {key!r}. Its fields are: {list_names(fields)}.")
 
 
-_BASE14 = {"Helv": "Helvetica", "HeBo": "Helvetica-Bold", "TiRo": "Times-Roman", "Cour": "Courier",
-           "ZaDb": "ZapfDingbats", "Symb": "Symbol"}
+_BASE14 = {
+    "Helv": "Helvetica",
+    "HeBo": "Helvetica-Bold",
+    "TiRo": "Times-Roman",
+    "Cour": "Courier",
+    "ZaDb": "ZapfDingbats",
+    "Symb": "Symbol",
+}
 
 
 def repair_da_fonts(doc: pymupdf.Document) -> None:

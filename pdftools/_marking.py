@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 import pymupdf
 
@@ -25,9 +25,9 @@ def describe_targets(targets: Targets) -> str:
 def locate(
     doc: pymupdf.Document,
     pages: object,
-    terms: Optional[Sequence[str] | str],
-    regex: Optional[str],
-    categories: Optional[Sequence[str] | str],
+    terms: Sequence[str] | str | None,
+    regex: str | None,
+    categories: Sequence[str] | str | None,
     case_sensitive: bool,
     whole_words: bool,
     name: str,

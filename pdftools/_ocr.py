@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 from pathlib import Path
+
 import pymupdf
 
 from .docio import set_key
@@ -24,10 +25,30 @@ INSTALL_HINT = (
 )
 
 LANGUAGE_NAMES = {
-    "english": "eng", "en": "eng", "german": "deu", "de": "deu", "french": "fra", "fr": "fra",
-    "spanish": "spa", "es": "spa", "italian": "ita", "it": "ita", "portuguese": "por", "pt": "por",
-    "dutch": "nld", "nl": "nld", "russian": "rus", "ru": "rus", "chinese": "chi_sim", "zh": "chi_sim",
-    "japanese": "jpn", "ja": "jpn", "arabic": "ara", "ar": "ara", "polish": "pol", "pl": "pol",
+    "english": "eng",
+    "en": "eng",
+    "german": "deu",
+    "de": "deu",
+    "french": "fra",
+    "fr": "fra",
+    "spanish": "spa",
+    "es": "spa",
+    "italian": "ita",
+    "it": "ita",
+    "portuguese": "por",
+    "pt": "por",
+    "dutch": "nld",
+    "nl": "nld",
+    "russian": "rus",
+    "ru": "rus",
+    "chinese": "chi_sim",
+    "zh": "chi_sim",
+    "japanese": "jpn",
+    "ja": "jpn",
+    "arabic": "ara",
+    "ar": "ara",
+    "polish": "pol",
+    "pl": "pol",
 }
 
 MAX_PIXELS = 40_000_000  # a 300-dpi A3 page; bigger pages are rendered at a lower resolution
@@ -109,4 +130,3 @@ def text_only(layer: pymupdf.Document) -> None:
         stream = layer.xref_stream(xref)
         layer.update_stream(xref, re.sub(rb"/[A-Za-z0-9_.]+\s+Do\b", b"", stream))
     set_key(layer, page.xref, "Resources/XObject", "<<>>")
-

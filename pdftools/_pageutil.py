@@ -6,8 +6,8 @@ import contextlib
 import html
 import io
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pymupdf
 from pymupdf import mupdf
@@ -315,8 +315,10 @@ def new_text_pages(text: str, width: float, height: float, font_size: float) -> 
     """A temporary PDF whose pages (width x height) carry ``text``, wrapped and flowed."""
     paragraphs = [p.strip("\n") for p in text.replace("\r\n", "\n").split("\n\n") if p.strip()]
     body = "".join(f"<p>{html.escape(p).replace(chr(10), '<br/>')}</p>" for p in paragraphs)
-    css = (f"body {{font-family: sans-serif; font-size: {font_size:g}pt; line-height: 1.3;}} "
-           f"p {{margin: 0 0 {font_size * 0.6:g}pt 0;}}")
+    css = (
+        f"body {{font-family: sans-serif; font-size: {font_size:g}pt; line-height: 1.3;}} "
+        f"p {{margin: 0 0 {font_size * 0.6:g}pt 0;}}"
+    )
     story = pymupdf.Story(html=body, user_css=css)
     mediabox = pymupdf.Rect(0, 0, width, height)
     pad = min(72.0, width * 0.1, height * 0.1)
@@ -352,4 +354,3 @@ def blank_reason(page: pymupdf.Page, threshold: float, dpi: int = 36) -> str:
     samples = pix.samples
     dark = len(samples.translate(None, delete=bytes(range(216, 256))))
     return "white" if dark <= threshold * max(len(samples), 1) else ""
-

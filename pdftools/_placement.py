@@ -13,13 +13,12 @@ import io
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
 
 import pymupdf
 
 from .docio import set_key, write_pdf
-from .paths import input_path
 from .errors import ToolArgumentError
+from .paths import input_path
 
 __all__ = [
     "Face",
@@ -38,7 +37,6 @@ __all__ = [
     "own_page",
     "check_fraction",
 ]
-
 
 
 # Fonts searched for a handwriting look and for text the PDF base-14 fonts cannot show.
@@ -73,7 +71,7 @@ class Face:
     """A font to write with: PyMuPDF's name for it, the file when not base-14, and metrics."""
 
     name: str
-    file: Optional[str]
+    file: str | None
     font: pymupdf.Font
 
     @property

@@ -66,8 +66,18 @@ def qpdf_select(source: Path, indices: list[int], target: Path) -> bool:
     src = str(source.resolve())
     try:
         with atomic_target(target) as tmp:
-            done = _run(["--empty", f"--copy-encryption={src}", "--encryption-file-password=", "--pages", src,
-                         page_ranges(indices), "--", str(tmp)])
+            done = _run(
+                [
+                    "--empty",
+                    f"--copy-encryption={src}",
+                    "--encryption-file-password=",
+                    "--pages",
+                    src,
+                    page_ranges(indices),
+                    "--",
+                    str(tmp),
+                ]
+            )
             if done is None:
                 raise _Declined
     except _Declined:

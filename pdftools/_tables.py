@@ -8,7 +8,7 @@ like data (mostly numeric cells), so running prose never becomes a "table".
 from __future__ import annotations
 
 import re
-from typing import Any, Optional
+from typing import Any
 
 import pymupdf
 
@@ -63,7 +63,7 @@ def _looks_like_data(page: pymupdf.Page, table: Any) -> bool:
     return bool(cells) and numeric >= _MIN_NUMERIC_SHARE * len(cells)
 
 
-def table_rows(page: pymupdf.Page, table: Any) -> list[list[Optional[str]]]:
+def table_rows(page: pymupdf.Page, table: Any) -> list[list[str | None]]:
     """The table's cell texts, row by row (None for cells covered by a merged cell).
 
     Cell text is read with PyMuPDF's cell extractor (character boxes inside the cell),
@@ -72,7 +72,7 @@ def table_rows(page: pymupdf.Page, table: Any) -> list[list[Optional[str]]]:
     from pymupdf.table import extract_cells
 
     textpage = _ReadOnce(getattr(table, "textpage", None) or page.get_textpage(flags=pymupdf.TEXTFLAGS_TEXT))
-    rows: list[list[Optional[str]]] = []
+    rows: list[list[str | None]] = []
     if table.header.external:
         rows.append([name or "" for name in table.header.names])
     for row in table.rows:
@@ -96,7 +96,7 @@ class _ReadOnce:
         return self._raw
 
 
-def _split_stacked(row: list[Optional[str]]) -> list[list[Optional[str]]]:
+def _split_stacked(row: list[str | None]) -> list[list[str | None]]:
     """Split a row whose cells stack several records line by line into one row per line.
 
     Tables ruled only every few records come out of the detector as one row holding
@@ -125,7 +125,7 @@ _NUMBER = re.compile(
 )
 
 
-def cell_value(text: Optional[str]) -> tuple[Any, Optional[str]]:
+def cell_value(text: str | None) -> tuple[Any, str | None]:
     """A cell's value for Excel and its number format: numbers as numbers, else the text.
 
     "1,284" → 1284, "55.3" → 55.3, "(12)" → -12, "31%" → 0.31 shown as 31%. Codes with
@@ -152,5 +152,3 @@ def cell_value(text: Optional[str]) -> tuple[Any, Optional[str]]:
         places = len(frac) - 1 if frac else 0
         return number / 100, "0" + ("." + "0" * places if places else "") + "%"
     return number, None
-
-

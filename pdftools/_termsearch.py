@@ -44,8 +44,9 @@ def mupdf_text(tp: pymupdf.TextPage) -> str | None:
         return None
 
 
-def term_matches(tp: pymupdf.TextPage, text: str,
-                 terms: list[tuple[str, re.Pattern[str]]]) -> list[tuple[str, list[pymupdf.Rect], str]] | None:
+def term_matches(
+    tp: pymupdf.TextPage, text: str, terms: list[tuple[str, re.Pattern[str]]]
+) -> list[tuple[str, list[pymupdf.Rect], str]] | None:
     """(text as read, one box per line, context) of every term occurrence in ``text``, in page order.
 
     ``text`` is the page's plain text (its line breaks count the lines an occurrence spans);
@@ -62,14 +63,16 @@ def term_matches(tp: pymupdf.TextPage, text: str,
         if len(segments) != sum(lines):
             return None  # an occurrence over more lines than the text shows, or MuPDF reads the page differently
         position = 0
-        for match, count in zip(matches, lines):
+        for match, count in zip(matches, lines, strict=False):
             found.append((match.start(), match.end(), segments[position : position + count]))
             position += count
     found.sort(key=lambda item: item[0])
-    if any(a[1] > b[0] for a, b in zip(found, found[1:])):
+    if any(a[1] > b[0] for a, b in zip(found, found[1:], strict=False)):
         return None  # overlapping matches of different terms read as one: the reader decides
-    return [(_SPACES.sub(" ", text[start:end]), rects,
-             " ".join(text[max(0, start - _CONTEXT) : end + _CONTEXT].split())) for start, end, rects in found]
+    return [
+        (_SPACES.sub(" ", text[start:end]), rects, " ".join(text[max(0, start - _CONTEXT) : end + _CONTEXT].split()))
+        for start, end, rects in found
+    ]
 
 
 def _line_segments(quads: list[pymupdf.Quad]) -> list[pymupdf.Rect]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from typing import Optional
 
 import pymupdf
 
@@ -33,9 +32,7 @@ COLORS: dict[str, tuple[float, float, float]] = {
 _HEX = re.compile(r"^#?([0-9a-f]{6}|[0-9a-f]{3})$")
 
 
-def parse_color(
-    value: Optional[str], default: Optional[tuple[float, float, float]] = None
-) -> tuple[float, float, float]:
+def parse_color(value: str | None, default: tuple[float, float, float] | None = None) -> tuple[float, float, float]:
     """'yellow', 'light green', '#ffcc00', 'ffcc00', '255,204,0' or '1,0.8,0' to RGB floats 0-1.
 
     An empty value gives ``default``; without a default it is an error.

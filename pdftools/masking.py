@@ -34,9 +34,42 @@ _TYPED = re.compile(
     r"(?:(?P<q>['\"‘’“”])(?P<quoted>[^'\"‘’“”]+)(?P=q)|(?P<bare>[^\s'\",;)]+))",
     re.IGNORECASE,
 )
-_NOT_SECRET = {"protect", "protected", "protection", "and", "with", "to", "it", "the", "a", "an", "on", "from",
-               "for", "is", "of", "as", "that", "this", "its", "their", "set", "please", "so", "then", "but",
-               "if", "by", "in", "required", "needed", "field", "fields", "prompt", MASK.lower()}
+_NOT_SECRET = {
+    "protect",
+    "protected",
+    "protection",
+    "and",
+    "with",
+    "to",
+    "it",
+    "the",
+    "a",
+    "an",
+    "on",
+    "from",
+    "for",
+    "is",
+    "of",
+    "as",
+    "that",
+    "this",
+    "its",
+    "their",
+    "set",
+    "please",
+    "so",
+    "then",
+    "but",
+    "if",
+    "by",
+    "in",
+    "required",
+    "needed",
+    "field",
+    "fields",
+    "prompt",
+    MASK.lower(),
+}
 
 
 def is_secret(task: str, arg: str) -> bool:
@@ -102,8 +135,9 @@ def hide_passwords(text: str, swaps: dict[str, str] | None = None) -> tuple[str,
 
     def swap(match: re.Match[str]) -> str:
         value = match.group("quoted") if match.group("quoted") is not None else match.group("bare")
-        if match.group("bare") is not None and (value.lower().strip(".") in _NOT_SECRET
-                                                or _PLACEHOLDER_RE.fullmatch(value)):
+        if match.group("bare") is not None and (
+            value.lower().strip(".") in _NOT_SECRET or _PLACEHOLDER_RE.fullmatch(value)
+        ):
             return match.group(0)
         name = next((k for k, v in swaps.items() if v == value), None)
         if name is None:

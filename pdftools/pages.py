@@ -6,7 +6,7 @@ Pages are 1-based and inclusive at the edge; inside the tools they are 0-based.
 from __future__ import annotations
 
 import re
-from typing import Annotated, Union
+from typing import Annotated
 
 from .argcheck import PageSelection
 from .errors import PageRangeError, PdfToolError, ToolArgumentError
@@ -15,7 +15,7 @@ __all__ = ["Pages", "parse_pages", "fixed_pages", "describe_pages"]
 
 # Pages, 1-based and inclusive: "all", "last", "1-3,5", "2-last", "odd", "even", a number,
 # or a list of numbers. Each tool's docstring describes what its page argument selects.
-Pages = Annotated[Union[str, int, list[Union[int, str]]], PageSelection()]
+Pages = Annotated[str | int | list[int | str], PageSelection()]
 
 _WORDS = {"first": "1", "last": "last", "end": "last"}
 _RANGE = re.compile(r"^(\w+)\s*(?:-|–|to|through|\.\.)\s*(\w+)$")
@@ -30,9 +30,7 @@ def _one(token: str, count: int) -> int:
     if token.startswith("last-") and token[5:].isdigit():
         return count - int(token[5:])
     if not token.lstrip("-").isdigit():
-        raise ToolArgumentError(
-            f'"{token}" is not a page. Use numbers like "1-3,5", or "first", "last", "all".'
-        )
+        raise ToolArgumentError(f'"{token}" is not a page. Use numbers like "1-3,5", or "first", "last", "all".')
     number = int(token)
     if number < 0:  # -1 is the last page, as in Python
         number = count + 1 + number

@@ -9,8 +9,8 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from .errors import NotAPdfError, ToolArgumentError
 
@@ -47,8 +47,7 @@ def check_pdf_bytes(path: Path) -> None:
         )
     if b"%%EOF" not in tail and b"startxref" not in tail:
         raise NotAPdfError(
-            f"{path.name} is truncated or damaged (no end-of-file marker). "
-            "Upload a complete copy of the file."
+            f"{path.name} is truncated or damaged (no end-of-file marker). Upload a complete copy of the file."
         )
 
 

@@ -6,7 +6,7 @@ They run on page text as a reader sees it (see :mod:`pdftools.textmatch`).
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from .errors import ToolArgumentError
 
@@ -61,19 +61,50 @@ _CHECKS: dict[str, Callable[[str], bool]] = {}
 CATEGORIES: tuple[str, ...] = tuple(_PATTERNS)
 
 _ALIASES = {
-    "emails": "email", "email address": "email", "email addresses": "email", "e-mail": "email",
-    "e-mails": "email", "mail": "email",
-    "phones": "phone", "phone number": "phone", "phone numbers": "phone", "telephone": "phone",
-    "telephone numbers": "phone", "telephone number": "phone", "mobile": "phone", "fax": "phone",
-    "social security number": "ssn", "social security numbers": "ssn", "ssns": "ssn",
+    "emails": "email",
+    "email address": "email",
+    "email addresses": "email",
+    "e-mail": "email",
+    "e-mails": "email",
+    "mail": "email",
+    "phones": "phone",
+    "phone number": "phone",
+    "phone numbers": "phone",
+    "telephone": "phone",
+    "telephone numbers": "phone",
+    "telephone number": "phone",
+    "mobile": "phone",
+    "fax": "phone",
+    "social security number": "ssn",
+    "social security numbers": "ssn",
+    "ssns": "ssn",
     "social security": "ssn",
-    "credit card": "card", "credit cards": "card", "credit card number": "card",
-    "credit card numbers": "card", "card number": "card", "card numbers": "card", "cards": "card",
-    "account number": "account", "account numbers": "account", "accounts": "account",
-    "bank account": "account", "bank account numbers": "account", "iban": "account",
-    "dates": "date", "money": "money", "amounts": "money", "amount": "money",
-    "monetary amounts": "money", "dollar amounts": "money", "prices": "money", "currency": "money",
-    "urls": "url", "links": "url", "link": "url", "web addresses": "url", "websites": "url",
+    "credit card": "card",
+    "credit cards": "card",
+    "credit card number": "card",
+    "credit card numbers": "card",
+    "card number": "card",
+    "card numbers": "card",
+    "cards": "card",
+    "account number": "account",
+    "account numbers": "account",
+    "accounts": "account",
+    "bank account": "account",
+    "bank account numbers": "account",
+    "iban": "account",
+    "dates": "date",
+    "money": "money",
+    "amounts": "money",
+    "amount": "money",
+    "monetary amounts": "money",
+    "dollar amounts": "money",
+    "prices": "money",
+    "currency": "money",
+    "urls": "url",
+    "links": "url",
+    "link": "url",
+    "web addresses": "url",
+    "websites": "url",
 }
 
 
@@ -82,9 +113,7 @@ def normalize_category(name: str) -> str:
     key = name.strip().lower().replace("_", " ")
     key = _ALIASES.get(key, key)
     if key not in _PATTERNS:
-        raise ToolArgumentError(
-            f"'{name}' is not a pattern category. Choose from: {', '.join(CATEGORIES)}."
-        )
+        raise ToolArgumentError(f"'{name}' is not a pattern category. Choose from: {', '.join(CATEGORIES)}.")
     return key
 
 

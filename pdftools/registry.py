@@ -15,7 +15,8 @@ import importlib.util
 import re
 import textwrap
 import typing
-from typing import Any, Callable, Literal
+from collections.abc import Callable
+from typing import Any, Literal
 
 from .argcheck import exact_values
 from .errors import ToolArgumentError, UnknownToolError
@@ -23,8 +24,19 @@ from .errors import ToolArgumentError, UnknownToolError
 if typing.TYPE_CHECKING:  # pydantic loads on first need: a tool run with well-typed arguments never needs it
     from pydantic import BaseModel, ValidationError
 
-__all__ = ["Tool", "tool", "get_tool", "all_tools", "call_tool", "unregister", "generic_answer", "TOOL_MODULES",
-           "tool_index", "IMAGE_LIBRARIES", "FileKind"]
+__all__ = [
+    "Tool",
+    "tool",
+    "get_tool",
+    "all_tools",
+    "call_tool",
+    "unregister",
+    "generic_answer",
+    "TOOL_MODULES",
+    "tool_index",
+    "IMAGE_LIBRARIES",
+    "FileKind",
+]
 
 # What the tools that read or write images through Pillow load when they run (plugins included).
 IMAGE_LIBRARIES = ("PIL.Image", "PIL.ImageOps", "PIL.TiffImagePlugin", "PIL.PngImagePlugin", "PIL.JpegImagePlugin")
@@ -36,8 +48,12 @@ FileKind = Literal["pdf", "image", "office", "text", "value", "any"]
 PageEffect = Callable[[dict[str, Any], int | None, int | None], int | None]
 # The sentence that reports a value a tool returned.
 Answer = Callable[[Any], str]
-_FILE_ARG_KINDS: dict[str, tuple[FileKind, ...]] = {"file": ("pdf",), "files": ("pdf",), "image": ("image",),
-                                                    "images": ("image",)}
+_FILE_ARG_KINDS: dict[str, tuple[FileKind, ...]] = {
+    "file": ("pdf",),
+    "files": ("pdf",),
+    "image": ("image",),
+    "images": ("image",),
+}
 
 # Modules holding the tools, imported on first use of the registry (never at import).
 TOOL_MODULES = (
@@ -74,7 +90,7 @@ def tool_index() -> dict[str, str]:
     return index
 
 
-_REGISTRY: dict[str, "Tool"] = {}
+_REGISTRY: dict[str, Tool] = {}
 
 
 class Tool:
@@ -84,13 +100,29 @@ class Tool:
     tool run starts by loading the registry.)
     """
 
-    def __init__(self, name: str, func: Callable[..., Any], summary: str, description: str,
-                 arg_docs: dict[str, str], returns: str, kind: Kind, category: str, explain: str,
-                 fields: dict[str, tuple[Any, Any]], needs: tuple[str, ...] = (), *, result_name: str = "",
-                 page_effect: PageEffect | None = None, answer: Answer | None = None,
-                 secrets: tuple[str, ...] = (), page_words: dict[str, tuple[str, ...]] | None = None,
-                 takes: dict[str, tuple[FileKind, ...]] | None = None, makes: FileKind = "pdf",
-                 converts_to: str | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        func: Callable[..., Any],
+        summary: str,
+        description: str,
+        arg_docs: dict[str, str],
+        returns: str,
+        kind: Kind,
+        category: str,
+        explain: str,
+        fields: dict[str, tuple[Any, Any]],
+        needs: tuple[str, ...] = (),
+        *,
+        result_name: str = "",
+        page_effect: PageEffect | None = None,
+        answer: Answer | None = None,
+        secrets: tuple[str, ...] = (),
+        page_words: dict[str, tuple[str, ...]] | None = None,
+        takes: dict[str, tuple[FileKind, ...]] | None = None,
+        makes: FileKind = "pdf",
+        converts_to: str | None = None,
+    ) -> None:
         self.name = name
         self.func = func
         self.summary = summary
@@ -134,8 +166,10 @@ class Tool:
         return create_model(
             f"{self.name}_args",
             __config__=ConfigDict(extra="forbid", arbitrary_types_allowed=False),
-            **{name: (annotation, Field(default, description=self.arg_docs[name]))
-               for name, (annotation, default) in self.fields.items()},
+            **{
+                name: (annotation, Field(default, description=self.arg_docs[name]))
+                for name, (annotation, default) in self.fields.items()
+            },
         )
 
     def schema(self) -> dict[str, Any]:
@@ -286,7 +320,7 @@ def _parameters(func: Callable[..., Any]) -> list[tuple[str, Any]]:
     defaults = func.__defaults__ or ()
     padded = (...,) * (len(positional) - len(defaults)) + defaults
     kwdefaults = func.__kwdefaults__ or {}
-    return list(zip(positional, padded)) + [(name, kwdefaults.get(name, ...)) for name in keyword]
+    return list(zip(positional, padded, strict=False)) + [(name, kwdefaults.get(name, ...)) for name in keyword]
 
 
 def tool(
@@ -384,8 +418,13 @@ def tool(
     return register
 
 
-def _check_facts(name: str, fields: dict[str, Any], secrets: tuple[str, ...],
-                 page_words: dict[str, tuple[str, ...]], takes: dict[str, tuple[FileKind, ...]]) -> None:
+def _check_facts(
+    name: str,
+    fields: dict[str, Any],
+    secrets: tuple[str, ...],
+    page_words: dict[str, tuple[str, ...]],
+    takes: dict[str, tuple[FileKind, ...]],
+) -> None:
     """Facts must name real arguments, and every password-like argument must be declared secret."""
     for what, names in (("secrets", secrets), ("page_words", tuple(page_words)), ("takes", tuple(takes))):
         unknown = [n for n in names if n not in fields]

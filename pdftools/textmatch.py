@@ -15,8 +15,8 @@ import itertools
 import operator
 import re
 import unicodedata
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Sequence
 
 import pymupdf
 
@@ -69,7 +69,7 @@ class Targets:
         categories: str | Sequence[str] | None = None,
         case_sensitive: bool = False,
         whole_words: bool = False,
-    ) -> "Targets":
+    ) -> Targets:
         term_list = [terms] if isinstance(terms, str) else list(terms or [])
         term_list = [t for t in (t.strip() for t in term_list) if t]
         cat_list = [categories] if isinstance(categories, str) else list(categories or [])
@@ -182,8 +182,12 @@ class _Line:
     words: list[tuple]
 
     def box(self) -> tuple[float, float, float, float]:
-        return (min(w[0] for w in self.words), min(w[1] for w in self.words),
-                max(w[2] for w in self.words), max(w[3] for w in self.words))
+        return (
+            min(w[0] for w in self.words),
+            min(w[1] for w in self.words),
+            max(w[2] for w in self.words),
+            max(w[3] for w in self.words),
+        )
 
 
 _LINE_KEY = operator.itemgetter(5, 6)
@@ -327,17 +331,19 @@ def _value_span(m: re.Match[str]) -> tuple[int, int]:
     return m.span()
 
 
-def find_matches(doc: pymupdf.Document, pages: Iterable[int], targets: Targets,
-                 areas: dict[int, pymupdf.Rect] | None = None) -> list[Match]:
+def find_matches(
+    doc: pymupdf.Document, pages: Iterable[int], targets: Targets, areas: dict[int, pymupdf.Rect] | None = None
+) -> list[Match]:
     """Every occurrence of ``targets`` on ``pages`` (0-based), in page order.
 
     ``areas`` limits the search on a page to a rectangle (e.g. re-checking only where a redaction was).
     """
     patterns = targets.patterns()
     regexes = [p for _, p, _ in patterns]
-    quick = term_boxes_usable(targets.terms, targets.case_sensitive, targets.whole_words,
-                              bool(targets.regex or targets.categories))
-    terms = list(zip(targets.terms, regexes)) if quick else []
+    quick = term_boxes_usable(
+        targets.terms, targets.case_sensitive, targets.whole_words, bool(targets.regex or targets.categories)
+    )
+    terms = list(zip(targets.terms, regexes, strict=False)) if quick else []
     found: list[Match] = []
     for index in pages:
         page = doc[index]
@@ -373,11 +379,13 @@ def find_matches(doc: pymupdf.Document, pages: Iterable[int], targets: Targets,
 def _split_at_line_end(text: str, joined: str, regexes: list[re.Pattern[str]]) -> bool:
     """Whether ``joined`` (``text`` with hyphenated words joined) has matches ``text`` does not show."""
     return len(joined) != len(text) and any(
-        sum(1 for _ in p.finditer(text)) != sum(1 for _ in p.finditer(joined)) for p in regexes)
+        sum(1 for _ in p.finditer(text)) != sum(1 for _ in p.finditer(joined)) for p in regexes
+    )
 
 
-def _read_by_characters(index: int, page: pymupdf.Page, tp: pymupdf.TextPage, patterns: list,
-                        regexes: list[re.Pattern[str]]) -> list[Match]:
+def _read_by_characters(
+    index: int, page: pymupdf.Page, tp: pymupdf.TextPage, patterns: list, regexes: list[re.Pattern[str]]
+) -> list[Match]:
     """Matches on the lines that may hold one, read character by character (the reader's way)."""
     lines = _word_lines(tp)
     hit = _candidate_lines(lines, regexes)

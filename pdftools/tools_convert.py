@@ -7,7 +7,7 @@ leaves no partial file) and never touches its input.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal, Optional
+from typing import Literal
 
 import pymupdf
 
@@ -16,9 +16,9 @@ from ._convert_markdown import pages_to_markdown
 from ._convert_office import LAYOUT_TABLE_PAGES, write_docx, write_pptx, write_xlsx
 from ._tables import TEXT_FLAGS, has_borderless_data_table, page_tables, table_rows
 from .docio import open_pdf, write_pdf
-from .paths import atomic_target, input_path, output_path
 from .errors import PdfToolError, ToolArgumentError
 from .pages import Pages, describe_pages, parse_pages
+from .paths import atomic_target, input_path, output_path
 from .registry import IMAGE_LIBRARIES, tool
 
 __all__ = [
@@ -34,11 +34,17 @@ __all__ = [
 ]
 
 
-@tool(kind="files", category="convert", explain="Convert {file} to a Word document[ ({pages})]",
-      needs=("pdf2docx", "pdf2docx.table.TablesConstructor", "docx"), makes="office", secrets=("password",), result_name="word_file", converts_to="docx")
-def convert_to_docx(
-    file: str, pages: Pages = "all", password: Optional[str] = None, output: Optional[str] = None
-) -> str:
+@tool(
+    kind="files",
+    category="convert",
+    explain="Convert {file} to a Word document[ ({pages})]",
+    needs=("pdf2docx", "pdf2docx.table.TablesConstructor", "docx"),
+    makes="office",
+    secrets=("password",),
+    result_name="word_file",
+    converts_to="docx",
+)
+def convert_to_docx(file: str, pages: Pages = "all", password: str | None = None, output: str | None = None) -> str:
     """Convert a PDF to an editable Word document (.docx), keeping paragraphs, tables and images.
 
     Args:
@@ -60,11 +66,17 @@ def convert_to_docx(
     return str(target)
 
 
-@tool(kind="files", category="convert", explain="Turn {file} into PowerPoint slides, one per page[ ({pages})]",
-      needs=("pptx",), makes="office", secrets=("password",), result_name="slides", converts_to="pptx")
-def convert_to_pptx(
-    file: str, pages: Pages = "all", password: Optional[str] = None, output: Optional[str] = None
-) -> str:
+@tool(
+    kind="files",
+    category="convert",
+    explain="Turn {file} into PowerPoint slides, one per page[ ({pages})]",
+    needs=("pptx",),
+    makes="office",
+    secrets=("password",),
+    result_name="slides",
+    converts_to="pptx",
+)
+def convert_to_pptx(file: str, pages: Pages = "all", password: str | None = None, output: str | None = None) -> str:
     """Convert a PDF to a PowerPoint deck (.pptx): one slide per page, showing the page as a picture.
 
     The page's text goes into the slide's notes (and the picture's alt text) so it stays
@@ -88,11 +100,17 @@ def convert_to_pptx(
     return str(target)
 
 
-@tool(kind="files", category="convert", explain="Put the tables in {file} into an Excel workbook[ ({pages})]",
-      needs=("openpyxl", "openpyxl.styles", "openpyxl.utils", "openpyxl.packaging.extended", "pymupdf.table"), makes="office", secrets=("password",), result_name="workbook", converts_to="xlsx")
-def convert_to_xlsx(
-    file: str, pages: Pages = "all", password: Optional[str] = None, output: Optional[str] = None
-) -> str:
+@tool(
+    kind="files",
+    category="convert",
+    explain="Put the tables in {file} into an Excel workbook[ ({pages})]",
+    needs=("openpyxl", "openpyxl.styles", "openpyxl.utils", "openpyxl.packaging.extended", "pymupdf.table"),
+    makes="office",
+    secrets=("password",),
+    result_name="workbook",
+    converts_to="xlsx",
+)
+def convert_to_xlsx(file: str, pages: Pages = "all", password: str | None = None, output: str | None = None) -> str:
     """Convert the tables in a PDF to an Excel workbook (.xlsx), one sheet per table.
 
     Sheets are named like "p2 table 1" (page 2, first table). Numbers become real numbers
@@ -131,8 +149,9 @@ def convert_to_xlsx(
     return str(target)
 
 
-def _page_images(file: str, pages: Pages, dpi: int, password: Optional[str], output: Optional[str], fmt: str,
-                 quality: int = 85) -> list[str]:
+def _page_images(
+    file: str, pages: Pages, dpi: int, password: str | None, output: str | None, fmt: str, quality: int = 85
+) -> list[str]:
     check_dpi(dpi)
     source = input_path(file)
     written: list[Path] = []
@@ -141,7 +160,7 @@ def _page_images(file: str, pages: Pages, dpi: int, password: Optional[str], out
         ext = ".png" if fmt == "png" else ".jpg"
         paths = page_image_paths(source, [i + 1 for i in indices], ext, output)
         try:
-            for index, path in zip(indices, paths):
+            for index, path in zip(indices, paths, strict=False):
                 with atomic_target(path) as tmp:
                     pixmap = render(doc[index], dpi)
                     if fmt == "png":
@@ -157,13 +176,21 @@ def _page_images(file: str, pages: Pages, dpi: int, password: Optional[str], out
     return [str(p) for p in written]
 
 
-@tool(kind="files", category="convert", explain="Save {pages} of {file} as PNG images[ at {dpi} dpi]", makes="image", secrets=("password",), result_name="png_images", converts_to="png")
+@tool(
+    kind="files",
+    category="convert",
+    explain="Save {pages} of {file} as PNG images[ at {dpi} dpi]",
+    makes="image",
+    secrets=("password",),
+    result_name="png_images",
+    converts_to="png",
+)
 def convert_to_png(
     file: str,
     pages: Pages = "all",
     dpi: int = 150,
-    password: Optional[str] = None,
-    output: Optional[str] = None,
+    password: str | None = None,
+    output: str | None = None,
 ) -> list[str]:
     """Save PDF pages as PNG images, one file per page.
 
@@ -181,14 +208,22 @@ def convert_to_png(
     return _page_images(file, pages, dpi, password, output, "png")
 
 
-@tool(kind="files", category="convert", explain="Save {pages} of {file} as JPEG images[ at {dpi} dpi]", makes="image", secrets=("password",), result_name="jpeg_images", converts_to="jpeg")
+@tool(
+    kind="files",
+    category="convert",
+    explain="Save {pages} of {file} as JPEG images[ at {dpi} dpi]",
+    makes="image",
+    secrets=("password",),
+    result_name="jpeg_images",
+    converts_to="jpeg",
+)
 def convert_to_jpeg(
     file: str,
     pages: Pages = "all",
     dpi: int = 150,
     quality: int = 85,
-    password: Optional[str] = None,
-    output: Optional[str] = None,
+    password: str | None = None,
+    output: str | None = None,
 ) -> list[str]:
     """Save PDF pages as JPEG images, one file per page.
 
@@ -209,14 +244,22 @@ def convert_to_jpeg(
     return _page_images(file, pages, dpi, password, output, "jpeg", quality)
 
 
-@tool(kind="files", category="convert", explain="Save {pages} of {file} as one multi-page TIFF image[ at {dpi} dpi]",
-      needs=IMAGE_LIBRARIES, makes="image", secrets=("password",), result_name="tiff_image", converts_to="tiff")
+@tool(
+    kind="files",
+    category="convert",
+    explain="Save {pages} of {file} as one multi-page TIFF image[ at {dpi} dpi]",
+    needs=IMAGE_LIBRARIES,
+    makes="image",
+    secrets=("password",),
+    result_name="tiff_image",
+    converts_to="tiff",
+)
 def convert_to_tiff(
     file: str,
     pages: Pages = "all",
     dpi: int = 150,
-    password: Optional[str] = None,
-    output: Optional[str] = None,
+    password: str | None = None,
+    output: str | None = None,
 ) -> str:
     """Save PDF pages as one multi-page TIFF image (lossless, deflate-compressed).
 
@@ -255,10 +298,16 @@ def _write_text(target: Path, text: str) -> None:
             handle.write(text)
 
 
-@tool(kind="files", category="convert", explain="Save the text of {file} as a text file[ ({pages})]", makes="text", secrets=("password",), result_name="text_file", converts_to="text")
-def convert_to_text(
-    file: str, pages: Pages = "all", password: Optional[str] = None, output: Optional[str] = None
-) -> str:
+@tool(
+    kind="files",
+    category="convert",
+    explain="Save the text of {file} as a text file[ ({pages})]",
+    makes="text",
+    secrets=("password",),
+    result_name="text_file",
+    converts_to="text",
+)
+def convert_to_text(file: str, pages: Pages = "all", password: str | None = None, output: str | None = None) -> str:
     """Save the text of a PDF as a plain UTF-8 text file (.txt), pages separated by a form feed.
 
     Ligatures are spelled out and words hyphenated across lines are joined. Scanned pages
@@ -284,10 +333,16 @@ def convert_to_text(
     return str(target)
 
 
-@tool(kind="files", category="convert", explain="Convert {file} to Markdown[ ({pages})]", makes="text", secrets=("password",), result_name="markdown_file", converts_to="markdown")
-def convert_to_markdown(
-    file: str, pages: Pages = "all", password: Optional[str] = None, output: Optional[str] = None
-) -> str:
+@tool(
+    kind="files",
+    category="convert",
+    explain="Convert {file} to Markdown[ ({pages})]",
+    makes="text",
+    secrets=("password",),
+    result_name="markdown_file",
+    converts_to="markdown",
+)
+def convert_to_markdown(file: str, pages: Pages = "all", password: str | None = None, output: str | None = None) -> str:
     """Convert a PDF to Markdown (.md): headings, paragraphs, lists and tables.
 
     Headings come from larger (or bold) type, tables become Markdown tables. Selections of
@@ -314,12 +369,17 @@ def convert_to_markdown(
     return str(target)
 
 
-@tool(kind="pdf", category="convert", explain="Make one PDF from the images {images}, one image per page",
-      needs=IMAGE_LIBRARIES, result_name="combined")
+@tool(
+    kind="pdf",
+    category="convert",
+    explain="Make one PDF from the images {images}, one image per page",
+    needs=IMAGE_LIBRARIES,
+    result_name="combined",
+)
 def images_to_pdf(
     images: list[str],
     page_size: Literal["fit", "A4", "letter"] = "fit",
-    output: Optional[str] = None,
+    output: str | None = None,
 ) -> str:
     """Make one PDF from images (JPEG, PNG, TIFF, ...), one page per image, in the order given.
 

@@ -9,7 +9,8 @@ further finders in :data:`_FINDERS` without changing the tool.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Union
+from collections.abc import Callable
+from typing import Any
 
 import pymupdf
 
@@ -37,7 +38,7 @@ def _pattern_entities(doc: pymupdf.Document, indices: list[int], kinds: list[str
 _FINDERS: dict[str, Finder] = {kind: _pattern_entities for kind in CATEGORIES}
 
 
-def _kinds(categories: Optional[Union[str, list[str]]]) -> list[str]:
+def _kinds(categories: str | list[str] | None) -> list[str]:
     if not categories:
         return list(_FINDERS)
     names = [categories] if isinstance(categories, str) else list(categories)
@@ -65,11 +66,16 @@ def _find_entities_answer(value: Any) -> str:
     return f"Found {len(value)}: {shown}{' …' if len(value) > 8 else ''}." if value else "Nothing was found."
 
 
-@tool(kind="value", category="understanding", explain="Find [{categories} ]in {file}[ on {pages}]", result_name="entities",
-      answer=_find_entities_answer)
+@tool(
+    kind="value",
+    category="understanding",
+    explain="Find [{categories} ]in {file}[ on {pages}]",
+    result_name="entities",
+    answer=_find_entities_answer,
+)
 def find_entities(
     file: str,
-    categories: Optional[Union[str, list[str]]] = None,
+    categories: str | list[str] | None = None,
     pages: Pages = "all",
 ) -> list[dict]:
     """Find emails, phone numbers, SSNs, card and account numbers, dates, money amounts and URLs.

@@ -12,16 +12,16 @@ from __future__ import annotations
 import re
 import unicodedata
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import pymupdf
 
 from . import _ocr
 from ._tables import page_tables, table_rows
 from .docio import MUPDF_ERRORS, open_pdf, write_pdf
-from .paths import atomic_target, output_path, unique_path
 from .errors import ToolArgumentError
 from .pages import Pages, describe_pages, parse_pages
+from .paths import atomic_target, output_path, unique_path
 from .registry import tool
 
 __all__ = ["extract_text", "extract_tables", "extract_images", "extract_attachments", "get_outline", "ocr"]
@@ -34,8 +34,14 @@ MAX_IMAGES = 500
 _TEXT_FLAGS = pymupdf.TEXTFLAGS_TEXT & ~pymupdf.TEXT_PRESERVE_LIGATURES  # "ﬁ" -> "fi"
 
 
-@tool(kind="files", category="extract", explain="Save the text of {pages} of {file} as a text file", makes="text", result_name="text_file")
-def extract_text(file: str, pages: Pages = "all", output: Optional[str] = None) -> str:
+@tool(
+    kind="files",
+    category="extract",
+    explain="Save the text of {pages} of {file} as a text file",
+    makes="text",
+    result_name="text_file",
+)
+def extract_text(file: str, pages: Pages = "all", output: str | None = None) -> str:
     """Save the text of a PDF's pages, in reading order, to a .txt file.
 
     Args:
@@ -66,8 +72,13 @@ def extract_text(file: str, pages: Pages = "all", output: Optional[str] = None) 
     return str(target)
 
 
-@tool(kind="value", category="extract", explain="Read the tables on {pages} of {file}",
-      needs=("pymupdf.table",), result_name="tables")
+@tool(
+    kind="value",
+    category="extract",
+    explain="Read the tables on {pages} of {file}",
+    needs=("pymupdf.table",),
+    result_name="tables",
+)
 def extract_tables(file: str, pages: Pages = "all") -> list[dict[str, Any]]:
     """Find tables in a PDF and return their cells row by row.
 
@@ -119,7 +130,13 @@ def _image_bytes(doc: pymupdf.Document, xref: int, smask: int) -> tuple[bytes, s
     return pix.tobytes("png"), "png"
 
 
-@tool(kind="files", category="extract", explain="Save the images on {pages} of {file} as image files", makes="image", result_name="images")
+@tool(
+    kind="files",
+    category="extract",
+    explain="Save the images on {pages} of {file} as image files",
+    makes="image",
+    result_name="images",
+)
 def extract_images(file: str, pages: Pages = "all", min_size: int = 50) -> list[str]:
     """Save the pictures embedded in a PDF as image files.
 
@@ -190,7 +207,13 @@ def _attachments(doc: pymupdf.Document) -> list[tuple[str, bytes]]:
     return found
 
 
-@tool(kind="files", category="extract", explain="Save the files attached to {file}", makes="any", result_name="attachments")
+@tool(
+    kind="files",
+    category="extract",
+    explain="Save the files attached to {file}",
+    makes="any",
+    result_name="attachments",
+)
 def extract_attachments(file: str) -> list[str]:
     """Save the files embedded in (attached to) a PDF.
 
@@ -217,7 +240,9 @@ def extract_attachments(file: str) -> list[str]:
     return written
 
 
-@tool(kind="value", category="extract", explain="List the bookmarks (table of contents) of {file}", result_name="outline")
+@tool(
+    kind="value", category="extract", explain="List the bookmarks (table of contents) of {file}", result_name="outline"
+)
 def get_outline(file: str) -> list[dict[str, Any]]:
     """List a PDF's bookmarks (table of contents / outline).
 
@@ -236,13 +261,18 @@ def get_outline(file: str) -> list[dict[str, Any]]:
     ]
 
 
-@tool(kind="pdf", category="extract", explain="Recognise the text on {pages} of {file} with OCR so it becomes searchable[ (language {language})]", result_name="searchable")
+@tool(
+    kind="pdf",
+    category="extract",
+    explain="Recognise the text on {pages} of {file} with OCR so it becomes searchable[ (language {language})]",
+    result_name="searchable",
+)
 def ocr(
     file: str,
     pages: Pages = "all",
     language: str = "eng",
     force: bool = False,
-    output: Optional[str] = None,
+    output: str | None = None,
 ) -> str:
     """Make a scanned PDF searchable: recognise the text in page images (OCR) and add it as an invisible layer.
 

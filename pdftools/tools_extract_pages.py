@@ -8,19 +8,24 @@ loads neither PyMuPDF nor pydantic unless it has to fall back.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 from ._qpdf import qpdf_page_count, qpdf_select
 from .effects import selected
 from .pages import Pages, fixed_pages, parse_pages
-from .paths import atomic_target, check_pdf_bytes, input_path, output_path
+from .paths import check_pdf_bytes, input_path, output_path
 from .registry import tool
 
 __all__ = ["extract_pages"]
 
 
-@tool(kind="pdf", category="pages", explain="Make a new PDF from {pages} of {file}", result_name="extracted", page_effect=selected("pages"))
-def extract_pages(file: str, pages: Pages, output: Optional[str] = None) -> str:
+@tool(
+    kind="pdf",
+    category="pages",
+    explain="Make a new PDF from {pages} of {file}",
+    result_name="extracted",
+    page_effect=selected("pages"),
+)
+def extract_pages(file: str, pages: Pages, output: str | None = None) -> str:
     """Make a new PDF holding only the chosen pages, in the order given.
 
     The pages keep their content, links, comments and form fields. Bookmarks, attachments

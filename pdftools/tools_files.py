@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import re
 import shutil
-from typing import Any, Optional
+from typing import Any
 
 from .docio import open_pdf, write_pdf
-from .paths import atomic_target, input_path, output_path
 from .errors import ToolArgumentError
+from .paths import atomic_target, input_path, output_path
 from .registry import tool
 
 __all__ = ["duplicate", "rename", "count_pages", "get_metadata", "set_metadata"]
 
 
 @tool(kind="pdf", category="files", explain="Make a copy of {file}[ named {output}]", result_name="copy")
-def duplicate(file: str, output: Optional[str] = None) -> str:
+def duplicate(file: str, output: str | None = None) -> str:
     """Make an exact copy of a file.
 
     Args:
@@ -36,8 +36,15 @@ def _count_pages_answer(value: Any) -> str:
     return f"The document has {value} page{'s' if value != 1 else ''}."
 
 
-@tool(kind="value", category="files", explain="Count the pages of {file}", secrets=("password",), result_name="page_count", answer=_count_pages_answer)
-def count_pages(file: str, password: Optional[str] = None) -> int:
+@tool(
+    kind="value",
+    category="files",
+    explain="Count the pages of {file}",
+    secrets=("password",),
+    result_name="page_count",
+    answer=_count_pages_answer,
+)
+def count_pages(file: str, password: str | None = None) -> int:
     """Count the pages of a PDF.
 
     Args:
@@ -94,8 +101,14 @@ def _iso_date(value: str) -> str:
     return text
 
 
-@tool(kind="value", category="files", explain="Read the properties (title, author, dates) of {file}", secrets=("password",), result_name="properties")
-def get_metadata(file: str, password: Optional[str] = None) -> dict:
+@tool(
+    kind="value",
+    category="files",
+    explain="Read the properties (title, author, dates) of {file}",
+    secrets=("password",),
+    result_name="properties",
+)
+def get_metadata(file: str, password: str | None = None) -> dict:
     """Read a PDF's document properties: title, author, dates, page count, encryption.
 
     Args:
@@ -127,14 +140,20 @@ def get_metadata(file: str, password: Optional[str] = None) -> dict:
         }
 
 
-@tool(kind="pdf", category="files", explain="Set the properties of {file}:[ title {title}][, author {author}][, subject {subject}][, keywords {keywords}]", result_name="retitled")
+@tool(
+    kind="pdf",
+    category="files",
+    explain="Set the properties of {file}:[ title {title}][, author {author}][, subject {subject}]"
+    "[, keywords {keywords}]",
+    result_name="retitled",
+)
 def set_metadata(
     file: str,
-    title: Optional[str] = None,
-    author: Optional[str] = None,
-    subject: Optional[str] = None,
-    keywords: Optional[str] = None,
-    output: Optional[str] = None,
+    title: str | None = None,
+    author: str | None = None,
+    subject: str | None = None,
+    keywords: str | None = None,
+    output: str | None = None,
 ) -> str:
     """Set a PDF's document properties (title, author, subject, keywords).
 

@@ -8,7 +8,7 @@ delivered. XFA-only forms (Adobe LiveCycle) are refused with a clear message.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any
 
 import pymupdf
 
@@ -25,8 +25,8 @@ from ._formfields import (
     xfa_only,
 )
 from .docio import open_pdf, write_pdf
-from .paths import output_path
 from .errors import PdfToolError, ToolArgumentError
+from .paths import output_path
 from .registry import tool
 
 __all__ = ["read_form", "fill_form", "flatten_form"]
@@ -35,13 +35,13 @@ _TRUE = {"true", "yes", "on", "checked", "check", "x", "1", "y", "selected", "ti
 _FALSE = {"false", "no", "off", "unchecked", "uncheck", "0", "n", "", "none", "unselected", "clear"}
 
 
-def _describe(f: FormField, captions: list[Optional[str]]) -> dict[str, Any]:
+def _describe(f: FormField, captions: list[str | None]) -> dict[str, Any]:
     entry: dict[str, Any] = {"name": f.name, "type": f.type, "value": f.value(), "page": f.page + 1}
     options = f.options()
     if options:
         entry["options"] = options
     if f.type == "radio":
-        labels = {str(w.on_state()): c for (_, w), c in zip(f.widgets, captions) if c and w.on_state()}
+        labels = {str(w.on_state()): c for (_, w), c in zip(f.widgets, captions, strict=False) if c and w.on_state()}
         if labels:
             entry["option_labels"] = labels
     elif f.choice_labels():
@@ -73,7 +73,7 @@ def read_form(file: str) -> list[dict[str, Any]]:
         return [_describe(f, captions.get(f.name, [])) for f in fields.values()]
 
 
-def _text(value: Union[str, bool, int, float]) -> str:
+def _text(value: str | bool | int | float) -> str:
     if isinstance(value, bool):
         return "Yes" if value else "No"
     if isinstance(value, float) and value.is_integer():
@@ -81,7 +81,7 @@ def _text(value: Union[str, bool, int, float]) -> str:
     return str(value)
 
 
-def _plan_value(f: FormField, value: Union[str, bool, int, float], captions: list[Optional[str]]) -> Any:
+def _plan_value(f: FormField, value: str | bool | int | float, captions: list[str | None]) -> Any:
     """The value to write into ``f``, or raise ToolArgumentError saying what is allowed."""
     if f.read_only:
         raise ToolArgumentError(f"field {f.name!r} is read-only and cannot be filled")
@@ -102,14 +102,16 @@ def _plan_value(f: FormField, value: Union[str, bool, int, float], captions: lis
         options = f.options()
         if value is False or squash(text) in ("off", "none", ""):
             return None
-        states = [(str(w.on_state()), caption) for (_, w), caption in zip(f.widgets, captions)]
+        states = [(str(w.on_state()), caption) for (_, w), caption in zip(f.widgets, captions, strict=False)]
         for state, _ in states:
             if text == state:
                 return state
         for state, caption in states:
             if squash(text) in (squash(state), squash(caption or "")):
                 return state
-        shown = [f"{o} ({c})" if c and c != o else o for o, c in zip(options, _option_captions(f, captions))]
+        shown = [
+            f"{o} ({c})" if c and c != o else o for o, c in zip(options, _option_captions(f, captions), strict=False)
+        ]
         raise ToolArgumentError(f"radio group {f.name!r} has no option {value!r}; choose one of: {', '.join(shown)}")
     if f.type in ("dropdown", "listbox"):
         options = f.options()
@@ -128,8 +130,8 @@ def _plan_value(f: FormField, value: Union[str, bool, int, float], captions: lis
     return text
 
 
-def _option_captions(f: FormField, captions: list[Optional[str]]) -> list[Optional[str]]:
-    by_state = {str(w.on_state()): c for (_, w), c in zip(f.widgets, captions)}
+def _option_captions(f: FormField, captions: list[str | None]) -> list[str | None]:
+    by_state = {str(w.on_state()): c for (_, w), c in zip(f.widgets, captions, strict=False)}
     return [by_state.get(o) for o in f.options()]
 
 
@@ -158,8 +160,8 @@ def _same(f: FormField, planned: Any) -> bool:
 @tool(kind="pdf", category="forms", explain="Fill the form in {file}: {values}", result_name="filled")
 def fill_form(
     file: str,
-    values: dict[str, Union[str, bool, int, float]],
-    output: Optional[str] = None,
+    values: dict[str, str | bool | int | float],
+    output: str | None = None,
 ) -> str:
     """Fill in form fields and save the filled form as a new PDF.
 
@@ -177,7 +179,7 @@ def fill_form(
         Path of the filled PDF.
     """
     if not values:
-        raise ToolArgumentError("Give at least one field and value to fill, e.g. {\"Last Name\": \"Smith\"}.")
+        raise ToolArgumentError('Give at least one field and value to fill, e.g. {"Last Name": "Smith"}.')
     with open_pdf(file) as doc:
         name = Path(file).name
         fields = collect_fields(doc)
@@ -219,10 +221,12 @@ def _verify(path: str, expected: dict[str, Any]) -> None:
         wrong = [n for n, v in expected.items() if n not in fields or not _same(fields[n], v)]
     if wrong:
         Path(path).unlink(missing_ok=True)
-        raise PdfToolError(f"The values of {', '.join(map(repr, wrong))} did not stick when saving; the form may be damaged.")
+        raise PdfToolError(
+            f"The values of {', '.join(map(repr, wrong))} did not stick when saving; the form may be damaged."
+        )
 
 
-def _redraw_stale(doc: pymupdf.Document, fields: dict[str, FormField], skip: Optional[set[str]] = None) -> None:
+def _redraw_stale(doc: pymupdf.Document, fields: dict[str, FormField], skip: set[str] | None = None) -> None:
     """Draw text and choice values whose stored appearance is missing or marked stale.
 
     Forms saved with ``NeedAppearances`` often carry empty appearance streams; viewers that
@@ -242,8 +246,13 @@ def _redraw_stale(doc: pymupdf.Document, fields: dict[str, FormField], skip: Opt
                     pass  # keep what is there
 
 
-@tool(kind="pdf", category="forms", explain="Flatten the form in {file} so its fields can no longer be edited", result_name="flattened")
-def flatten_form(file: str, output: Optional[str] = None) -> str:
+@tool(
+    kind="pdf",
+    category="forms",
+    explain="Flatten the form in {file} so its fields can no longer be edited",
+    result_name="flattened",
+)
+def flatten_form(file: str, output: str | None = None) -> str:
     """Flatten a form: field values become ordinary page content and can no longer be edited.
 
     Args:
@@ -267,4 +276,3 @@ def flatten_form(file: str, output: Optional[str] = None) -> str:
         if left:
             raise PdfToolError(f"{left} form fields could not be flattened in {Path(file).name}.")
         return write_pdf(doc, output_path(file, "flattened", ".pdf", output))
-

@@ -7,16 +7,16 @@ quad per line.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Optional, Union
+from typing import Any, Literal
 
 import pymupdf
 
 from ._marking import NoMatchError, locate
 from .colors import parse_color
 from .docio import open_pdf, write_pdf
-from .paths import output_path
 from .errors import ToolArgumentError
 from .pages import Pages, describe_pages, parse_pages
+from .paths import output_path
 from .registry import generic_answer, tool
 from .textmatch import Targets, find_matches, page_text
 
@@ -32,20 +32,46 @@ __all__ = [
 
 MAX_LISTED = 200  # matches listed by search_text; the count and pages are always complete
 
-Terms = Optional[Union[str, list[str]]]
-Categories = Optional[Union[str, list[str]]]
+Terms = str | list[str] | None
+Categories = str | list[str] | None
 Position = Literal["top-left", "top-right", "bottom-left", "bottom-right", "center"]
 
 # Friendly names for annotation types (read_annotations / delete_annotations).
 _TYPE_NAMES = {
-    "comment": "Text", "comments": "Text", "note": "Text", "notes": "Text", "sticky note": "Text",
-    "sticky notes": "Text", "text": "Text", "highlight": "Highlight", "highlights": "Highlight",
-    "underline": "Underline", "underlines": "Underline", "strikeout": "StrikeOut", "strike out": "StrikeOut",
-    "strikethrough": "StrikeOut", "strikeouts": "StrikeOut", "squiggly": "Squiggly", "free text": "FreeText",
-    "freetext": "FreeText", "text box": "FreeText", "stamp": "Stamp", "stamps": "Stamp", "ink": "Ink",
-    "drawing": "Ink", "square": "Square", "rectangle": "Square", "circle": "Circle", "line": "Line",
-    "polygon": "Polygon", "polyline": "PolyLine", "file attachment": "FileAttachment",
-    "attachment": "FileAttachment", "redact": "Redact", "caret": "Caret", "sound": "Sound",
+    "comment": "Text",
+    "comments": "Text",
+    "note": "Text",
+    "notes": "Text",
+    "sticky note": "Text",
+    "sticky notes": "Text",
+    "text": "Text",
+    "highlight": "Highlight",
+    "highlights": "Highlight",
+    "underline": "Underline",
+    "underlines": "Underline",
+    "strikeout": "StrikeOut",
+    "strike out": "StrikeOut",
+    "strikethrough": "StrikeOut",
+    "strikeouts": "StrikeOut",
+    "squiggly": "Squiggly",
+    "free text": "FreeText",
+    "freetext": "FreeText",
+    "text box": "FreeText",
+    "stamp": "Stamp",
+    "stamps": "Stamp",
+    "ink": "Ink",
+    "drawing": "Ink",
+    "square": "Square",
+    "rectangle": "Square",
+    "circle": "Circle",
+    "line": "Line",
+    "polygon": "Polygon",
+    "polyline": "PolyLine",
+    "file attachment": "FileAttachment",
+    "attachment": "FileAttachment",
+    "redact": "Redact",
+    "caret": "Caret",
+    "sound": "Sound",
 }
 _KNOWN_TYPES = sorted(set(_TYPE_NAMES.values()))
 
@@ -67,11 +93,17 @@ def _search_text_answer(value: Any) -> str:
     return f"Found {count} match{'es' if count != 1 else ''}, on {_page_list(value.get('pages', []))}."
 
 
-@tool(kind="value", category="markup", explain="Search {file} for [{terms}][ {categories}][ the pattern {regex}] on {pages}", result_name="matches", answer=_search_text_answer)
+@tool(
+    kind="value",
+    category="markup",
+    explain="Search {file} for [{terms}][ {categories}][ the pattern {regex}] on {pages}",
+    result_name="matches",
+    answer=_search_text_answer,
+)
 def search_text(
     file: str,
     terms: Terms = None,
-    regex: Optional[str] = None,
+    regex: str | None = None,
     categories: Categories = None,
     pages: Pages = "all",
     case_sensitive: bool = False,
@@ -96,14 +128,14 @@ def search_text(
         of {"page", "text", "kind", "context"}, "truncated": true when more were found}.
     """
     with open_pdf(file) as doc:
-        _, _, matches = locate(doc, pages, terms, regex, categories, case_sensitive, whole_words,
-                               _name(file), required=False)
+        _, _, matches = locate(
+            doc, pages, terms, regex, categories, case_sensitive, whole_words, _name(file), required=False
+        )
     return {
         "count": len(matches),
         "pages": sorted({m.page + 1 for m in matches}),
         "matches": [
-            {"page": m.page + 1, "text": m.text, "kind": m.kind, "context": m.context}
-            for m in matches[:MAX_LISTED]
+            {"page": m.page + 1, "text": m.text, "kind": m.kind, "context": m.context} for m in matches[:MAX_LISTED]
         ],
         "truncated": len(matches) > MAX_LISTED,
     }
@@ -113,9 +145,19 @@ def _name(file: str) -> str:
     return str(file).replace("\\", "/").rsplit("/", 1)[-1]
 
 
-def _mark(style: str, what: str, file: str, terms: Terms, regex: Optional[str], categories: Categories,
-          pages: Pages, case_sensitive: bool, whole_words: bool, color: Optional[str],
-          output: Optional[str]) -> str:
+def _mark(
+    style: str,
+    what: str,
+    file: str,
+    terms: Terms,
+    regex: str | None,
+    categories: Categories,
+    pages: Pages,
+    case_sensitive: bool,
+    whole_words: bool,
+    color: str | None,
+    output: str | None,
+) -> str:
     rgb = parse_color(color, (0, 0, 0)) if color else None
     with open_pdf(file) as doc:
         _, _, matches = locate(doc, pages, terms, regex, categories, case_sensitive, whole_words, _name(file))
@@ -157,59 +199,77 @@ _MARK_ARGS = """
 """
 
 
-@tool(kind="pdf", category="markup", explain="Highlight [{terms}][ {categories}][ the pattern {regex}] on {pages} of {file}", result_name="highlighted")
-@_documented("Highlight words, phrases or kinds of data (emails, dates …) in a PDF.", "highlight", "yellow",
-             "highlighted")
+@tool(
+    kind="pdf",
+    category="markup",
+    explain="Highlight [{terms}][ {categories}][ the pattern {regex}] on {pages} of {file}",
+    result_name="highlighted",
+)
+@_documented(
+    "Highlight words, phrases or kinds of data (emails, dates …) in a PDF.", "highlight", "yellow", "highlighted"
+)
 def highlight_text(
     file: str,
     terms: Terms = None,
-    regex: Optional[str] = None,
+    regex: str | None = None,
     categories: Categories = None,
     pages: Pages = "all",
     case_sensitive: bool = False,
     whole_words: bool = False,
-    color: Optional[str] = None,
-    output: Optional[str] = None,
+    color: str | None = None,
+    output: str | None = None,
 ) -> str:
-    return _mark("highlight", "highlighted", file, terms, regex, categories, pages, case_sensitive,
-                 whole_words, color, output)
+    return _mark(
+        "highlight", "highlighted", file, terms, regex, categories, pages, case_sensitive, whole_words, color, output
+    )
 
 
-@tool(kind="pdf", category="markup", explain="Underline [{terms}][ {categories}][ the pattern {regex}] on {pages} of {file}", result_name="underlined")
-@_documented("Underline words, phrases or kinds of data (emails, dates …) in a PDF.", "underline", "green",
-             "underlined")
+@tool(
+    kind="pdf",
+    category="markup",
+    explain="Underline [{terms}][ {categories}][ the pattern {regex}] on {pages} of {file}",
+    result_name="underlined",
+)
+@_documented(
+    "Underline words, phrases or kinds of data (emails, dates …) in a PDF.", "underline", "green", "underlined"
+)
 def underline_text(
     file: str,
     terms: Terms = None,
-    regex: Optional[str] = None,
+    regex: str | None = None,
     categories: Categories = None,
     pages: Pages = "all",
     case_sensitive: bool = False,
     whole_words: bool = False,
-    color: Optional[str] = None,
-    output: Optional[str] = None,
+    color: str | None = None,
+    output: str | None = None,
 ) -> str:
-    return _mark("underline", "underlined", file, terms, regex, categories, pages, case_sensitive,
-                 whole_words, color, output)
+    return _mark(
+        "underline", "underlined", file, terms, regex, categories, pages, case_sensitive, whole_words, color, output
+    )
 
 
-@tool(kind="pdf", category="markup", explain="Strike out [{terms}][ {categories}][ the pattern {regex}] on {pages} of {file}", result_name="struck")
+@tool(
+    kind="pdf",
+    category="markup",
+    explain="Strike out [{terms}][ {categories}][ the pattern {regex}] on {pages} of {file}",
+    result_name="struck",
+)
 @_documented("Strike out words, phrases or kinds of data in a PDF.", "strike out", "red", "struck")
 def strikeout_text(
     file: str,
     terms: Terms = None,
-    regex: Optional[str] = None,
+    regex: str | None = None,
     categories: Categories = None,
     pages: Pages = "all",
     case_sensitive: bool = False,
     whole_words: bool = False,
-    color: Optional[str] = None,
-    output: Optional[str] = None,
+    color: str | None = None,
+    output: str | None = None,
 ) -> str:
-    return _mark("strikeout", "struck", file, terms, regex, categories, pages, case_sensitive,
-                 whole_words, color, output)
-
-
+    return _mark(
+        "strikeout", "struck", file, terms, regex, categories, pages, case_sensitive, whole_words, color, output
+    )
 
 
 def _corner(page: pymupdf.Page, position: str) -> pymupdf.Point:
@@ -228,9 +288,9 @@ def add_comment(
     file: str,
     text: str,
     page: Pages = 1,
-    near: Optional[str] = None,
+    near: str | None = None,
     position: Position = "top-right",
-    output: Optional[str] = None,
+    output: str | None = None,
 ) -> str:
     """Add a comment (a sticky note) to a page.
 
@@ -280,7 +340,7 @@ class _PageChars:
 
     def under(self, rect: pymupdf.Rect) -> str:
         out: list[str] = []
-        for char, centre in zip(self.chars, self.centres):
+        for char, centre in zip(self.chars, self.centres, strict=False):
             if centre and rect.x0 <= centre[0] <= rect.x1 and rect.y0 <= centre[1] <= rect.y1:
                 out.append(char)
             elif out and out[-1] != " ":
@@ -288,10 +348,19 @@ class _PageChars:
         return " ".join("".join(out).split())
 
 
-_MARKUP_TYPES = (pymupdf.PDF_ANNOT_HIGHLIGHT, pymupdf.PDF_ANNOT_UNDERLINE, pymupdf.PDF_ANNOT_STRIKE_OUT,
-                 pymupdf.PDF_ANNOT_SQUIGGLY, pymupdf.PDF_ANNOT_REDACT)
-_ICON_TYPES = (pymupdf.PDF_ANNOT_TEXT, pymupdf.PDF_ANNOT_FILE_ATTACHMENT, pymupdf.PDF_ANNOT_SOUND,
-               pymupdf.PDF_ANNOT_POPUP)
+_MARKUP_TYPES = (
+    pymupdf.PDF_ANNOT_HIGHLIGHT,
+    pymupdf.PDF_ANNOT_UNDERLINE,
+    pymupdf.PDF_ANNOT_STRIKE_OUT,
+    pymupdf.PDF_ANNOT_SQUIGGLY,
+    pymupdf.PDF_ANNOT_REDACT,
+)
+_ICON_TYPES = (
+    pymupdf.PDF_ANNOT_TEXT,
+    pymupdf.PDF_ANNOT_FILE_ATTACHMENT,
+    pymupdf.PDF_ANNOT_SOUND,
+    pymupdf.PDF_ANNOT_POPUP,
+)
 
 
 def _text_under(annot: pymupdf.Annot, chars: _PageChars) -> str:
@@ -306,7 +375,12 @@ def _text_under(annot: pymupdf.Annot, chars: _PageChars) -> str:
     return " ".join(chars.under(rect) for rect in rects).strip()
 
 
-@tool(kind="value", category="markup", explain="List the comments and markups on {pages} of {file}", result_name="annotations")
+@tool(
+    kind="value",
+    category="markup",
+    explain="List the comments and markups on {pages} of {file}",
+    result_name="annotations",
+)
 def read_annotations(file: str, pages: Pages = "all") -> list[dict]:
     """List the annotations (comments, highlights, underlines …) in a PDF.
 
@@ -328,17 +402,19 @@ def read_annotations(file: str, pages: Pages = "all") -> list[dict]:
                     continue
                 chars = chars or _PageChars(page)
                 info = annot.info
-                out.append({
-                    "page": index + 1,
-                    "type": annot.type[1],
-                    "content": info.get("content", ""),
-                    "text": _text_under(annot, chars),
-                    "author": info.get("title", ""),
-                })
+                out.append(
+                    {
+                        "page": index + 1,
+                        "type": annot.type[1],
+                        "content": info.get("content", ""),
+                        "text": _text_under(annot, chars),
+                        "author": info.get("title", ""),
+                    }
+                )
     return out
 
 
-def _annot_types(types: Optional[list[str]]) -> Optional[set[str]]:
+def _annot_types(types: list[str] | None) -> set[str] | None:
     if not types:
         return None
     wanted = set()
@@ -354,12 +430,17 @@ def _annot_types(types: Optional[list[str]]) -> Optional[set[str]]:
     return wanted
 
 
-@tool(kind="pdf", category="markup", explain="Delete the[ {types}] annotations on {pages} of {file}", result_name="cleaned")
+@tool(
+    kind="pdf",
+    category="markup",
+    explain="Delete the[ {types}] annotations on {pages} of {file}",
+    result_name="cleaned",
+)
 def delete_annotations(
     file: str,
     pages: Pages = "all",
-    types: Optional[list[str]] = None,
-    output: Optional[str] = None,
+    types: list[str] | None = None,
+    output: str | None = None,
 ) -> str:
     """Delete annotations (comments, highlights, underlines …) from a PDF; form fields and links stay.
 
@@ -378,8 +459,11 @@ def delete_annotations(
         deleted = 0
         for index in indices:
             page = doc[index]
-            doomed = [a for a in page.annots() if a.type[0] != pymupdf.PDF_ANNOT_POPUP
-                      and (wanted is None or a.type[1] in wanted)]
+            doomed = [
+                a
+                for a in page.annots()
+                if a.type[0] != pymupdf.PDF_ANNOT_POPUP and (wanted is None or a.type[1] in wanted)
+            ]
             for annot in doomed:
                 page.delete_annot(annot)
                 deleted += 1

@@ -8,14 +8,14 @@ touched. Pages are 1-based at the edge (``Pages`` + ``parse_pages``).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal, Optional
+from typing import Any, Literal
 
 import pymupdf
 
 from ._pageutil import (
+    START_WORDS,
     arrange,
     blank_reason,
-    START_WORDS,
     insertion_points,
     new_text_pages,
     part_toc,
@@ -24,10 +24,10 @@ from ._pageutil import (
     visible_to_cropbox,
 )
 from .docio import open_pdf, write_pdf
-from .paths import output_path
 from .effects import added, removed, unknown
 from .errors import PdfToolError, ToolArgumentError
 from .pages import Pages, parse_pages
+from .paths import output_path
 from .registry import tool
 
 __all__ = [
@@ -56,8 +56,14 @@ def _blank_pages_added(values: dict[str, Any], pages_in: int | None, files_sum: 
     return pages_in + int(values.get("count") or 1) * len(points)
 
 
-@tool(kind="pdf", category="pages", explain="Delete {pages} from {file}", result_name="shortened", page_effect=removed("pages"))
-def delete_pages(file: str, pages: Pages, output: Optional[str] = None) -> str:
+@tool(
+    kind="pdf",
+    category="pages",
+    explain="Delete {pages} from {file}",
+    result_name="shortened",
+    page_effect=removed("pages"),
+)
+def delete_pages(file: str, pages: Pages, output: str | None = None) -> str:
     """Remove pages from a PDF.
 
     Args:
@@ -82,8 +88,13 @@ def delete_pages(file: str, pages: Pages, output: Optional[str] = None) -> str:
         return write_pdf(doc, target)
 
 
-@tool(kind="pdf", category="pages", explain="Rotate {pages} of {file} by {degrees} degrees (clockwise)", result_name="rotated")
-def rotate_pages(file: str, pages: Pages = "all", degrees: int = 90, output: Optional[str] = None) -> str:
+@tool(
+    kind="pdf",
+    category="pages",
+    explain="Rotate {pages} of {file} by {degrees} degrees (clockwise)",
+    result_name="rotated",
+)
+def rotate_pages(file: str, pages: Pages = "all", degrees: int = 90, output: str | None = None) -> str:
     """Turn pages by a multiple of 90 degrees, on top of any rotation they already have.
 
     Args:
@@ -108,8 +119,14 @@ def rotate_pages(file: str, pages: Pages = "all", degrees: int = 90, output: Opt
         return write_pdf(doc, target)
 
 
-@tool(kind="pdf", category="pages", explain="Put the pages of {file} in the order {order}", result_name="reordered", page_words={"order": REVERSE_WORDS})
-def reorder_pages(file: str, order: Pages, output: Optional[str] = None) -> str:
+@tool(
+    kind="pdf",
+    category="pages",
+    explain="Put the pages of {file} in the order {order}",
+    result_name="reordered",
+    page_words={"order": REVERSE_WORDS},
+)
+def reorder_pages(file: str, order: Pages, output: str | None = None) -> str:
     """Put the pages of a PDF in a new order.
 
     The order must name every page exactly once (e.g. "3,1,2" or "2-last,1"), so no page is
@@ -152,8 +169,9 @@ def _full_order(order: object, count: int) -> list[int]:
         if repeated:
             problems.append(f"lists page(s) {', '.join(str(i + 1) for i in sorted(set(repeated)))} more than once")
         if missing:
-            problems.append(f"leaves out page(s) {', '.join(str(i) for i in missing[:20])}"
-                            + ("…" if len(missing) > 20 else ""))
+            problems.append(
+                f"leaves out page(s) {', '.join(str(i) for i in missing[:20])}" + ("…" if len(missing) > 20 else "")
+            )
         raise ToolArgumentError(
             f"The order {order!r} {' and '.join(problems)}; it must name each of pages 1-{count} exactly "
             f'once, e.g. "3,1-2,4-last" to move page 3 to the front, or "reverse". '
@@ -162,12 +180,19 @@ def _full_order(order: object, count: int) -> list[int]:
     return seen
 
 
-@tool(kind="files", category="pages", explain="Split {file} into separate files[ every {every} pages][ starting new parts at pages {at}]", makes="pdf", result_name="parts", page_effect=unknown)
+@tool(
+    kind="files",
+    category="pages",
+    explain="Split {file} into separate files[ every {every} pages][ starting new parts at pages {at}]",
+    makes="pdf",
+    result_name="parts",
+    page_effect=unknown,
+)
 def split_pdf(
     file: str,
-    every: Optional[int] = None,
-    at: Optional[Pages] = None,
-    output: Optional[str] = None,
+    every: int | None = None,
+    at: Pages | None = None,
+    output: str | None = None,
 ) -> list[str]:
     """Split a PDF into several PDFs, every N pages or at chosen pages.
 
@@ -193,7 +218,7 @@ def split_pdf(
             starts = sorted({0, *parse_pages(at, count)})
         else:
             starts = list(range(0, count, every or 1))
-        ranges = [(a, b - 1) for a, b in zip(starts, starts[1:] + [count])]
+        ranges = [(a, b - 1) for a, b in zip(starts, starts[1:] + [count], strict=False)]
         if at is not None and len(ranges) < 2:
             raise ToolArgumentError(
                 f"Splitting at {at!r} gives one part with all {count} pages of {Path(file).name}: "
@@ -207,8 +232,9 @@ def split_pdf(
         try:
             for number, (first, last) in enumerate(ranges, 1):
                 name = f"part{number:0{width}d}"
-                target = (output_path(None, "", ".pdf", f"{base}_{name}.pdf") if output
-                          else output_path(file, name, ".pdf"))
+                target = (
+                    output_path(None, "", ".pdf", f"{base}_{name}.pdf") if output else output_path(file, name, ".pdf")
+                )
                 if doc.is_form_pdf:  # slower, but insert_pdf can lose form fields
                     with open_pdf(file) as part:
                         arrange(part, list(range(first, last + 1)))
@@ -225,8 +251,15 @@ def split_pdf(
         return written
 
 
-@tool(kind="pdf", category="pages", explain="Insert[ {count}] blank page(s) after page {after} of {file}", result_name="padded", page_effect=_blank_pages_added, page_words={"after": START_WORDS})
-def insert_blank_pages(file: str, after: Pages, count: int = 1, output: Optional[str] = None) -> str:
+@tool(
+    kind="pdf",
+    category="pages",
+    explain="Insert[ {count}] blank page(s) after page {after} of {file}",
+    result_name="padded",
+    page_effect=_blank_pages_added,
+    page_words={"after": START_WORDS},
+)
+def insert_blank_pages(file: str, after: Pages, count: int = 1, output: str | None = None) -> str:
     """Insert blank pages, sized like the page before them.
 
     Args:
@@ -250,14 +283,20 @@ def insert_blank_pages(file: str, after: Pages, count: int = 1, output: Optional
         return write_pdf(doc, target)
 
 
-@tool(kind="pdf", category="pages", explain="Add a page with the text {text} to {file}[ (at the {position})]", result_name="extended", page_effect=added(1))
+@tool(
+    kind="pdf",
+    category="pages",
+    explain="Add a page with the text {text} to {file}[ (at the {position})]",
+    result_name="extended",
+    page_effect=added(1),
+)
 def add_page_with_text(
     file: str,
     text: str,
     position: Literal["end", "start"] = "end",
-    after: Optional[int] = None,
+    after: int | None = None,
     font_size: float = 12,
-    output: Optional[str] = None,
+    output: str | None = None,
 ) -> str:
     """Add a new page carrying text (a note, cover or approval line), wrapped to fit.
 
@@ -299,12 +338,12 @@ def crop_pages(
     file: str,
     pages: Pages = "all",
     margin: float = 0,
-    left: Optional[float] = None,
-    top: Optional[float] = None,
-    right: Optional[float] = None,
-    bottom: Optional[float] = None,
+    left: float | None = None,
+    top: float | None = None,
+    right: float | None = None,
+    bottom: float | None = None,
     unit: Literal["pt", "in", "mm", "cm"] = "pt",
-    output: Optional[str] = None,
+    output: str | None = None,
 ) -> str:
     """Crop pages by cutting margins off their edges, as the page is seen on screen.
 
@@ -322,8 +361,10 @@ def crop_pages(
     Returns:
         Path of the cropped PDF.
     """
-    sides = {name: to_points(margin if value is None else value, unit, name)
-             for name, value in (("left", left), ("top", top), ("right", right), ("bottom", bottom))}
+    sides = {
+        name: to_points(margin if value is None else value, unit, name)
+        for name, value in (("left", left), ("top", top), ("right", right), ("bottom", bottom))
+    }
     if not any(sides.values()):
         raise ToolArgumentError("Nothing to crop: give margin, or left/top/right/bottom, greater than 0.")
     with open_pdf(file) as doc:
@@ -332,8 +373,7 @@ def crop_pages(
         for index in indices:
             page = doc[index]
             seen = page.rect
-            keep = pymupdf.Rect(sides["left"], sides["top"], seen.width - sides["right"],
-                                seen.height - sides["bottom"])
+            keep = pymupdf.Rect(sides["left"], sides["top"], seen.width - sides["right"], seen.height - sides["bottom"])
             if keep.width < 1 or keep.height < 1:
                 raise ToolArgumentError(
                     f"Cropping page {index + 1} ({seen.width:.0f} x {seen.height:.0f} pt) by left "
@@ -344,8 +384,14 @@ def crop_pages(
         return write_pdf(doc, target)
 
 
-@tool(kind="pdf", category="pages", explain="Remove the blank pages from {file}", result_name="trimmed", page_effect=unknown)
-def remove_blank_pages(file: str, threshold: float = 0.001, output: Optional[str] = None) -> str:
+@tool(
+    kind="pdf",
+    category="pages",
+    explain="Remove the blank pages from {file}",
+    result_name="trimmed",
+    page_effect=unknown,
+)
+def remove_blank_pages(file: str, threshold: float = 0.001, output: str | None = None) -> str:
     """Remove blank pages: pages with no text that show (next to) nothing.
 
     A page with any text, comment or form field is kept. A page without them is blank when

@@ -9,16 +9,15 @@ is left; it raises :class:`RedactionError` rather than write a file that leaks.
 from __future__ import annotations
 
 import re
-from typing import Optional, Union
 
 import pymupdf
 
 from ._marking import locate
 from .colors import parse_color
 from .docio import open_pdf, write_pdf
-from .paths import output_path
 from .errors import RedactionError
 from .pages import Pages, parse_pages
+from .paths import output_path
 from .registry import tool
 from .textmatch import Match, Targets, find_matches, normalize
 
@@ -63,11 +62,28 @@ def _scrub_document(doc: pymupdf.Document, targets: Targets, found: list[str]) -
     patterns = [p for _, p, _ in targets.patterns()]
     patterns += [re.compile(re.escape(" ".join(s.split())), re.IGNORECASE) for s in set(found)]
     meta = doc.metadata or {}
-    cleaned = {k: _scrub(v, patterns) for k, v in meta.items()
-               if isinstance(v, str) and k not in ("format", "encryption")}
+    cleaned = {
+        k: _scrub(v, patterns) for k, v in meta.items() if isinstance(v, str) and k not in ("format", "encryption")
+    }
     if any(cleaned[k] != meta.get(k) for k in cleaned):
-        doc.set_metadata({k: v for k, v in cleaned.items() if k in (
-            "title", "author", "subject", "keywords", "creator", "producer", "creationDate", "modDate", "trapped")})
+        doc.set_metadata(
+            {
+                k: v
+                for k, v in cleaned.items()
+                if k
+                in (
+                    "title",
+                    "author",
+                    "subject",
+                    "keywords",
+                    "creator",
+                    "producer",
+                    "creationDate",
+                    "modDate",
+                    "trapped",
+                )
+            }
+        )
     xmp = doc.get_xml_metadata()
     if xmp and _scrub(xmp, patterns) != xmp:
         doc.del_xml_metadata()
@@ -88,17 +104,23 @@ def _scrub_document(doc: pymupdf.Document, targets: Targets, found: list[str]) -
                 annot.update()
 
 
-@tool(kind="pdf", category="markup", explain="Permanently remove [{terms}][ {categories}][ the pattern {regex}] on {pages} of {file} (blacked out, text deleted)", result_name="redacted")
+@tool(
+    kind="pdf",
+    category="markup",
+    explain="Permanently remove [{terms}][ {categories}][ the pattern {regex}] on {pages} of {file} "
+    "(blacked out, text deleted)",
+    result_name="redacted",
+)
 def redact_text(
     file: str,
-    terms: Optional[Union[str, list[str]]] = None,
-    regex: Optional[str] = None,
-    categories: Optional[Union[str, list[str]]] = None,
+    terms: str | list[str] | None = None,
+    regex: str | None = None,
+    categories: str | list[str] | None = None,
     pages: Pages = "all",
     case_sensitive: bool = False,
     whole_words: bool = False,
-    color: Optional[str] = None,
-    output: Optional[str] = None,
+    color: str | None = None,
+    output: str | None = None,
 ) -> str:
     """Permanently remove words, phrases or kinds of data (emails, phones, SSNs …) from a PDF.
 
@@ -185,8 +207,13 @@ def _blank(doc: pymupdf.Document, page: pymupdf.Page) -> None:
             doc.xref_set_key(xref, key, "null")
 
 
-@tool(kind="pdf", category="markup", explain="Black out {pages} of {file} completely (all content removed)", result_name="blacked_out")
-def redact_pages(file: str, pages: Pages, output: Optional[str] = None) -> str:
+@tool(
+    kind="pdf",
+    category="markup",
+    explain="Black out {pages} of {file} completely (all content removed)",
+    result_name="blacked_out",
+)
+def redact_pages(file: str, pages: Pages, output: str | None = None) -> str:
     """Remove everything on whole pages (text, images, drawings, comments), leaving blank pages.
 
     The pages stay in place with their size, so the page count and numbering do not change.

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Any, Literal, Optional
+from typing import Any, Literal
 
 import pymupdf
 
 from ._compress import LEVELS, SAVE_OPTIONS, downsample_images
-from .effects import summed
 from .docio import MUPDF_ERRORS, is_encrypted, open_pdf, write_pdf
-from .paths import atomic_target, input_path, output_path
+from .effects import summed
 from .errors import EncryptedPdfError, NotAPdfError, PdfToolError, ToolArgumentError, WrongPasswordError
+from .paths import atomic_target, input_path, output_path
 from .registry import IMAGE_LIBRARIES, generic_answer, tool
 
 __all__ = ["check_password", "add_password", "remove_password", "compress", "combine_files", "sanitize"]
@@ -45,14 +45,22 @@ def _declared_permissions(path: Path) -> tuple[bool, str]:
 def _check_password_answer(value: Any) -> str:
     if not isinstance(value, dict):
         return generic_answer(value)
-    return str(value.get("summary") or ("It is password-protected." if value.get("needs_password")
-                                        else "It is not password-protected."))
+    return str(
+        value.get("summary")
+        or ("It is password-protected." if value.get("needs_password") else "It is not password-protected.")
+    )
 
 
-@tool(kind="value", category="security", explain="Check whether {file} is password-protected",
-      needs=("pypdf", "pypdf.filters", "pypdf._codecs._codecs"), secrets=("password",), result_name="password_status",
-      answer=_check_password_answer)
-def check_password(file: str, password: Optional[str] = None) -> dict:
+@tool(
+    kind="value",
+    category="security",
+    explain="Check whether {file} is password-protected",
+    needs=("pypdf", "pypdf.filters", "pypdf._codecs._codecs"),
+    secrets=("password",),
+    result_name="password_status",
+    answer=_check_password_answer,
+)
+def check_password(file: str, password: str | None = None) -> dict:
     """Check whether a PDF is password-protected, and optionally whether a password opens it.
 
     A file can be encrypted without being password-protected: "permissions-only" encryption
@@ -72,7 +80,7 @@ def check_password(file: str, password: Optional[str] = None) -> dict:
     path = input_path(file)
     needs_password = is_encrypted(path)
     restricted, method = _declared_permissions(path)
-    password_ok: Optional[bool] = None
+    password_ok: bool | None = None
     if needs_password:
         if password:
             try:
@@ -110,8 +118,14 @@ def check_password(file: str, password: Optional[str] = None) -> dict:
     }
 
 
-@tool(kind="pdf", category="security", explain="Protect {file} with the password {password}", secrets=("password", "owner_password"), result_name="protected")
-def add_password(file: str, password: str, owner_password: Optional[str] = None, output: Optional[str] = None) -> str:
+@tool(
+    kind="pdf",
+    category="security",
+    explain="Protect {file} with the password {password}",
+    secrets=("password", "owner_password"),
+    result_name="protected",
+)
+def add_password(file: str, password: str, owner_password: str | None = None, output: str | None = None) -> str:
     """Protect a PDF with a password (AES-256): it opens only with that password.
 
     Args:
@@ -143,8 +157,14 @@ def add_password(file: str, password: str, owner_password: Optional[str] = None,
     return str(target)
 
 
-@tool(kind="pdf", category="security", explain="Remove the password from {file}", secrets=("password",), result_name="unlocked")
-def remove_password(file: str, password: str, output: Optional[str] = None) -> str:
+@tool(
+    kind="pdf",
+    category="security",
+    explain="Remove the password from {file}",
+    secrets=("password",),
+    result_name="unlocked",
+)
+def remove_password(file: str, password: str, output: str | None = None) -> str:
     """Remove the password and encryption from a PDF (the password is needed to do it).
 
     Also removes permissions-only encryption (copy or print restrictions); then any
@@ -168,9 +188,14 @@ def remove_password(file: str, password: str, output: Optional[str] = None) -> s
     return str(target)
 
 
-@tool(kind="pdf", category="files", explain="Compress {file} to make it smaller[ ({level} level)]",
-      needs=IMAGE_LIBRARIES, result_name="compressed")
-def compress(file: str, level: Literal["low", "medium", "high"] = "medium", output: Optional[str] = None) -> str:
+@tool(
+    kind="pdf",
+    category="files",
+    explain="Compress {file} to make it smaller[ ({level} level)]",
+    needs=IMAGE_LIBRARIES,
+    result_name="compressed",
+)
+def compress(file: str, level: Literal["low", "medium", "high"] = "medium", output: str | None = None) -> str:
     """Make a PDF smaller; the text stays selectable and searchable.
 
     Every level removes unused objects, recompresses streams, packs objects into object
@@ -212,8 +237,14 @@ def compress(file: str, level: Literal["low", "medium", "high"] = "medium", outp
     return str(target)
 
 
-@tool(kind="pdf", category="files", explain="Combine {files} into one PDF, in that order", result_name="combined", page_effect=summed)
-def combine_files(files: list[str], output: Optional[str] = None) -> str:
+@tool(
+    kind="pdf",
+    category="files",
+    explain="Combine {files} into one PDF, in that order",
+    result_name="combined",
+    page_effect=summed,
+)
+def combine_files(files: list[str], output: str | None = None) -> str:
     """Combine several PDFs into one, in the order given (bookmarks are kept).
 
     Args:
@@ -258,8 +289,13 @@ def _strip_scripts(doc: pymupdf.Document) -> None:
             doc.xref_set_key(xref, "S", "null")
 
 
-@tool(kind="pdf", category="security", explain="Remove hidden and risky content (scripts, attachments, metadata) from {file}", result_name="sanitized")
-def sanitize(file: str, output: Optional[str] = None) -> str:
+@tool(
+    kind="pdf",
+    category="security",
+    explain="Remove hidden and risky content (scripts, attachments, metadata) from {file}",
+    result_name="sanitized",
+)
+def sanitize(file: str, output: str | None = None) -> str:
     """Remove hidden and risky content: JavaScript, attachments, links, metadata, hidden text.
 
     Removes JavaScript and other actions, embedded and attached files, links, the document

@@ -7,7 +7,7 @@ and extraction find; images are real image objects.
 
 from __future__ import annotations
 
-from typing import Literal, Optional
+from typing import Literal
 
 import pymupdf
 
@@ -30,9 +30,9 @@ from ._placement import (
 )
 from .colors import parse_color
 from .docio import open_pdf
-from .paths import output_path
 from .errors import ToolArgumentError
 from .pages import Pages, parse_pages
+from .paths import output_path
 from .registry import IMAGE_LIBRARIES, tool
 
 __all__ = ["add_watermark", "add_signature", "add_page_numbers", "add_header_footer", "add_image"]
@@ -59,7 +59,7 @@ def _region(rect: pymupdf.Rect, position: str, center_share: float) -> tuple[flo
     return (rect.width * 0.8, band) if position in ("top", "bottom") else (rect.width * 0.42, band)
 
 
-def _positive(value: Optional[float], name: str) -> None:
+def _positive(value: float | None, name: str) -> None:
     if value is not None and value <= 0:
         raise ToolArgumentError(f"{name} must be a positive number of points; got {value}.")
 
@@ -89,19 +89,24 @@ def _write_lines(
         draw_text(page, line, pymupdf.Point(x, block.y0 + leading * (i + 0.5)), face, size, color)
 
 
-@tool(kind="pdf", category="markup", explain="Add the watermark[ {text}][ image {image}] to {pages} of {file}",
-      needs=IMAGE_LIBRARIES, result_name="watermarked")
+@tool(
+    kind="pdf",
+    category="markup",
+    explain="Add the watermark[ {text}][ image {image}] to {pages} of {file}",
+    needs=IMAGE_LIBRARIES,
+    result_name="watermarked",
+)
 def add_watermark(
     file: str,
-    text: Optional[str] = None,
-    image: Optional[str] = None,
+    text: str | None = None,
+    image: str | None = None,
     pages: Pages = "all",
     opacity: float = 0.3,
-    rotation: Optional[float] = None,
-    font_size: Optional[float] = None,
+    rotation: float | None = None,
+    font_size: float | None = None,
     color: str = "gray",
     position: WatermarkPosition = "center",
-    output: Optional[str] = None,
+    output: str | None = None,
 ) -> str:
     """Add a see-through text or image watermark (e.g. "DRAFT", "CONFIDENTIAL", a logo) to pages.
 
@@ -125,7 +130,7 @@ def add_watermark(
     label = " ".join(text.split()) if text else ""
     if bool(label) == (image is not None):
         raise ToolArgumentError(
-            "Give exactly one of text (e.g. text=\"DRAFT\") or image (a PNG/JPEG file) for the watermark."
+            'Give exactly one of text (e.g. text="DRAFT") or image (a PNG/JPEG file) for the watermark.'
         )
     opacity = check_fraction(opacity, "opacity")
     _positive(font_size, "font_size")
@@ -163,16 +168,21 @@ def _fit_size(face: Face, text: str, angle: float, rect: pymupdf.Rect, position:
     return max(size, 4.0)
 
 
-@tool(kind="pdf", category="markup", explain="Sign page {page} of {file}[ with the image {image}][ as {name}][ at the {position}]",
-      needs=IMAGE_LIBRARIES, result_name="signed")
+@tool(
+    kind="pdf",
+    category="markup",
+    explain="Sign page {page} of {file}[ with the image {image}][ as {name}][ at the {position}]",
+    needs=IMAGE_LIBRARIES,
+    result_name="signed",
+)
 def add_signature(
     file: str,
-    image: Optional[str] = None,
-    name: Optional[str] = None,
+    image: str | None = None,
+    name: str | None = None,
     page: Pages = "last",
     position: SignaturePosition = "bottom-right",
     width: float = 150,
-    output: Optional[str] = None,
+    output: str | None = None,
 ) -> str:
     """Add a signature to a page: a signature image, or a typed name in a handwriting-style font on a line.
 
@@ -192,7 +202,7 @@ def add_signature(
     """
     name = " ".join(name.split()) if name else None
     if image is None and not name:
-        raise ToolArgumentError("Give a signature image file (image=...) or a name to type (name=\"Jane Doe\").")
+        raise ToolArgumentError('Give a signature image file (image=...) or a name to type (name="Jane Doe").')
     _positive(width, "width")
     picture = load_image(image) if image is not None else None
     with open_pdf(file) as doc:
@@ -207,9 +217,9 @@ def add_signature(
 
 def _sign(
     page: pymupdf.Page,
-    picture: Optional[Picture],
-    name: Optional[str],
-    face: Optional[Face],
+    picture: Picture | None,
+    name: str | None,
+    face: Face | None,
     position: str,
     width: float,
     xref: int,
@@ -249,9 +259,9 @@ def add_page_numbers(
     pages: Pages = "all",
     position: NumberPosition = "bottom-center",
     format: str = "{n}",
-    start: Optional[int] = None,
+    start: int | None = None,
     font_size: float = 10,
-    output: Optional[str] = None,
+    output: str | None = None,
 ) -> str:
     """Add page numbers to pages, e.g. "3" or "Page 3 of 10".
 
@@ -282,15 +292,20 @@ def add_page_numbers(
         return save_pdf(doc, target, faces[:1])
 
 
-@tool(kind="pdf", category="markup", explain="Add[ the header {header}][ the footer {footer}] to {pages} of {file}", result_name="headed")
+@tool(
+    kind="pdf",
+    category="markup",
+    explain="Add[ the header {header}][ the footer {footer}] to {pages} of {file}",
+    result_name="headed",
+)
 def add_header_footer(
     file: str,
-    header: Optional[str] = None,
-    footer: Optional[str] = None,
+    header: str | None = None,
+    footer: str | None = None,
     pages: Pages = "all",
     font_size: float = 10,
     align: Align = "center",
-    output: Optional[str] = None,
+    output: str | None = None,
 ) -> str:
     """Add a header (top margin) and/or footer (bottom margin) text to pages.
 
@@ -324,16 +339,20 @@ def add_header_footer(
         return save_pdf(doc, target, list(faces.values()))
 
 
-@tool(kind="pdf", category="markup", explain="Place the image {image} on page {page} of {file}[ at the {position}]",
-      needs=IMAGE_LIBRARIES)
+@tool(
+    kind="pdf",
+    category="markup",
+    explain="Place the image {image} on page {page} of {file}[ at the {position}]",
+    needs=IMAGE_LIBRARIES,
+)
 def add_image(
     file: str,
     image: str,
     page: Pages = 1,
     position: ImagePosition = "top-right",
-    rect: Optional[list[float]] = None,
-    width: Optional[float] = None,
-    output: Optional[str] = None,
+    rect: list[float] | None = None,
+    width: float | None = None,
+    output: str | None = None,
 ) -> str:
     """Place an image (a logo, a stamp, a photo) on pages, keeping its aspect ratio.
 

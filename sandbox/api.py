@@ -147,13 +147,15 @@ class PDFTools:
             before = _pdf_facts(source) if tool.kind == "pdf" and source else None
             result = tool.func(**valid)
         except BaseException as exc:
-            record.update(ok=False, seconds=round(time.perf_counter() - started, 3),
-                          error=f"{type(exc).__name__}: {exc}")
+            record.update(
+                ok=False, seconds=round(time.perf_counter() - started, 3), error=f"{type(exc).__name__}: {exc}"
+            )
             self._steps.append(record)
             self._failure = (exc, step_id, task)
             raise
-        record.update(ok=True, seconds=round(time.perf_counter() - started, 3), kind=tool.kind,
-                      result=_summary(tool.kind, result))
+        record.update(
+            ok=True, seconds=round(time.perf_counter() - started, 3), kind=tool.kind, result=_summary(tool.kind, result)
+        )
         if tool.kind == "value":
             self._answers.append({"step": step_id, "task": task, "value": _jsonable(result)})
         else:

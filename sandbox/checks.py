@@ -12,36 +12,141 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
 __all__ = [
-    "ALLOWED_IMPORTS", "FORBIDDEN_CALLS", "FORBIDDEN_NAMES", "SAFE_BUILTINS", "Problem", "check_program",
-    "format_problems", "tools_used",
+    "ALLOWED_IMPORTS",
+    "FORBIDDEN_CALLS",
+    "FORBIDDEN_NAMES",
+    "SAFE_BUILTINS",
+    "Problem",
+    "check_program",
+    "format_problems",
+    "tools_used",
 ]
 
 # Modules a program may import (top-level names; submodules of these are allowed too).
 ALLOWED_IMPORTS = (
-    "re", "math", "json", "datetime", "statistics", "itertools", "collections", "string", "textwrap",
-    "decimal", "fractions",
+    "re",
+    "math",
+    "json",
+    "datetime",
+    "statistics",
+    "itertools",
+    "collections",
+    "string",
+    "textwrap",
+    "decimal",
+    "fractions",
 )
 
 # Builtins a program can use. The runtime gives programs exactly these (plus a guarded __import__).
 SAFE_BUILTINS = (
-    "abs", "all", "any", "bool", "chr", "dict", "divmod", "enumerate", "filter", "float", "format",
-    "frozenset", "hash", "int", "isinstance", "issubclass", "iter", "len", "list", "map", "max", "min",
-    "next", "ord", "pow", "print", "range", "repr", "reversed", "round", "set", "slice", "sorted", "str",
-    "sum", "tuple", "zip", "True", "False", "None",
-    "Exception", "ArithmeticError", "AssertionError", "IndexError", "KeyError", "LookupError",
-    "NameError", "RuntimeError", "StopIteration", "TypeError", "ValueError", "ZeroDivisionError",
+    "abs",
+    "all",
+    "any",
+    "bool",
+    "chr",
+    "dict",
+    "divmod",
+    "enumerate",
+    "filter",
+    "float",
+    "format",
+    "frozenset",
+    "hash",
+    "int",
+    "isinstance",
+    "issubclass",
+    "iter",
+    "len",
+    "list",
+    "map",
+    "max",
+    "min",
+    "next",
+    "ord",
+    "pow",
+    "print",
+    "range",
+    "repr",
+    "reversed",
+    "round",
+    "set",
+    "slice",
+    "sorted",
+    "str",
+    "sum",
+    "tuple",
+    "zip",
+    "True",
+    "False",
+    "None",
+    "Exception",
+    "ArithmeticError",
+    "AssertionError",
+    "IndexError",
+    "KeyError",
+    "LookupError",
+    "NameError",
+    "RuntimeError",
+    "StopIteration",
+    "TypeError",
+    "ValueError",
+    "ZeroDivisionError",
 )
 
 FORBIDDEN_CALLS = (
-    "eval", "exec", "compile", "open", "__import__", "globals", "locals", "vars", "getattr", "setattr",
-    "delattr", "hasattr", "breakpoint", "input", "memoryview", "help", "dir", "exit", "quit", "type",
-    "object", "super", "classmethod", "staticmethod", "property",
+    "eval",
+    "exec",
+    "compile",
+    "open",
+    "__import__",
+    "globals",
+    "locals",
+    "vars",
+    "getattr",
+    "setattr",
+    "delattr",
+    "hasattr",
+    "breakpoint",
+    "input",
+    "memoryview",
+    "help",
+    "dir",
+    "exit",
+    "quit",
+    "type",
+    "object",
+    "super",
+    "classmethod",
+    "staticmethod",
+    "property",
 )
 
 FORBIDDEN_NAMES = (
-    "os", "sys", "subprocess", "socket", "shutil", "pathlib", "ctypes", "importlib", "builtins", "io",
-    "posix", "pty", "signal", "resource", "gc", "inspect", "threading", "multiprocessing", "urllib",
-    "http", "pickle", "marshal", "mmap", "tempfile", "glob",
+    "os",
+    "sys",
+    "subprocess",
+    "socket",
+    "shutil",
+    "pathlib",
+    "ctypes",
+    "importlib",
+    "builtins",
+    "io",
+    "posix",
+    "pty",
+    "signal",
+    "resource",
+    "gc",
+    "inspect",
+    "threading",
+    "multiprocessing",
+    "urllib",
+    "http",
+    "pickle",
+    "marshal",
+    "mmap",
+    "tempfile",
+    "glob",
 )
 
 
@@ -95,8 +200,11 @@ def check_program(code: str, tool_names: Iterable[str] | None = None) -> list[Pr
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if not _allowed_module(alias.name):
-                    add(node, f"Import of {alias.name} is not allowed. Authorized imports are: {allowed}. "
-                              "Work on files only through `tools`.")
+                    add(
+                        node,
+                        f"Import of {alias.name} is not allowed. Authorized imports are: {allowed}. "
+                        "Work on files only through `tools`.",
+                    )
         elif isinstance(node, ast.ImportFrom):
             module = node.module or ""
             if node.level or not _allowed_module(module):
@@ -106,22 +214,35 @@ def check_program(code: str, tool_names: Iterable[str] | None = None) -> list[Pr
                     add(node, f"Importing the private name {alias.name} is not allowed.")
         elif isinstance(node, ast.Attribute):
             if node.attr.startswith("_"):
-                add(node, f"Access to the private attribute .{node.attr} is not allowed; "
-                          "use only public attributes and the `tools` methods.")
-            elif isinstance(node.value, ast.Name) and node.value.id == "tools" and node.attr != "run" \
-                    and node.attr not in names:
+                add(
+                    node,
+                    f"Access to the private attribute .{node.attr} is not allowed; "
+                    "use only public attributes and the `tools` methods.",
+                )
+            elif (
+                isinstance(node.value, ast.Name)
+                and node.value.id == "tools"
+                and node.attr != "run"
+                and node.attr not in names
+            ):
                 close = [n for n in sorted(names) if node.attr.split("_")[0] in n][:5]
                 hint = f" Similar tools: {', '.join(close)}." if close else ""
-                add(node, f"tools.{node.attr} is not a tool.{hint} Call only registered tools, "
-                          "as tools.<tool_name>(...) or tools.run(step_id, \"<tool_name>\", ...).")
+                add(
+                    node,
+                    f"tools.{node.attr} is not a tool.{hint} Call only registered tools, "
+                    'as tools.<tool_name>(...) or tools.run(step_id, "<tool_name>", ...).',
+                )
         elif isinstance(node, ast.Name):
             if node.id.startswith("__"):
                 add(node, f"The name {node.id} is not allowed (no dunder names).")
             elif node.id in FORBIDDEN_CALLS:
                 add(node, f"{node.id} is not allowed in programs. Use plain Python and the `tools` methods.")
             elif node.id in FORBIDDEN_NAMES:
-                add(node, f"The name {node.id} is not allowed: programs have no file, network or process "
-                          "access except through `tools`.")
+                add(
+                    node,
+                    f"The name {node.id} is not allowed: programs have no file, network or process "
+                    "access except through `tools`.",
+                )
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             if node.name.startswith("__"):
                 add(node, f"Defining {node.name} is not allowed (no dunder names).")
@@ -131,8 +252,13 @@ def check_program(code: str, tool_names: Iterable[str] | None = None) -> list[Pr
             func = node.func
             if isinstance(func.value, ast.Name) and func.value.id == "tools" and func.attr == "run":
                 _check_run_call(node, names, add)
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("__") \
-                and node.value.endswith("__") and len(node.value) > 4:
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and node.value.startswith("__")
+            and node.value.endswith("__")
+            and len(node.value) > 4
+        ):
             add(node, f"The string {node.value!r} looks like a dunder name; that is not allowed.")
     problems.sort(key=lambda p: p.line)
     return list(dict.fromkeys(problems))
@@ -140,7 +266,7 @@ def check_program(code: str, tool_names: Iterable[str] | None = None) -> list[Pr
 
 def _check_run_call(node: ast.Call, names: frozenset[str], add) -> None:  # type: ignore[no-untyped-def]
     if len(node.args) < 2:
-        add(node, "tools.run needs a step id and a tool name: tools.run(1, \"count_pages\", file=...).")
+        add(node, 'tools.run needs a step id and a tool name: tools.run(1, "count_pages", file=...).')
         return
     task = node.args[1]
     if isinstance(task, ast.Constant) and isinstance(task.value, str) and task.value not in names:
@@ -155,8 +281,12 @@ def tools_used(code: str) -> list[str]:
         return []
     names: set[str] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "tools" \
-                and node.attr != "run":
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "tools"
+            and node.attr != "run"
+        ):
             names.add(node.attr)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "run":
             names.update(arg.value for arg in node.args if isinstance(arg, ast.Constant) and isinstance(arg.value, str))

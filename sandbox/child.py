@@ -140,15 +140,17 @@ def _worker(request: dict[str, Any], result_fd: int) -> None:
             printed.write(sep.join(str(a) for a in args) + end)
 
     violations: list[tuple[str, bool]] = []
-    namespace = {"__builtins__": guards.safe_builtins(guarded_import, printer), "tools": tools,
-                 "FILES": dict(request["files"])}
+    namespace = {
+        "__builtins__": guards.safe_builtins(guarded_import, printer),
+        "tools": tools,
+        "FILES": dict(request["files"]),
+    }
     error = None
     try:
         compiled = compile(request["code"], "<program>", "exec")
     except SyntaxError as exc:
         compiled = None
-        error = {"step": None, "type": "SyntaxError", "message": f"line {exc.lineno}: {exc.msg}",
-                 "traceback": ""}
+        error = {"step": None, "type": "SyntaxError", "message": f"line {exc.lineno}: {exc.msg}", "traceback": ""}
     guards.install_audit_hook(work, readable, [os.path.join(request["project"], "pdftools")], violations)
     setup_ms = (time.perf_counter() - started) * 1000
     started = time.perf_counter()
@@ -161,12 +163,19 @@ def _worker(request: dict[str, Any], result_fd: int) -> None:
     direct = [message for message, by_program in violations if by_program]
     if error is None and direct:  # refused even though the program caught the exception
         error = {"step": None, "task": None, "type": "SandboxViolation", "message": direct[0], "traceback": ""}
-    payload = {"report": tools.report(), "error": error, "printed": printed.getvalue()[:PRINT_CAP],
-               "layers": layers, "blocked": [m for m, _ in violations][:20], "setup_ms": round(setup_ms, 1), "exec_ms": round(exec_ms, 1)}
+    payload = {
+        "report": tools.report(),
+        "error": error,
+        "printed": printed.getvalue()[:PRINT_CAP],
+        "layers": layers,
+        "blocked": [m for m, _ in violations][:20],
+        "setup_ms": round(setup_ms, 1),
+        "exec_ms": round(exec_ms, 1),
+    }
     data = json.dumps(payload, default=str).encode()
     view = memoryview(data)
     while view:
-        view = view[os.write(result_fd, view[:65536]):]
+        view = view[os.write(result_fd, view[:65536]) :]
 
 
 def _describe(exc: BaseException, tools: Any, request: dict[str, Any], violations: list[str]) -> dict[str, Any]:
@@ -181,8 +190,13 @@ def _describe(exc: BaseException, tools: Any, request: dict[str, Any], violation
         kind, message = "SandboxViolation", violations[-1][0]
     elif isinstance(exc, OSError) and exc.errno == 27:  # EFBIG
         message = f"tried to write a file larger than {request['limits']['file_size_mb']} MB"
-    return {"step": failed[0] if failed else None, "task": failed[1] if failed else None, "type": kind,
-            "message": message, "traceback": _trim_traceback(exc, request["code"])}
+    return {
+        "step": failed[0] if failed else None,
+        "task": failed[1] if failed else None,
+        "type": kind,
+        "message": message,
+        "traceback": _trim_traceback(exc, request["code"]),
+    }
 
 
 # ---- the serving process -------------------------------------------------------------------------

@@ -102,13 +102,30 @@ def read_roots(project: str) -> list[str]:
     The trusted programs the tools run (qpdf, tesseract, gs) are readable and executable as
     single files, not their whole folder.
     """
-    roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.join(project, "pdftools"),
-             os.path.join(project, "sandbox")}
+    roots = {
+        sys.prefix,
+        sys.base_prefix,
+        sys.exec_prefix,
+        os.path.join(project, "pdftools"),
+        os.path.join(project, "sandbox"),
+    }
     roots.update(p for p in sys.path if p and os.path.isdir(p) and p not in ("/", project))
     roots.update(str(p) for p in Path(project).glob("*.egg-info"))  # package metadata (entry points)
-    roots.update(["/usr/share/fonts", "/etc/fonts", "/usr/share/tesseract-ocr", "/usr/share/tessdata",
-                  "/usr/share/zoneinfo", "/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib",
-                  "/var/cache/fontconfig"])
+    roots.update(
+        [
+            "/usr/share/fonts",
+            "/etc/fonts",
+            "/usr/share/tesseract-ocr",
+            "/usr/share/tessdata",
+            "/usr/share/zoneinfo",
+            "/usr/lib",
+            "/usr/lib64",
+            "/lib",
+            "/lib64",
+            "/usr/local/lib",
+            "/var/cache/fontconfig",
+        ]
+    )
     if os.environ.get("TESSDATA_PREFIX"):
         roots.add(os.environ["TESSDATA_PREFIX"])
     roots.update(filter(None, (shutil.which(name, path="/usr/bin:/bin") for name in TRUSTED_BINARIES)))
@@ -190,26 +207,65 @@ def landlock(workdir: str, readable: Iterable[str]) -> Callable[[], bool] | None
 
 
 # ---- The audit hook --------------------------------------------------------------------------
-_PROCESS_EVENTS = frozenset({
-    "subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty",
-    "os.startfile", "pty.spawn", "os.popen",
-})
-_PROGRAM_ONLY_EVENTS = frozenset({
-    "object.__getattr__", "sys._getframe", "sys._current_frames", "exec", "compile", "code.__new__",
-    "function.__new__", "builtins.input", "builtins.breakpoint", "marshal.loads", "marshal.load",
-    "pickle.find_class", "gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys.settrace",
-    "sys.setprofile", "sys.addaudithook", "cpython._PySys_ClearAuditHooks",
-})
+_PROCESS_EVENTS = frozenset(
+    {
+        "subprocess.Popen",
+        "os.system",
+        "os.exec",
+        "os.posix_spawn",
+        "os.spawn",
+        "os.fork",
+        "os.forkpty",
+        "os.startfile",
+        "pty.spawn",
+        "os.popen",
+    }
+)
+_PROGRAM_ONLY_EVENTS = frozenset(
+    {
+        "object.__getattr__",
+        "sys._getframe",
+        "sys._current_frames",
+        "exec",
+        "compile",
+        "code.__new__",
+        "function.__new__",
+        "builtins.input",
+        "builtins.breakpoint",
+        "marshal.loads",
+        "marshal.load",
+        "pickle.find_class",
+        "gc.get_objects",
+        "gc.get_referrers",
+        "gc.get_referents",
+        "sys.settrace",
+        "sys.setprofile",
+        "sys.addaudithook",
+        "cpython._PySys_ClearAuditHooks",
+    }
+)
 _PATH_EVENTS = {  # event -> indexes of path arguments that must stay inside the working folder
-    "os.remove": (0,), "os.rmdir": (0,), "os.mkdir": (0,), "os.rename": (0, 1), "os.truncate": (0,),
-    "os.chmod": (0,), "os.chown": (0,), "os.utime": (0,), "os.setxattr": (0,), "os.removexattr": (0,),
-    "shutil.rmtree": (0,), "shutil.move": (0, 1), "shutil.copyfile": (1,), "shutil.copytree": (1,),
+    "os.remove": (0,),
+    "os.rmdir": (0,),
+    "os.mkdir": (0,),
+    "os.rename": (0, 1),
+    "os.truncate": (0,),
+    "os.chmod": (0,),
+    "os.chown": (0,),
+    "os.utime": (0,),
+    "os.setxattr": (0,),
+    "os.removexattr": (0,),
+    "shutil.rmtree": (0,),
+    "shutil.move": (0, 1),
+    "shutil.copyfile": (1,),
+    "shutil.copytree": (1,),
 }
 _LIST_EVENTS = frozenset({"os.listdir", "os.scandir", "glob.glob", "os.walk"})
 
 
-def install_audit_hook(workdir: str, readable: Iterable[str], trusted_code: Iterable[str],
-                       violations: list[tuple[str, bool]]) -> None:
+def install_audit_hook(
+    workdir: str, readable: Iterable[str], trusted_code: Iterable[str], violations: list[tuple[str, bool]]
+) -> None:
     """Refuse, with a :class:`SandboxViolation`, what a program must not do.
 
     Each refusal is appended to ``violations`` as (message, raised directly by the program's own code).
@@ -275,8 +331,12 @@ def install_audit_hook(workdir: str, readable: Iterable[str], trusted_code: Iter
             if isinstance(program, (list, tuple)):
                 program = program[0] if program else ""
             name = os.path.basename(fspath(program)) if isinstance(program, (str, bytes, os.PathLike)) else ""
-            if event in ("subprocess.Popen", "os.posix_spawn", "os.exec") and name in TRUSTED_BINARIES \
-                    and from_trusted(frame) and not from_program(frame):
+            if (
+                event in ("subprocess.Popen", "os.posix_spawn", "os.exec")
+                and name in TRUSTED_BINARIES
+                and from_trusted(frame)
+                and not from_program(frame)
+            ):
                 return
             refuse(f"tried to start a process ({event}); programs may not run other programs")
         elif event in ("os.kill", "os.killpg", "signal.pthread_kill"):

@@ -118,8 +118,14 @@ class Sandbox:
 
     # --- process ----------------------------------------------------------------------------------
     def _env(self) -> dict[str, str]:
-        env = {"PATH": "/usr/bin:/bin", "LANG": os.environ.get("LANG", "C.UTF-8"), "OMP_NUM_THREADS": "1",
-               "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "HOME": "/nonexistent"}
+        env = {
+            "PATH": "/usr/bin:/bin",
+            "LANG": os.environ.get("LANG", "C.UTF-8"),
+            "OMP_NUM_THREADS": "1",
+            "OPENBLAS_NUM_THREADS": "1",
+            "MKL_NUM_THREADS": "1",
+            "HOME": "/nonexistent",
+        }
         if os.environ.get("TESSDATA_PREFIX"):
             env["TESSDATA_PREFIX"] = os.environ["TESSDATA_PREFIX"]
         return env
@@ -130,8 +136,13 @@ class Sandbox:
             return self
         self._log = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the process)
         self._proc = subprocess.Popen(
-            [sys.executable, "-I", "-c", BOOT, PROJECT, "lean" if self.lean else "full"], stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=self._log, env=self._env(), cwd="/", start_new_session=True,
+            [sys.executable, "-I", "-c", BOOT, PROJECT, "lean" if self.lean else "full"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._log,
+            env=self._env(),
+            cwd="/",
+            start_new_session=True,
             close_fds=True,
         )
         self._buffer, self._ready = b"", False
@@ -195,26 +206,42 @@ class Sandbox:
         self.close()
 
     # --- runs -------------------------------------------------------------------------------------
-    def run(self, code: str, files: Mapping[str, str], *, limits: Limits | None = None,
-            static_checks: bool = True) -> RunResult:
+    def run(
+        self, code: str, files: Mapping[str, str], *, limits: Limits | None = None, static_checks: bool = True
+    ) -> RunResult:
         """Run ``code`` with copies of ``files`` ({name in the program: path on disk})."""
         limits = limits or Limits()
         started = time.perf_counter()
         if static_checks:
             problems = check_program(code)
             if problems:
-                return RunResult(ok=False, error=_error(
-                    "StaticCheckError", format_problems(problems), problems=[p.to_dict() for p in problems]),
-                    stats={"seconds": round(time.perf_counter() - started, 3), "overhead_ms": 0})
+                return RunResult(
+                    ok=False,
+                    error=_error(
+                        "StaticCheckError", format_problems(problems), problems=[p.to_dict() for p in problems]
+                    ),
+                    stats={"seconds": round(time.perf_counter() - started, 3), "overhead_ms": 0},
+                )
         workdir, names = self._prepare(files, limits)
         uid, gid = self._identity(limits)
         request = {
-            "code": code, "tools": tools_used(code), "files": names, "workdir": workdir, "project": PROJECT, "uid": uid, "gid": gid,
-            "limits": asdict(limits), "allowed_imports": list(ALLOWED_IMPORTS),
-            "env": {"PATH": "/usr/bin:/bin", "HOME": workdir, "TMPDIR": workdir, "OMP_NUM_THREADS": "1",
-                    "LANG": os.environ.get("LANG", "C.UTF-8"),
-                    **({"TESSDATA_PREFIX": os.environ["TESSDATA_PREFIX"]} if os.environ.get("TESSDATA_PREFIX")
-                       else {})},
+            "code": code,
+            "tools": tools_used(code),
+            "files": names,
+            "workdir": workdir,
+            "project": PROJECT,
+            "uid": uid,
+            "gid": gid,
+            "limits": asdict(limits),
+            "allowed_imports": list(ALLOWED_IMPORTS),
+            "env": {
+                "PATH": "/usr/bin:/bin",
+                "HOME": workdir,
+                "TMPDIR": workdir,
+                "OMP_NUM_THREADS": "1",
+                "LANG": os.environ.get("LANG", "C.UTF-8"),
+                **({"TESSDATA_PREFIX": os.environ["TESSDATA_PREFIX"]} if os.environ.get("TESSDATA_PREFIX") else {}),
+            },
         }
         with self._lock:
             reply = self._exchange(request, limits)
@@ -269,8 +296,9 @@ class Sandbox:
             return {"payload": None, "reason": "internal", "message": "the sandbox process stopped answering"}
         return json.loads(line)
 
-    def _result(self, reply: dict[str, Any], workdir: str, names: dict[str, str], limits: Limits,
-                started: float) -> RunResult:
+    def _result(
+        self, reply: dict[str, Any], workdir: str, names: dict[str, str], limits: Limits, started: float
+    ) -> RunResult:
         payload = reply.get("payload")
         seconds = time.perf_counter() - started
         result = RunResult(ok=False, workdir=workdir, files=names)
@@ -304,7 +332,7 @@ class Sandbox:
 
 def _tree_size(path: str) -> int:
     total = 0
-    for root, dirs, files in os.walk(path):
+    for root, _dirs, files in os.walk(path):
         for name in files:
             try:
                 total += os.lstat(os.path.join(root, name)).st_size
@@ -332,8 +360,14 @@ def _limit_message(reply: dict[str, Any], limits: Limits) -> str:
     return f"the program stopped without a result (exit code {reply.get('exit_code')})"
 
 
-def run_program(code: str, files: Mapping[str, str], *, limits: Limits | None = None,
-                static_checks: bool = True, sandbox: Sandbox | None = None) -> RunResult:
+def run_program(
+    code: str,
+    files: Mapping[str, str],
+    *,
+    limits: Limits | None = None,
+    static_checks: bool = True,
+    sandbox: Sandbox | None = None,
+) -> RunResult:
     """Run ``code`` over copies of ``files`` and return what it produced.
 
     Args:

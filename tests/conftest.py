@@ -8,8 +8,8 @@ import re
 import shutil
 import subprocess
 import unicodedata
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
 
 import pymupdf
 import pytest
@@ -160,8 +160,9 @@ def readable(text: str) -> str:
     return " ".join(text.split()).lower()
 
 
-def assert_no_leak(path: str, strings: Iterable[str], password: str | None = None,
-                   pages: Sequence[int] | None = None) -> None:
+def assert_no_leak(
+    path: str, strings: Iterable[str], password: str | None = None, pages: Sequence[int] | None = None
+) -> None:
     """Redacted strings must be absent from all four extractors' text (``pages``: 1-based, default all)."""
     texts = extract_all(path, password, pages)
     for engine, text in texts.items():
@@ -169,8 +170,9 @@ def assert_no_leak(path: str, strings: Iterable[str], password: str | None = Non
         for s in strings:
             needle = readable(s)
             assert needle not in flat, f"{s!r} still extractable by {engine}"
-            assert needle.replace(" ", "") not in flat.replace(" ", ""), f"{s!r} still extractable by {engine} " \
-                                                                        "(across spaces)"
+            assert needle.replace(" ", "") not in flat.replace(" ", ""), (
+                f"{s!r} still extractable by {engine} (across spaces)"
+            )
 
 
 def annotations(path: str) -> list[tuple[int, str, str, str]]:

@@ -6,8 +6,9 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pymupdf
 import pytest
@@ -62,7 +63,9 @@ def hostile(tmp_path: Path, make_pdf: Callable[..., str], guard: Callable[[str],
 
 @pytest.mark.parametrize(("name", "args"), CALLS, ids=[c[0] for c in CALLS])
 @pytest.mark.parametrize("kind", ["empty", "truncated", "text", "random"])
-def test_broken_files_are_not_a_pdf(hostile: dict[str, str], name: str, args: dict, kind: str, _work_in_tmp: Path) -> None:
+def test_broken_files_are_not_a_pdf(
+    hostile: dict[str, str], name: str, args: dict, kind: str, _work_in_tmp: Path
+) -> None:
     with pytest.raises(NotAPdfError) as info:
         call_tool(name, {"file": hostile[kind], **args})
     message = str(info.value)
@@ -107,7 +110,8 @@ def test_cli_call_reports_errors_without_traceback(hostile: dict[str, str], tmp_
     for kind in ("empty", "truncated", "text", "random", "locked"):
         proc = subprocess.run(
             [sys.executable, "-m", "docpilot", "call", "rotate_pages", hostile[kind], "--out", str(out), "--json"],
-            capture_output=True, text=True,
+            capture_output=True,
+            text=True,
         )
         assert proc.returncode == 1, proc.stderr
         assert "Traceback" not in proc.stdout + proc.stderr

@@ -38,14 +38,23 @@ def _needs(path: str, password: str) -> None:
 
 def _cli(*args: str, cache: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "XDG_CACHE_HOME": str(cache), "DOCPILOT_BACKEND": "rules"}
-    return subprocess.run([sys.executable, "-m", "docpilot", *args], capture_output=True, text=True, env=env,
-                          timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "docpilot", *args], capture_output=True, text=True, env=env, timeout=120
+    )
 
 
 def test_cli_run_json_and_its_record(make_pdf: Callable[..., str], tmp_path: Path) -> None:
     src = make_pdf(PAGES, name="memo.pdf")
-    proc = _cli("run", f"add a DRAFT watermark and protect it with the password {SECRET}", src,
-                "--out", str(tmp_path / "out"), "--yes", "--json", cache=tmp_path / "cache")
+    proc = _cli(
+        "run",
+        f"add a DRAFT watermark and protect it with the password {SECRET}",
+        src,
+        "--out",
+        str(tmp_path / "out"),
+        "--yes",
+        "--json",
+        cache=tmp_path / "cache",
+    )
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout.splitlines()[-1])
     assert SECRET not in proc.stdout and SECRET not in proc.stderr
@@ -95,9 +104,11 @@ def test_the_text_given_to_a_model_and_a_written_program(make_pdf: Callable[...,
     program runs with the real password, and the record keeps the placeholder."""
     src = make_pdf(PAGES, name="memo.pdf")
     files = inspect_files([src])
-    program = ("n = tools.count_pages(file=FILES['memo.pdf'])\n"
-               "if n > 2:\n"
-               "    tools.add_password(file=FILES['memo.pdf'], password='PASSWORD_1')\n")
+    program = (
+        "n = tools.count_pages(file=FILES['memo.pdf'])\n"
+        "if n > 2:\n"
+        "    tools.add_password(file=FILES['memo.pdf'], password='PASSWORD_1')\n"
+    )
     llm = ScriptedLLM([f"```python\n{program}```"])
     pilot = DocPilot(Planner(llm=llm), Executor(records=tmp_path / "records"))
     outcome = pilot.plan(f"if it has more than 2 pages, protect it with the password {SECRET}", files)
@@ -112,8 +123,9 @@ def test_the_text_given_to_a_model_and_a_written_program(make_pdf: Callable[...,
 
 
 @pytest.mark.parametrize("face", ["record", "explanation"])
-def test_breaking_masking_is_seen(face: str, make_pdf: Callable[..., str], tmp_path: Path,
-                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_breaking_masking_is_seen(
+    face: str, make_pdf: Callable[..., str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The guard can fail: with masking switched off, the password shows up where these tests look."""
     import docpilot.plans.explain as explain
     import docpilot.running.executor as executor

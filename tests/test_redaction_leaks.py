@@ -37,23 +37,39 @@ def _fonts(tmp_path_str: str) -> str:
     doc = pymupdf.open()
     page = doc.new_page()
     for y, font, size in ((72, "helv", 11), (120, "tiro", 14), (170, "cour", 9)):
-        page.insert_text((72, y), f"Account holder ZEPHYRINE QUILL signed here ({font}).", fontname=font,
-                         fontsize=size)
+        page.insert_text((72, y), f"Account holder ZEPHYRINE QUILL signed here ({font}).", fontname=font, fontsize=size)
     path = f"{tmp_path_str}/fonts.pdf"
     doc.save(path)
     return path
 
 
 CASES: list[tuple[str, Callable[..., tuple[str, dict, list[str], list[int] | None]]]] = [
-    ("contract SSN and emails", lambda real, synthetic, tmp: (
-        synthetic("contract.pdf"), {"categories": ["ssn", "email"]},
-        ["123-45-6789", "maria.gonzalez@voltguard.com"], None)),
-    ("ligature word", lambda real, synthetic, tmp: (
-        synthetic("contract.pdf"), {"terms": ["confidential"]}, ["confidential"], None)),
-    ("hyphenated at a line end", lambda real, synthetic, tmp: (
-        real("unstructured__multi-column.pdf"), {"terms": "embeddings", "pages": "1"}, ["embeddings"], [1])),
-    ("one term in several fonts", lambda real, synthetic, tmp: (
-        _fonts(tmp), {"terms": "Zephyrine Quill"}, ["Zephyrine Quill"], None)),
+    (
+        "contract SSN and emails",
+        lambda real, synthetic, tmp: (
+            synthetic("contract.pdf"),
+            {"categories": ["ssn", "email"]},
+            ["123-45-6789", "maria.gonzalez@voltguard.com"],
+            None,
+        ),
+    ),
+    (
+        "ligature word",
+        lambda real, synthetic, tmp: (synthetic("contract.pdf"), {"terms": ["confidential"]}, ["confidential"], None),
+    ),
+    (
+        "hyphenated at a line end",
+        lambda real, synthetic, tmp: (
+            real("unstructured__multi-column.pdf"),
+            {"terms": "embeddings", "pages": "1"},
+            ["embeddings"],
+            [1],
+        ),
+    ),
+    (
+        "one term in several fonts",
+        lambda real, synthetic, tmp: (_fonts(tmp), {"terms": "Zephyrine Quill"}, ["Zephyrine Quill"], None),
+    ),
 ]
 
 

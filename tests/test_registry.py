@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from typing import Optional
 
 import pytest
 
@@ -62,7 +61,7 @@ def test_registration_rejects_undocumented_or_untyped_arguments() -> None:
     with pytest.raises(TypeError, match="no type annotation"):
 
         @tool(kind="value", category="test", explain="x")
-        def untyped_tool(file, pages: Optional[str] = None) -> int:  # type: ignore[no-untyped-def]
+        def untyped_tool(file, pages: str | None = None) -> int:  # type: ignore[no-untyped-def]
             """Do a thing.
 
             Args:
@@ -105,6 +104,7 @@ def test_tool_index_matches_the_modules() -> None:
 
 # --- validation without pydantic gives what pydantic gives -------------------------------------
 
+
 def _samples(annotation) -> list:
     """Values of ``annotation``: exact ones, and near misses pydantic would convert or refuse."""
     import types
@@ -112,8 +112,12 @@ def _samples(annotation) -> list:
 
     if annotation is type(None) or annotation is None:
         return [None]
-    simple = {str: ["report.pdf", "1-3,last", ""], int: [3, 0, True, "4", 2.0], float: [0.5, 2, "1.5"],
-              bool: [True, False, 1, "yes"]}
+    simple = {
+        str: ["report.pdf", "1-3,last", ""],
+        int: [3, 0, True, "4", 2.0],
+        float: [0.5, 2, "1.5"],
+        bool: [True, False, 1, "yes"],
+    }
     if annotation in simple:
         return simple[annotation]
     origin, args = typing.get_origin(annotation), typing.get_args(annotation)

@@ -7,10 +7,10 @@ import re
 import pymupdf
 import pytest
 
-from pdftools.errors import ToolArgumentError
-from pdftools.patterns import category_pattern, luhn_ok, normalize_category
 from pdftools import textmatch
 from pdftools._termsearch import term_matches
+from pdftools.errors import ToolArgumentError
+from pdftools.patterns import category_pattern, luhn_ok, normalize_category
 from pdftools.textmatch import Targets, _page_matches, find_matches, normalize, page_text, term_regex
 
 
@@ -30,6 +30,7 @@ def _category(name: str, text: str) -> list[str]:
 
 
 # --- literal terms ---------------------------------------------------------------------------
+
 
 def test_term_regex_tolerates_breaks_hyphens_and_quotes():
     pattern = re.compile(term_regex("state-of-the-art design"), re.I)
@@ -77,6 +78,7 @@ def test_overlapping_matches_merge_so_nothing_is_left_half_covered(synthetic):
 
 
 # --- real files: ligatures and hyphenated line breaks ---------------------------------------
+
 
 def test_contract_ligature_counts_and_broken_phone(synthetic):
     path = synthetic("contract.pdf")
@@ -177,21 +179,25 @@ def test_mupdf_boxes_equal_reading_whole_pages(real, name, terms, pages, monkeyp
     for way, (quick, pages_boxed) in ways.items():
         assert pages_boxed, way
         assert [(p, t) for p, t, _ in quick] == [(p, t) for p, t, _ in slow], way
-        for (_, text, fast_rects), (_, _, slow_rects) in zip(quick, slow):
+        for (_, text, fast_rects), (_, _, slow_rects) in zip(quick, slow, strict=False):
             assert len(fast_rects) == len(slow_rects), (way, text)
-            for a, b in zip(fast_rects, slow_rects):
-                assert max(abs(u - v) for u, v in zip(a, b)) < 1.0, (way, text, a, b)
+            for a, b in zip(fast_rects, slow_rects, strict=False):
+                assert max(abs(u - v) for u, v in zip(a, b, strict=False)) < 1.0, (way, text, a, b)
 
 
 # --- categories on sample strings ------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     "category, text, expected",
     [
         ("email", "write to maria.gonzalez@voltguard.com today", ["maria.gonzalez@voltguard.com"]),
         ("email", "not an address: user@localhost or @handle", []),
-        ("phone", "call (510) 555-0142 or 415-555-0199 or +44 20 7946 0958", ["(510) 555-0142", "415-555-0199",
-                                                                            "+44 20 7946 0958"]),
+        (
+            "phone",
+            "call (510) 555-0142 or 415-555-0199 or +44 20 7946 0958",
+            ["(510) 555-0142", "415-555-0199", "+44 20 7946 0958"],
+        ),
         ("phone", "SSN 123-45-6789, year 2025, zip 94105", []),
         ("ssn", "social security number 123-45-6789.", ["123-45-6789"]),
         ("ssn", "phone 415-555-0199 and 1234-56-7890", []),
@@ -200,13 +206,19 @@ def test_mupdf_boxes_equal_reading_whole_pages(real, name, terms, pages, monkeyp
         ("account", "account number 4417-2290-3381-0057", ["4417-2290-3381-0057"]),
         ("account", "IBAN DE89 3704 0044 0532 0130 00", ["DE89 3704 0044 0532 0130 00"]),
         ("account", "the account was closed", []),
-        ("date", "on January 13, 2025 and 2025-02-01, 01/13/2025, 13 March 1988, August 3 , 2014",
-         ["January 13, 2025", "2025-02-01", "01/13/2025", "13 March 1988", "August 3 , 2014"]),
+        (
+            "date",
+            "on January 13, 2025 and 2025-02-01, 01/13/2025, 13 March 1988, August 3 , 2014",
+            ["January 13, 2025", "2025-02-01", "01/13/2025", "13 March 1988", "August 3 , 2014"],
+        ),
         ("date", "version 1.2 in room 12 of 2025 people", []),
         ("money", "pay $45,000 or 87,250 USD or €12.50", ["$45,000", "87,250 USD", "€12.50"]),
         ("money", "45,000 people came", []),
-        ("url", "see https://example.org/a?b=1. or www.foo.com, aws.amazon.com/contact-us/",
-         ["https://example.org/a?b=1", "www.foo.com", "aws.amazon.com/contact-us/"]),
+        (
+            "url",
+            "see https://example.org/a?b=1. or www.foo.com, aws.amazon.com/contact-us/",
+            ["https://example.org/a?b=1", "www.foo.com", "aws.amazon.com/contact-us/"],
+        ),
         ("url", "file report.pdf version 1.2.3 mail a@b.com", []),
     ],
 )

@@ -79,8 +79,10 @@ def test_docx_borderless_tables_only_where_there_are_figures(real):
 
     from pdftools._tables import has_borderless_data_table
 
-    statement, register = real("financebench__AMCOR_2023Q4_EARNINGS.pdf"), real(
-        "pdfplumber__federal-register-2020-17221.pdf")
+    statement, register = (
+        real("financebench__AMCOR_2023Q4_EARNINGS.pdf"),
+        real("pdfplumber__federal-register-2020-17221.pdf"),
+    )
     with pymupdf.open(statement) as doc:
         assert has_borderless_data_table(doc, [7]) and not has_borderless_data_table(doc, [6])
     with pymupdf.open(register) as doc:
@@ -313,7 +315,7 @@ def test_images_to_pdf_keeps_jpeg(synthetic):
     assert Path(out).name == "photo1_combined.pdf"
     with pymupdf.open(out) as doc:
         assert doc.page_count == 2
-        for page, photo in zip(doc, photos):
+        for page, photo in zip(doc, photos, strict=False):
             (image,) = page.get_images()
             assert image[2:4] == (800, 600)
             assert page.rect.width / page.rect.height == pytest.approx(800 / 600)

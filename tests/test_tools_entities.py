@@ -25,8 +25,11 @@ def test_contract_all_kinds(synthetic):
 def test_categories_aliases_and_pages(synthetic):
     path = synthetic("contract.pdf")
     emails = find_entities(path, categories=["Email addresses"])
-    assert [e["text"] for e in emails] == ["maria.gonzalez@voltguard.com", "d.chen@brightline-consulting.com",
-                                           "accounts@voltguard.com"]
+    assert [e["text"] for e in emails] == [
+        "maria.gonzalez@voltguard.com",
+        "d.chen@brightline-consulting.com",
+        "accounts@voltguard.com",
+    ]
     assert find_entities(path, categories="ssn", pages="1-2") == []
     assert len(find_entities(path, categories="SSNs", pages="last")) == 4
 

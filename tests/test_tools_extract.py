@@ -9,8 +9,7 @@ import pymupdf
 import pytest
 from PIL import Image
 
-from pdftools import PageRangeError, ToolArgumentError, ToolUnavailableError, call_tool
-from pdftools import _ocr
+from pdftools import PageRangeError, ToolArgumentError, ToolUnavailableError, _ocr, call_tool
 from pdftools.tools_extract import (
     extract_attachments,
     extract_images,
@@ -41,6 +40,7 @@ def scan_png() -> bytes:
 
 # --- extract_text -------------------------------------------------------------------------
 
+
 def test_extract_text_fixture(make_pdf):
     out = extract_text(make_pdf(["first page words", "second page words"], name="two.pdf"))
     assert Path(out) == Path.cwd() / "two_text.txt"
@@ -67,6 +67,7 @@ def test_extract_text_errors(make_pdf, real):
 
 
 # --- extract_tables -----------------------------------------------------------------------
+
 
 def test_extract_tables_annual_report(synthetic):
     tables = extract_tables(synthetic("annual_report.pdf"))
@@ -96,9 +97,11 @@ def test_table_cells_read_as_pymupdf_reads_them(real):
         page = doc[0]
         table = page_tables(page)[0]
         textpage = getattr(table, "textpage", None) or page.get_textpage(flags=pymupdf.TEXTFLAGS_TEXT)
-        expected = [split for row in table.rows[:3]
-                    for split in _split_stacked([None if c is None else extract_cells(textpage, c).strip()
-                                                 for c in row.cells])]
+        expected = [
+            split
+            for row in table.rows[:3]
+            for split in _split_stacked([None if c is None else extract_cells(textpage, c).strip() for c in row.cells])
+        ]
         rows = table_rows(page, table)
     assert not table.header.external
     assert rows[: len(expected)] == expected and ["Alaska", "209"] == expected[3][:2]
@@ -111,6 +114,7 @@ def test_extract_tables_none_and_bad_pages(make_pdf, synthetic):
 
 
 # --- extract_images -----------------------------------------------------------------------
+
 
 def test_extract_images_fixture(tmp_path, guard, synthetic):
     logo = Path(synthetic("logo.png")).read_bytes()
@@ -162,7 +166,10 @@ def test_extract_images_keeps_transparency(tmp_path, guard, real):
 
 def test_extract_images_real(real):
     out = extract_images(real("pdfplumber__issue-982-example.pdf"), pages="2")
-    assert [Path(p).name for p in out] == ["pdfplumber__issue-982-example_p2_1.jpg", "pdfplumber__issue-982-example_p2_2.jpg"]
+    assert [Path(p).name for p in out] == [
+        "pdfplumber__issue-982-example_p2_1.jpg",
+        "pdfplumber__issue-982-example_p2_2.jpg",
+    ]
     for path in out:
         with Image.open(path) as im:
             im.load()
@@ -175,6 +182,7 @@ def test_extract_images_none(make_pdf):
 
 
 # --- extract_attachments ------------------------------------------------------------------
+
 
 def test_extract_attachments_real(real):
     out = extract_attachments(real("pypdfsamples__with-attachment.pdf"))
@@ -221,6 +229,7 @@ def test_extract_attachments_none(make_pdf):
 
 # --- get_outline --------------------------------------------------------------------------
 
+
 def test_get_outline_real(real):
     outline = get_outline(real("docling__bookmark_sample.pdf"))
     assert outline[0] == {"level": 1, "title": "PART I - DEFINITIONS", "page": 1}
@@ -235,6 +244,7 @@ def test_get_outline_none_and_registry(make_pdf):
 
 
 # --- ocr ----------------------------------------------------------------------------------
+
 
 def test_ocr_scan_becomes_searchable(real):
     src = real("docling__ocr_test.pdf")

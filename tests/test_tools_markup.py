@@ -20,8 +20,8 @@ from pdftools.tools_markup import (
     underline_text,
 )
 
-
 # --- search_text -----------------------------------------------------------------------------
+
 
 def test_search_contract_counts_ligature_words_and_pages(synthetic):
     result = search_text(synthetic("contract.pdf"), terms="confidential")
@@ -45,7 +45,11 @@ def test_search_fixture_case_and_whole_words(make_pdf):
     assert search_text(path, terms="battery", case_sensitive=True)["count"] == 2
     assert search_text(path, terms="battery", whole_words=True)["count"] == 2
     assert search_text(path, regex=r"pow\w+")["matches"][0] == {
-        "page": 2, "text": "power", "kind": "regex", "context": "No power here."}
+        "page": 2,
+        "text": "power",
+        "kind": "regex",
+        "context": "No power here.",
+    }
 
 
 def test_search_bounds_the_list_on_long_files(real):
@@ -63,6 +67,7 @@ def test_search_errors(make_pdf):
 
 
 # --- highlight / underline / strikeout -------------------------------------------------------
+
 
 def test_highlight_confidential_covers_the_word(synthetic):
     path = synthetic("contract.pdf")
@@ -124,6 +129,7 @@ def test_marking_nothing_found_is_a_clear_error(make_pdf):
 
 
 # --- comments and annotations ----------------------------------------------------------------
+
 
 def test_add_comment_near_text_and_by_position(synthetic):
     path = synthetic("contract.pdf")

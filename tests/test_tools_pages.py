@@ -42,6 +42,7 @@ def page_count(path: str) -> int:
 
 # --- registry -------------------------------------------------------------------------------
 
+
 def test_tools_are_registered_with_kinds():
     # Read the registry entries off the functions, so other modules' state does not matter here.
     import pdftools.tools_pages as module
@@ -57,6 +58,7 @@ def test_tools_are_registered_with_kinds():
 
 
 # --- extract / delete -----------------------------------------------------------------------
+
 
 def test_extract_pages_in_given_order(make_pdf):
     src = make_pdf(FIVE)
@@ -116,6 +118,7 @@ def test_encrypted_input_needs_password(real):
 
 # --- rotate ---------------------------------------------------------------------------------
 
+
 def rotations(path: str) -> list[int]:
     with pymupdf.open(path) as doc:
         return [page.rotation for page in doc]
@@ -153,6 +156,7 @@ def test_rotate_bad_degrees(make_pdf):
 
 # --- reorder --------------------------------------------------------------------------------
 
+
 def test_reverse_contract(synthetic):
     src = synthetic("contract.pdf")
     original = texts(src)
@@ -180,6 +184,7 @@ def test_reorder_partial_or_repeated_order_is_an_error(make_pdf):
 
 
 # --- split ----------------------------------------------------------------------------------
+
 
 def test_split_default_one_page_each(make_pdf):
     src = make_pdf(FIVE)
@@ -227,6 +232,7 @@ def test_split_real_keeps_outline_and_text(real):
 
 
 # --- blank pages ----------------------------------------------------------------------------
+
 
 def test_insert_blank_pages_and_remove_them_again(make_pdf):
     src = make_pdf(FIVE[:3])
@@ -294,6 +300,7 @@ def test_remove_blank_pages_all_blank_is_an_error(make_pdf):
 
 # --- add page with text ---------------------------------------------------------------------
 
+
 def test_add_page_with_text_at_end_of_real_file(real):
     src = real("pdfjs__tracemonkey.pdf")
     out = add_page_with_text(file=src, text="Reviewed by Legal on 2025-02-01")
@@ -331,6 +338,7 @@ def test_add_page_with_text_errors(make_pdf):
 
 
 # --- crop -----------------------------------------------------------------------------------
+
 
 def test_crop_margins_set_cropbox(make_pdf):
     src = make_pdf(FIVE[:2])
@@ -375,12 +383,14 @@ def test_crop_errors(make_pdf):
 
 # --- fidelity: what a page subset keeps and drops -------------------------------------------
 
+
 def orphan_pages(path: str) -> list[int]:
     """/Page objects still in the file but not in its page tree (deleted pages kept alive)."""
     with pymupdf.open(path) as doc:
         live = {doc.page_xref(i) for i in range(doc.page_count)}
-        return [x for x in range(1, doc.xref_length())
-                if doc.xref_get_key(x, "Type") == ("name", "/Page") and x not in live]
+        return [
+            x for x in range(1, doc.xref_length()) if doc.xref_get_key(x, "Type") == ("name", "/Page") and x not in live
+        ]
 
 
 def test_extract_keeps_form_fields_of_kept_pages(real):
@@ -485,5 +495,3 @@ def test_fixed_pages_resolve_without_the_page_count():
     assert fixed_pages("pages 4 to 6") == [3, 4, 5]
     for needs_count in ("last", "2-last", "all", "odd", "-1", "5,-2", "0", "first", "*", True):
         assert fixed_pages(needs_count) is None
-
-

@@ -24,10 +24,13 @@ def test_redact_ligature_word_everywhere_and_neighbours_survive(synthetic):
     assert_no_leak(out, ["confidential", "conﬁdential"])
     before, after = _text(path), _text(out)
     # Words on the lines above and below, and beside the match, are untouched.
-    for neighbours in ("information disclosed under this work package remains the property of the",
-                       "substation maintenance planning. Deliverables are reviewed by the Client within ten business",
-                       "Information secret and use it only to perform this", "Master Services Agreement - page 1 of 4",
-                       "including the social security number 123-45-6789 of any seconded sta"):
+    for neighbours in (
+        "information disclosed under this work package remains the property of the",
+        "substation maintenance planning. Deliverables are reviewed by the Client within ten business",
+        "Information secret and use it only to perform this",
+        "Master Services Agreement - page 1 of 4",
+        "including the social security number 123-45-6789 of any seconded sta",
+    ):
         assert after.count(neighbours) == before.count(neighbours) > 0, neighbours
     with pymupdf.open(out) as doc:
         assert doc.page_count == 4 and not any(list(page.annots()) for page in doc)
@@ -36,8 +39,10 @@ def test_redact_ligature_word_everywhere_and_neighbours_survive(synthetic):
 
 def test_redact_emails_keeps_the_names(synthetic):
     out = redact_text(synthetic("contract.pdf"), categories=["email"])
-    assert_no_leak(out, ["maria.gonzalez@voltguard.com", "d.chen@brightline-consulting.com", "accounts@voltguard.com",
-                         "voltguard.com"])
+    assert_no_leak(
+        out,
+        ["maria.gonzalez@voltguard.com", "d.chen@brightline-consulting.com", "accounts@voltguard.com", "voltguard.com"],
+    )
     text = _text(out)
     assert "Maria Gonzalez" in text and "David Chen" in text and "Billing questions go to" in text
 
@@ -51,8 +56,13 @@ def test_redact_phone_and_email_on_page_one_only(synthetic):
 
 
 def test_redact_regex_and_terms_with_color(synthetic):
-    out = redact_text(synthetic("contract.pdf"), terms="VoltGuard Electric LLC", regex=r"\d{3}-\d{2}-\d{4}",
-                      color="white", output="clean")
+    out = redact_text(
+        synthetic("contract.pdf"),
+        terms="VoltGuard Electric LLC",
+        regex=r"\d{3}-\d{2}-\d{4}",
+        color="white",
+        output="clean",
+    )
     assert Path(out).name == "clean.pdf"
     assert_no_leak(out, ["VoltGuard Electric", "123-45-6789"])
     assert "Signed for" in _text(out)
@@ -87,8 +97,9 @@ def test_redact_long_file_checks_touched_pages(real):
     out = redact_text(path, terms="copyright", pages=",".join(map(str, touched)))
     assert_no_leak(out, ["copyright"], pages=touched)
     with pymupdf.open(out) as doc:
-        assert doc.page_count == 352 and "copyright" in readable(doc[untouched - 1].get_text()), \
+        assert doc.page_count == 352 and "copyright" in readable(doc[untouched - 1].get_text()), (
             "pages not asked for keep the word"
+        )
 
 
 def test_redact_blanks_image_pixels_but_keeps_the_image(tmp_path, guard):
@@ -138,6 +149,7 @@ def test_redact_nothing_found_and_bad_arguments(make_pdf):
 
 
 # --- redact_pages ----------------------------------------------------------------------------
+
 
 def test_redact_pages_leaves_blank_pages_of_the_same_size(synthetic):
     path = synthetic("contract.pdf")

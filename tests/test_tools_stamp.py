@@ -73,7 +73,7 @@ def test_watermark_text_on_every_page(make_pdf):
     assert Path(out).name == "fixture_watermarked.pdf" and Path(out).parent == Path.cwd()
     with pymupdf.open(out) as doc:
         assert doc.page_count == 3
-        for page, body in zip(doc, THREE):
+        for page, body in zip(doc, THREE, strict=False):
             text = page.get_text()
             assert "DRAFT" in text and body in text
             span, direction = spans(page, "DRAFT")[0]
@@ -120,7 +120,7 @@ def test_watermark_real_file_every_page(real):
     assert Path(out) == Path.cwd() / "wm.pdf"
     with pymupdf.open(out) as doc, pymupdf.open(src) as before:
         assert doc.page_count == 14
-        for page, old in zip(doc, before):
+        for page, old in zip(doc, before, strict=False):
             text = page.get_text()
             assert "DRAFT" in text
             assert old.get_text().split()[:5] == [w for w in text.split() if w != "DRAFT"][:5]
@@ -448,18 +448,21 @@ def _object_dump(path: str) -> str:
         return "\n".join(doc.xref_object(x) for x in range(1, doc.xref_length()))
 
 
-@pytest.mark.parametrize("tool, kwargs, added", [
-    (add_header_footer, {"header": "ACME Corp"}, "ACME Corp"),
-    (add_page_numbers, {"format": "Page {page}"}, "Page 1"),
-    (add_watermark, {"text": "DRAFT"}, "DRAFT"),
-    (add_signature, {"name": "Jane Doe", "page": "all"}, "Jane Doe"),
-])
+@pytest.mark.parametrize(
+    "tool, kwargs, added",
+    [
+        (add_header_footer, {"header": "ACME Corp"}, "ACME Corp"),
+        (add_page_numbers, {"format": "Page {page}"}, "Page 1"),
+        (add_watermark, {"text": "DRAFT"}, "DRAFT"),
+        (add_signature, {"name": "Jane Doe", "page": "all"}, "Jane Doe"),
+    ],
+)
 def test_stamps_on_pages_with_resource_objects(make_pdf, guard, tmp_path, tool, kwargs, added):
     src = _with_shared_resource_objects(make_pdf, guard, tmp_path)
     out = tool(file=src, **kwargs)
     assert "replace me" not in _object_dump(out)  # PyMuPDF's placeholder for a key it could not set
     with pymupdf.open(out) as doc:
-        for page, body in zip(doc, THREE):
+        for page, body in zip(doc, THREE, strict=False):
             text = page.get_text()
             assert body in text  # the page's own fonts still resolve
         assert added in doc[0].get_text()

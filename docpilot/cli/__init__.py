@@ -29,8 +29,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return cmd_run(args)
     from docpilot.cli import commands
 
-    handler = {"tools": commands.cmd_tools, "call": commands.cmd_call, "plan": commands.cmd_plan,
-               "ask": commands.cmd_ask, "serve": commands.cmd_serve}[args.command]
+    handler = {
+        "tools": commands.cmd_tools,
+        "call": commands.cmd_call,
+        "plan": commands.cmd_plan,
+        "ask": commands.cmd_ask,
+        "serve": commands.cmd_serve,
+    }[args.command]
     return handler(args)
 
 

@@ -81,8 +81,11 @@ def cmd_ask(args: argparse.Namespace) -> int:
         pilot = service.make_pilot(Settings.from_env(args.backend))
         answer = pilot.ask(args.question, inspect_files(args.files))
     except USER_ERRORS as exc:
-        emit({"ok": False, "question": args.question, "answer": None, "citations": [], "error": str(exc)},
-             args.json, f"error: {exc}")
+        emit(
+            {"ok": False, "question": args.question, "answer": None, "citations": [], "error": str(exc)},
+            args.json,
+            f"error: {exc}",
+        )
         return 1
     emit({"ok": True, "question": args.question, **answer, "error": None}, args.json, str(answer.get("answer")))
     return 0

@@ -22,12 +22,32 @@ def _approve(explanation: str, ask: Callable[[str], str]) -> str:
     return ask("Run it? [y]es / [n]o / or type a change: ").strip()
 
 
-def _result(ok: bool, request: str, backend: str, plan: Any, explanation: str, stats: dict[str, Any],
-            outputs: list[str], answers: list[dict[str, Any]], message: str, record: str | None,
-            error: str | None) -> dict[str, Any]:
-    return {"ok": ok, "request": request, "backend": backend, "plan": plan, "explanation": explanation,
-            "outputs": outputs, "answers": answers, "message": message, "stats": stats, "record": record,
-            "error": error}
+def _result(
+    ok: bool,
+    request: str,
+    backend: str,
+    plan: Any,
+    explanation: str,
+    stats: dict[str, Any],
+    outputs: list[str],
+    answers: list[dict[str, Any]],
+    message: str,
+    record: str | None,
+    error: str | None,
+) -> dict[str, Any]:
+    return {
+        "ok": ok,
+        "request": request,
+        "backend": backend,
+        "plan": plan,
+        "explanation": explanation,
+        "outputs": outputs,
+        "answers": answers,
+        "message": message,
+        "stats": stats,
+        "record": record,
+        "error": error,
+    }
 
 
 def cmd_run(args: Any, ask: Callable[[str], str] = input) -> int:
@@ -59,17 +79,46 @@ def _plan_and_run(args: Any, ask: Callable[[str], str], pilot: Any, out_dir: Pat
                 outcome = talk.pending
         stats = outcome.stats.to_json()
         if not outcome.ok:
-            return _emit(args, _result(False, args.request, outcome.backend, None, outcome.explanation, stats, [], [],
-                                       outcome.error or "", None, outcome.error), outcome)
+            return _emit(
+                args,
+                _result(
+                    False,
+                    args.request,
+                    outcome.backend,
+                    None,
+                    outcome.explanation,
+                    stats,
+                    [],
+                    [],
+                    outcome.error or "",
+                    None,
+                    outcome.error,
+                ),
+                outcome,
+            )
         run = talk.approve(pilot, out_dir)
     except USER_ERRORS as exc:
         return _emit(args, _result(False, args.request, "rules", None, "", {}, [], [], str(exc), None, str(exc)))
     stats["seconds"] = round(stats["seconds"] + run.seconds, 2)
     plan = outcome.to_json()["plan"]
     stats = outcome.stats.to_json() | {"seconds": stats["seconds"]}
-    return _emit(args, _result(run.ok, args.request, outcome.backend, plan, outcome.explanation,
-                               stats, run.outputs, run.answers, run.message if run.ok else run.error or "",
-                               run.record, None if run.ok else run.error), outcome)
+    return _emit(
+        args,
+        _result(
+            run.ok,
+            args.request,
+            outcome.backend,
+            plan,
+            outcome.explanation,
+            stats,
+            run.outputs,
+            run.answers,
+            run.message if run.ok else run.error or "",
+            run.record,
+            None if run.ok else run.error,
+        ),
+        outcome,
+    )
 
 
 def _emit(args: Any, result: dict[str, Any], outcome: Any = None) -> int:

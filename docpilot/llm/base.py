@@ -46,7 +46,6 @@ class Usage:
             self.seconds += reply.seconds
 
 
-
 @runtime_checkable
 class LLM(Protocol):
     """A chat model. ``name`` is ``"local"``, ``"openai"`` or ``"scripted"``; ``usage`` counts every call."""

@@ -9,7 +9,7 @@ from typing import Any
 __all__ = ["render"]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _environment() -> Any:
     import jinja2
 

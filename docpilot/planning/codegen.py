@@ -11,18 +11,17 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
-from collections.abc import Sequence
 from typing import Any
-
-from pdftools import Tool
 
 from docpilot.files import FileInfo
 from docpilot.llm.prompting import render
+from docpilot.llm.untrusted import DATA_RULE, data_block
 from docpilot.planning.repair import repair
 from docpilot.planning.stats import Stats
-from docpilot.llm.untrusted import DATA_RULE, data_block
+from pdftools import Tool
 
 __all__ = ["CodeWriter", "Draft", "extract_code", "load_program_examples"]
 
@@ -57,8 +56,9 @@ class Draft:
 class CodeWriter:
     """Writes, checks and revises programs with an LLM."""
 
-    def __init__(self, llm: Any, tools: dict[str, Tool], retriever: Any = None, max_revisions: int = 3,
-                 examples: int = 3) -> None:
+    def __init__(
+        self, llm: Any, tools: dict[str, Tool], retriever: Any = None, max_revisions: int = 3, examples: int = 3
+    ) -> None:
         self.llm, self.tools, self.retriever = llm, tools, retriever
         self.max_revisions, self.n_examples = max_revisions, examples
 
@@ -79,20 +79,32 @@ class CodeWriter:
         from sandbox.checks import ALLOWED_IMPORTS
 
         examples = self._examples(request)
-        user = render("code_user.j2", tool_docs=[t.doc_text() for t in self._tools(request, examples)],
-                      examples=[{"files": ", ".join(ex["files"]), "request": ex["request"], "code": ex["code"]}
-                                for ex in reversed(examples)],
-                      files=", ".join(f.describe() for f in files.values()), request=request)
-        messages = [{"role": "system", "content": render("code_system.j2", imports=", ".join(ALLOWED_IMPORTS),
-                                                                     data_rule=DATA_RULE)},
-                    {"role": "user", "content": user}]
+        user = render(
+            "code_user.j2",
+            tool_docs=[t.doc_text() for t in self._tools(request, examples)],
+            examples=[
+                {"files": ", ".join(ex["files"]), "request": ex["request"], "code": ex["code"]}
+                for ex in reversed(examples)
+            ],
+            files=", ".join(f.describe() for f in files.values()),
+            request=request,
+        )
+        messages = [
+            {
+                "role": "system",
+                "content": render("code_system.j2", imports=", ".join(ALLOWED_IMPORTS), data_rule=DATA_RULE),
+            },
+            {"role": "user", "content": user},
+        ]
         return self._ask(messages, stats)
 
     def revise(self, draft: Draft, error: str, stats: Stats) -> Draft:
         """Send the run's error log (it may quote document text: a data block) and the code back; count one revision."""
         log = data_block(error, "error log")
-        messages = draft.messages + [{"role": "assistant", "content": f"```python\n{draft.code}```"},
-                                     {"role": "user", "content": render("code_revision.j2", error=log)}]
+        messages = draft.messages + [
+            {"role": "assistant", "content": f"```python\n{draft.code}```"},
+            {"role": "user", "content": render("code_revision.j2", error=log)},
+        ]
         stats.code_revisions += 1
         return self._ask(messages, stats)
 
@@ -111,12 +123,22 @@ class CodeWriter:
 
         def fix(previous: _Written, problems: Sequence[str]) -> _Written:
             stats.code_revisions += 1
-            return ask(previous.draft.messages + [
-                {"role": "assistant", "content": previous.text},
-                {"role": "user", "content": render("code_revision.j2", error=problems[0])}])
+            return ask(
+                previous.draft.messages
+                + [
+                    {"role": "assistant", "content": previous.text},
+                    {"role": "user", "content": render("code_revision.j2", error=problems[0])},
+                ]
+            )
 
-        repaired = repair(lambda: ask(messages), lambda w: [w.report] if w.report else [], fix,
-                          max_fixes=self.max_revisions, what="The program", usage=stats.usage)
+        repaired = repair(
+            lambda: ask(messages),
+            lambda w: [w.report] if w.report else [],
+            fix,
+            max_fixes=self.max_revisions,
+            what="The program",
+            usage=stats.usage,
+        )
         return repaired.result.draft
 
 

@@ -13,14 +13,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from pdftools import Tool
-
 from docpilot.files import FileInfo
-from docpilot.plans.plan import Plan, plan_json_schema
 from docpilot.llm.prompting import render
 from docpilot.planning.repair import repair
 from docpilot.planning.stats import Stats
+from docpilot.plans.plan import Plan, plan_json_schema
 from docpilot.plans.verify import Problem, Verdict, verify_plan
+from pdftools import Tool
 
 __all__ = ["LLMPlanner", "Retriever", "Attempt"]
 
@@ -58,13 +57,15 @@ def _example_files(example: Any) -> str:
 class LLMPlanner:
     """Plans with a language model; every plan it returns has been through the verifier."""
 
-    def __init__(self, llm: Any, tools: dict[str, Tool], retriever: Retriever | None,
-                 max_corrections: int = 3, k: int = 3) -> None:
+    def __init__(
+        self, llm: Any, tools: dict[str, Tool], retriever: Retriever | None, max_corrections: int = 3, k: int = 3
+    ) -> None:
         self.llm, self.tools, self.retriever = llm, tools, retriever
         self.max_corrections, self.k = max_corrections, k
 
-    def offered_tools(self, request: str, neighbours: list[tuple[Any, float]],
-                      files: dict[str, FileInfo] | None = None) -> dict[str, Tool]:
+    def offered_tools(
+        self, request: str, neighbours: list[tuple[Any, float]], files: dict[str, FileInfo] | None = None
+    ) -> dict[str, Tool]:
         """Retrieval-augmented tool selection: the tools the request's words name, those of the
         nearest examples, and the few whose documentation is closest to the request."""
         from docpilot.planning.fastpath import hint_tools
@@ -81,17 +82,28 @@ class LLMPlanner:
             names = list(self.tools)
         return {n: self.tools[n] for n in names[:MAX_TOOLS] if n in self.tools}
 
-    def messages(self, request: str, files: dict[str, FileInfo], offered: dict[str, Tool],
-                 neighbours: list[tuple[Any, float]]) -> list[dict[str, str]]:
-        examples = [{"files": _example_files(ex), "request": ex.request,
-                     "plan": json.dumps(ex.plan, ensure_ascii=False, separators=(",", ":"))}
-                    for ex, _ in reversed(neighbours)]  # nearest example right before the request
+    def messages(
+        self, request: str, files: dict[str, FileInfo], offered: dict[str, Tool], neighbours: list[tuple[Any, float]]
+    ) -> list[dict[str, str]]:
+        examples = [
+            {
+                "files": _example_files(ex),
+                "request": ex.request,
+                "plan": json.dumps(ex.plan, ensure_ascii=False, separators=(",", ":")),
+            }
+            for ex, _ in reversed(neighbours)
+        ]  # nearest example right before the request
         from docpilot.planning.fastpath import partial_plan
 
         draft = partial_plan(request, files)
-        user = render("plan_user.j2", offered=", ".join(offered), examples=examples,
-                      files=_files_line(files), request=request,
-                      draft=json.dumps(draft.dump(), ensure_ascii=False, separators=(",", ":")) if draft else "")
+        user = render(
+            "plan_user.j2",
+            offered=", ".join(offered),
+            examples=examples,
+            files=_files_line(files),
+            request=request,
+            draft=json.dumps(draft.dump(), ensure_ascii=False, separators=(",", ":")) if draft else "",
+        )
         return [{"role": "system", "content": self.system_prompt()}, {"role": "user", "content": user}]
 
     def system_prompt(self) -> str:
@@ -100,8 +112,9 @@ class LLMPlanner:
         catalogue = "\n".join(self.tools[name].prompt_doc(max_optional=1) for name in sorted(self.tools))
         return render("plan_system.j2", catalogue=catalogue)
 
-    def plan(self, request: str, files: dict[str, FileInfo], stats: Stats,
-             critique: tuple[Plan, str] | None = None) -> Attempt:
+    def plan(
+        self, request: str, files: dict[str, FileInfo], stats: Stats, critique: tuple[Plan, str] | None = None
+    ) -> Attempt:
         """A verified plan, or the model's reason it cannot be done.
 
         ``self.llm`` is the request's metered model (it counts the calls). The verifier's problems go
@@ -120,8 +133,9 @@ class LLMPlanner:
             offered.update({n: self.tools[n] for n in self.tools if n in critique[1]})
         messages = self.messages(request, files, offered, neighbours)
         if critique is not None:
-            messages.append({"role": "user", "content": render("plan_critique.j2", critique=critique[1],
-                                                                plan=critique[0].dumps())})
+            messages.append(
+                {"role": "user", "content": render("plan_critique.j2", critique=critique[1], plan=critique[0].dumps())}
+            )
         schema = plan_json_schema(offered)
         schema["properties"]["cannot"] = {"type": "string"}
         schema["properties"]["steps"]["minItems"] = 0
@@ -134,13 +148,22 @@ class LLMPlanner:
 
         def correct(previous: _Reply, problems: Sequence[Problem]) -> _Reply:
             stats.plan_corrections += 1
-            return ask(previous.messages + [
-                {"role": "assistant", "content": previous.text},
-                {"role": "user", "content": render("plan_correction.j2", problems=previous.verdict.report())},
-            ])
+            return ask(
+                previous.messages
+                + [
+                    {"role": "assistant", "content": previous.text},
+                    {"role": "user", "content": render("plan_correction.j2", problems=previous.verdict.report())},
+                ]
+            )
 
-        repaired = repair(lambda: ask(messages), lambda r: [] if r.cannot else r.verdict.problems, correct,
-                          max_fixes=self.max_corrections, what="The plan", usage=stats.usage)
+        repaired = repair(
+            lambda: ask(messages),
+            lambda r: [] if r.cannot else r.verdict.problems,
+            correct,
+            max_fixes=self.max_corrections,
+            what="The plan",
+            usage=stats.usage,
+        )
         final = repaired.result
         return Attempt(final.verdict, final.cannot, list(offered))
 

@@ -9,11 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pdftools.masking import mask_steps, mask_text
-
 from docpilot.planning.stats import Stats
 from docpilot.plans.plan import Plan
 from docpilot.plans.verify import Problem
+from pdftools.masking import mask_steps, mask_text
 
 if TYPE_CHECKING:
     from docpilot.planning.codegen import Draft

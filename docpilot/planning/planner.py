@@ -12,21 +12,20 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from pdftools import Tool, all_tools
-from pdftools.masking import hide_passwords, is_secret, restore_passwords
-
-from docpilot.planning.codegen import CodeWriter
 from docpilot.errors import DocPilotError, RepairFailed
-from docpilot.llm.base import Metered
-from docpilot.plans.explain import explain_plan
-from docpilot.plans.explain_program import explain_program
-from docpilot.planning.fastpath import LOGIC, NeedInfo, fast_plan
 from docpilot.files import FileInfo
+from docpilot.llm.base import Metered
+from docpilot.planning.codegen import CodeWriter
+from docpilot.planning.fastpath import LOGIC, NeedInfo, fast_plan
 from docpilot.planning.llm_planner import LLMPlanner, Retriever
 from docpilot.planning.outcome import PlanOutcome
 from docpilot.planning.stats import Stats
+from docpilot.plans.explain import explain_plan
+from docpilot.plans.explain_program import explain_program
 from docpilot.plans.plan import Plan
 from docpilot.plans.verify import Problem, verify_plan
+from pdftools import Tool, all_tools
+from pdftools.masking import hide_passwords, is_secret, restore_passwords
 
 __all__ = ["Planner", "PlanOutcome", "LazyRetriever", "make_planner"]
 
@@ -43,8 +42,13 @@ def _file_problems(files: dict[str, FileInfo]) -> str | None:
 class Planner:
     """Fast path, then LLM with retrieval and self-correction; explanation from templates."""
 
-    def __init__(self, llm: Any | None = None, retriever: Retriever | None = None,
-                 tools: dict[str, Tool] | None = None, max_corrections: int = 3) -> None:
+    def __init__(
+        self,
+        llm: Any | None = None,
+        retriever: Retriever | None = None,
+        tools: dict[str, Tool] | None = None,
+        max_corrections: int = 3,
+    ) -> None:
         self.llm = llm
         self.tools = tools or all_tools()
         self.retriever = retriever
@@ -93,19 +97,29 @@ class Planner:
             if previous.plan is not None and self.llm is not None:
                 outcome = self._with_llm(previous.request, files, (previous.plan, critique))
             elif outcome is None:
-                outcome = PlanOutcome(previous.request, "rules", error=(
-                    "I could not apply that change without a language model. Rephrase the whole request "
-                    "with the change included."))
+                outcome = PlanOutcome(
+                    previous.request,
+                    "rules",
+                    error=(
+                        "I could not apply that change without a language model. Rephrase the whole request "
+                        "with the change included."
+                    ),
+                )
         outcome.stats.seconds = time.perf_counter() - started
         return outcome
 
     def _with_llm(self, request: str, files: dict[str, FileInfo], critique: tuple[Plan, str] | None) -> PlanOutcome:
         """Plan with the model: typed passwords become placeholders before any text reaches a prompt."""
         if self.llm is None:
-            return PlanOutcome(request, "rules", error=(
-                "I could not turn this request into tool steps on my own, and no language model is configured. "
-                "Rephrase it with explicit actions (e.g. \"redact 'ACME' on pages 1-3\"), or set up the local "
-                "model (make install) or an OpenAI-compatible server (OPENAI_BASE_URL)."))
+            return PlanOutcome(
+                request,
+                "rules",
+                error=(
+                    "I could not turn this request into tool steps on my own, and no language model is configured. "
+                    "Rephrase it with explicit actions (e.g. \"redact 'ACME' on pages 1-3\"), or set up the local "
+                    "model (make install) or an OpenAI-compatible server (OPENAI_BASE_URL)."
+                ),
+            )
         outcome = PlanOutcome(request, self.llm_name)
         _load_in_background(self.llm)  # the model loads while the few-shot index is built
         safe_request, swaps = hide_passwords(request)
@@ -119,19 +133,27 @@ class Planner:
             return self._with_program(safe_request, files, outcome, llm)
         try:
             attempt = LLMPlanner(llm, self.tools, self.retriever, self.max_corrections).plan(
-                safe_request, files, outcome.stats, safe_critique)
+                safe_request, files, outcome.stats, safe_critique
+            )
         except RepairFailed as exc:
             verdict = exc.attempts[-1].result.verdict
             outcome.problems = verdict.problems
-            outcome.error = ("I could not make a valid plan for this request after "
-                             f"{outcome.stats.plan_corrections} correction(s): " + _user_error(verdict.problems))
+            outcome.error = (
+                "I could not make a valid plan for this request after "
+                f"{outcome.stats.plan_corrections} correction(s): " + _user_error(verdict.problems)
+            )
             return outcome
         if attempt.cannot:
             outcome.error = f"This cannot be done with the available PDF tools: {attempt.cannot}"
             return outcome
         assert attempt.verdict.plan is not None
-        plan = Plan.model_validate({"steps": [{**s, "args": restore_passwords(s["args"], swaps)}
-                                              for s in attempt.verdict.plan.dump()["steps"]]})
+        plan = Plan.model_validate(
+            {
+                "steps": [
+                    {**s, "args": restore_passwords(s["args"], swaps)} for s in attempt.verdict.plan.dump()["steps"]
+                ]
+            }
+        )
         return self._done(outcome, plan, attempt.verdict.order)
 
     def code_writer(self, stats: Stats) -> CodeWriter:
@@ -144,8 +166,10 @@ class Planner:
         try:
             draft = CodeWriter(llm, self.tools, self.retriever).write(request, files, outcome.stats)
         except RepairFailed as exc:
-            outcome.error = ("I could not write a safe program for this request after "
-                             f"{outcome.stats.code_revisions} revision(s): {exc.problems[0]}")
+            outcome.error = (
+                "I could not write a safe program for this request after "
+                f"{outcome.stats.code_revisions} revision(s): {exc.problems[0]}"
+            )
             return outcome
         outcome.set_program(draft, explain_program(draft.code, self.tools))
         return outcome

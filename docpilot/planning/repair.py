@@ -60,5 +60,6 @@ def repair(
         if round_ == max_fixes:
             break
         result = fix(result, problems)
-    raise RepairFailed(f"{what} still had problems after {max_fixes} correction(s)", attempts,
-                       attempts[-1].problems, usage)
+    raise RepairFailed(
+        f"{what} still had problems after {max_fixes} correction(s)", attempts, attempts[-1].problems, usage
+    )

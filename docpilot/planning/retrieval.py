@@ -104,8 +104,9 @@ class Embedder:
         if not texts:
             return np.zeros((0, 384), dtype=np.float32)
         model = self._load()
-        vectors = model.encode(list(texts), batch_size=64, convert_to_numpy=True,
-                               normalize_embeddings=True, show_progress_bar=False)
+        vectors = model.encode(
+            list(texts), batch_size=64, convert_to_numpy=True, normalize_embeddings=True, show_progress_bar=False
+        )
         return np.ascontiguousarray(vectors, dtype=np.float32)
 
 
@@ -122,8 +123,7 @@ def get_embedder() -> Embedder:
         return _EMBEDDER
 
 
-def _cached_embeddings(kind: str, texts: list[str], key_text: str, embedder: Any,
-                       directory: Path | None) -> np.ndarray:
+def _cached_embeddings(kind: str, texts: list[str], key_text: str, embedder: Any, directory: Path | None) -> np.ndarray:
     """Embeddings of ``texts``, read from the cache file for ``key_text`` + model when it is there."""
     digest = hashlib.sha256((key_text + "\0" + str(getattr(embedder, "name", MODEL_NAME))).encode("utf-8"))
     path = (directory or cache_dir()) / f"{kind}-{digest.hexdigest()}.npy"
@@ -161,9 +161,15 @@ def _tool_doc(entry: Any) -> str:
 class ExampleIndex:
     """k-nearest few-shot examples (Euclidean distance over normalised embeddings)."""
 
-    def __init__(self, examples: list[Example], embedder: Any | None = None, *,
-                 tools: dict[str, Any] | None = None, key_text: str | None = None,
-                 cache: Path | None = None) -> None:
+    def __init__(
+        self,
+        examples: list[Example],
+        embedder: Any | None = None,
+        *,
+        tools: dict[str, Any] | None = None,
+        key_text: str | None = None,
+        cache: Path | None = None,
+    ) -> None:
         """Build the index.
 
         Args:
@@ -202,7 +208,11 @@ class ExampleIndex:
         if k == 0:
             return []
         distances, ids = self.index.search(self.embed_query(request), k)
-        return [(self.examples[i], float(np.sqrt(max(d, 0.0)))) for d, i in zip(distances[0], ids[0]) if i >= 0]
+        return [
+            (self.examples[i], float(np.sqrt(max(d, 0.0))))
+            for d, i in zip(distances[0], ids[0], strict=False)
+            if i >= 0
+        ]
 
     def _tools_index(self) -> tuple[list[str], Any]:
         with self._lock:
@@ -214,8 +224,9 @@ class ExampleIndex:
                     tools = all_tools()
                 names = list(tools)
                 docs = [_tool_doc(tools[n]) for n in names]
-                vectors = _cached_embeddings("tooldocs", docs, json.dumps(docs, ensure_ascii=False),
-                                             self.embedder, self._cache)
+                vectors = _cached_embeddings(
+                    "tooldocs", docs, json.dumps(docs, ensure_ascii=False), self.embedder, self._cache
+                )
                 self._tool_index = (names, _flat_index(vectors))
             return self._tool_index
 

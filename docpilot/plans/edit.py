@@ -13,12 +13,12 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from docpilot.plans.plan import Plan
 from pdftools import Tool
 from pdftools.masking import MASK, is_secret
 
-from docpilot.plans.plan import Plan
-
 __all__ = ["parse_value", "plan_rows", "rows_to_plan", "show_value"]
+
 
 def show_value(task: str, param: str, value: Any) -> str:
     """A cell's text: strings as they are, other values as JSON, a set secret as the mask."""
@@ -89,8 +89,7 @@ def _cell(row: Sequence[Any], index: int) -> Any:
     return row[index] if len(row) > index else None
 
 
-def rows_to_plan(plan: Plan, rows: Sequence[Sequence[Any]] | None,
-                 tools: dict[str, Tool]) -> tuple[Plan, list[str]]:
+def rows_to_plan(plan: Plan, rows: Sequence[Sequence[Any]] | None, tools: dict[str, Tool]) -> tuple[Plan, list[str]]:
     """The plan with the table's values applied, and a line per changed argument (passwords masked)."""
     data = plan.dump()
     by_id = {step["id"]: step for step in data["steps"]}

@@ -11,18 +11,22 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from docpilot.plans.plan import REF, Plan
 from pdftools import Tool
 from pdftools.masking import MASK, mask_args
-
-from docpilot.plans.plan import REF, Plan
 
 __all__ = ["explain_plan", "explain_step", "format_value"]
 
 _FIELD = re.compile(r"\{(\w+)\}")
 _OPTIONAL = re.compile(r"\[([^\[\]]*)\]")
 _CATEGORY_WORDS = {
-    "email": "email addresses", "phone": "phone numbers", "ssn": "social security numbers",
-    "card": "card numbers", "account": "account numbers", "date": "dates", "money": "amounts of money",
+    "email": "email addresses",
+    "phone": "phone numbers",
+    "ssn": "social security numbers",
+    "card": "card numbers",
+    "account": "account numbers",
+    "date": "dates",
+    "money": "amounts of money",
     "url": "web addresses",
 }
 
@@ -65,12 +69,29 @@ def format_value(name: str, value: Any, returns: dict[str, int]) -> str:
     if isinstance(value, dict):
         return _join([f'{k} = "{v}"' for k, v in value.items()])
     if isinstance(value, list):
-        return _join([format_value(name, v, returns) if isinstance(v, str) and v.startswith("$")
-                      else (f'"{v}"' if isinstance(v, str) else str(v)) for v in value])
+        return _join(
+            [
+                format_value(name, v, returns)
+                if isinstance(v, str) and v.startswith("$")
+                else (f'"{v}"' if isinstance(v, str) else str(v))
+                for v in value
+            ]
+        )
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if isinstance(value, str) and name in ("text", "terms", "header", "footer", "format", "regex", "new_name",
-                                           "output", "title", "author", "name"):
+    if isinstance(value, str) and name in (
+        "text",
+        "terms",
+        "header",
+        "footer",
+        "format",
+        "regex",
+        "new_name",
+        "output",
+        "title",
+        "author",
+        "name",
+    ):
         return f'"{value}"'
     return str(value)
 
@@ -85,8 +106,10 @@ def render(template: str, args: dict[str, Any], returns: dict[str, int]) -> str:
         return "" if any(_empty(args.get(f)) for f in fields) else match.group(1)
 
     text = _OPTIONAL.sub(optional, template)
-    text = _FIELD.sub(lambda m: format_value(m.group(1), args.get(m.group(1)), returns)
-                      if not _empty(args.get(m.group(1))) else "", text)
+    text = _FIELD.sub(
+        lambda m: format_value(m.group(1), args.get(m.group(1)), returns) if not _empty(args.get(m.group(1))) else "",
+        text,
+    )
     return re.sub(r"\s{2,}", " ", text).replace(" ,", ",").replace(" .", ".").strip()
 
 

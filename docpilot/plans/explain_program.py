@@ -9,10 +9,9 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from docpilot.plans.explain import render
 from pdftools import Tool
 from pdftools.masking import mask_args
-
-from docpilot.plans.explain import render
 
 __all__ = ["explain_program"]
 
@@ -38,7 +37,9 @@ def _call_text(call: ast.Call, tools: dict[str, Tool]) -> str | None:
     tool = tools.get(func.attr)
     if tool is None:
         return f"call {func.attr}"
-    args = mask_args(tool.name, {**tool.defaults(), **{kw.arg: _arg(kw.arg, kw.value) for kw in call.keywords if kw.arg}})
+    args = mask_args(
+        tool.name, {**tool.defaults(), **{kw.arg: _arg(kw.arg, kw.value) for kw in call.keywords if kw.arg}}
+    )
     text = render(tool.explain, args, {})
     return text[0].lower() + text[1:] if text else tool.summary
 
@@ -53,8 +54,11 @@ def _lines(body: list[ast.stmt], tools: dict[str, Tool], depth: int, out: list[s
                 out.append(f"{pad}- Otherwise:")
                 _lines(stmt.orelse, tools, depth + 1, out)
         elif isinstance(stmt, (ast.For, ast.While)):
-            head = (f"For each {ast.unparse(stmt.target)} in {ast.unparse(stmt.iter)}"
-                    if isinstance(stmt, ast.For) else f"While {ast.unparse(stmt.test)}")
+            head = (
+                f"For each {ast.unparse(stmt.target)} in {ast.unparse(stmt.iter)}"
+                if isinstance(stmt, ast.For)
+                else f"While {ast.unparse(stmt.test)}"
+            )
             out.append(f"{pad}- {head}:")
             _lines(stmt.body, tools, depth + 1, out)
         else:

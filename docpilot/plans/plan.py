@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -30,7 +31,13 @@ class Step(BaseModel):
     returns: str = Field(alias="return", description="A short name for this step's result")
 
     def dump(self) -> dict[str, Any]:
-        return {"id": self.id, "task": self.task, "dep": list(self.dep), "args": dict(self.args), "return": self.returns}
+        return {
+            "id": self.id,
+            "task": self.task,
+            "dep": list(self.dep),
+            "args": dict(self.args),
+            "return": self.returns,
+        }
 
 
 class Plan(BaseModel):

@@ -18,14 +18,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from docpilot.files import FileInfo
+from docpilot.plans.plan import REF, Plan, refs_in
 from pdftools import Tool
 from pdftools.errors import PdfToolError
 from pdftools.pages import Pages, parse_pages
 
-from docpilot.files import FileInfo
-from docpilot.plans.plan import REF, Plan, refs_in
-
 __all__ = ["Problem", "Verdict", "verify_plan", "parse_plan_text"]
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -61,8 +61,14 @@ def parse_plan_text(text: str) -> tuple[Plan | None, list[Problem]]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        return None, [Problem("syntax", None, f"The reply is not valid JSON ({exc.msg} at line {exc.lineno}, "
-                                             f"column {exc.colno}). Reply with one JSON object: {{\"steps\": [...]}}.")]
+        return None, [
+            Problem(
+                "syntax",
+                None,
+                f"The reply is not valid JSON ({exc.msg} at line {exc.lineno}, "
+                f'column {exc.colno}). Reply with one JSON object: {{"steps": [...]}}.',
+            )
+        ]
     return parse_plan_data(data)
 
 
@@ -79,8 +85,14 @@ def parse_plan_data(data: Any) -> tuple[Plan | None, list[Problem]]:
             if len(loc) >= 2 and loc[0] == "steps" and isinstance(loc[1], int):
                 step = loc[1] + 1
             where = ".".join(str(x) for x in loc)
-            problems.append(Problem("syntax", step, f"'{where}': {err['msg']}. Each step needs id (int), task, "
-                                                    "dep (list of step ids), args (object) and return (a name)."))
+            problems.append(
+                Problem(
+                    "syntax",
+                    step,
+                    f"'{where}': {err['msg']}. Each step needs id (int), task, "
+                    "dep (list of step ids), args (object) and return (a name).",
+                )
+            )
         return None, problems
 
 
@@ -90,8 +102,9 @@ def _is_pages_type(annotation: Any) -> bool:
     return any(_is_pages_type(a) for a in typing.get_args(annotation) if a is not type(None))
 
 
-def verify_plan(plan_or_text: Plan | str | dict[str, Any], tools: dict[str, Tool],
-                files: dict[str, FileInfo]) -> Verdict:
+def verify_plan(
+    plan_or_text: Plan | str | dict[str, Any], tools: dict[str, Tool], files: dict[str, FileInfo]
+) -> Verdict:
     """Check a plan against the tool registry and the uploaded files."""
     if isinstance(plan_or_text, Plan):
         plan, problems = plan_or_text, []
@@ -125,8 +138,12 @@ class _Checker:
             self.add("duplicate_id", dup, f"More than one step has id {dup}; give each step its own id.")
         for step in self.plan.steps:
             if step.returns in self.producer:
-                self.add("duplicate_return", step.id, f"The return name '{step.returns}' is already used by step "
-                                                      f"{self.producer[step.returns]}; choose another name.")
+                self.add(
+                    "duplicate_return",
+                    step.id,
+                    f"The return name '{step.returns}' is already used by step "
+                    f"{self.producer[step.returns]}; choose another name.",
+                )
             self.producer.setdefault(step.returns, step.id)
         position = {s.id: i for i, s in enumerate(self.plan.steps)}
         for step in self.plan.steps:
@@ -143,34 +160,50 @@ class _Checker:
             elif dep == step.id:
                 self.add("dependency", step.id, "A step cannot depend on itself.")
             elif position[dep] > position[step.id]:
-                self.add("dependency", step.id, f"dep lists step {dep}, which comes later; "
-                                                "a step can only depend on earlier steps.")
+                self.add(
+                    "dependency",
+                    step.id,
+                    f"dep lists step {dep}, which comes later; a step can only depend on earlier steps.",
+                )
         for name in set(refs_in(step.args)):
             source = self.producer.get(name)
             if source is None:
                 known = ", ".join(f"${n}" for n in self.producer) or "none"
                 self.add("dependency", step.id, f"'${name}' is not the return of any step (returns: {known}).")
             elif position.get(source, -1) >= position[step.id] and source != step.id:
-                self.add("dependency", step.id, f"'${name}' comes from step {source}, which runs later; "
-                                                "a step can only use results of earlier steps.")
+                self.add(
+                    "dependency",
+                    step.id,
+                    f"'${name}' comes from step {source}, which runs later; "
+                    "a step can only use results of earlier steps.",
+                )
             elif source == step.id:
                 self.add("dependency", step.id, f"'${name}' is this step's own result.")
             elif source not in step.dep:
-                self.add("dependency", step.id, f"uses '${name}' from step {source} but dep does not list {source}; "
-                                                f"add {source} to dep.")
+                self.add(
+                    "dependency",
+                    step.id,
+                    f"uses '${name}' from step {source} but dep does not list {source}; add {source} to dep.",
+                )
 
     def _cycles(self) -> None:
         """Kahn's algorithm (graphlib); ties broken by the written order."""
-        graph = {s.id: {d for d in s.dep if d != s.id and d in {x.id for x in self.plan.steps}}
-                 for s in self.plan.steps}
+        graph = {
+            s.id: {d for d in s.dep if d != s.id and d in {x.id for x in self.plan.steps}} for s in self.plan.steps
+        }
         position = {s.id: i for i, s in enumerate(self.plan.steps)}
         sorter = graphlib.TopologicalSorter(graph)
         try:
             sorter.prepare()
         except graphlib.CycleError as exc:
             cycle = exc.args[1]
-            self.add("cycle", cycle[0], "The steps depend on each other in a circle: "
-                                        + " -> ".join(str(i) for i in cycle) + ". Remove one of these dependencies.")
+            self.add(
+                "cycle",
+                cycle[0],
+                "The steps depend on each other in a circle: "
+                + " -> ".join(str(i) for i in cycle)
+                + ". Remove one of these dependencies.",
+            )
             return
         while sorter.is_active():
             for node in sorted(sorter.get_ready(), key=position.__getitem__):
@@ -218,11 +251,18 @@ class _Checker:
                 continue
             if item not in self.files:
                 uploaded = ", ".join(self.files) or "none"
-                self.add("unknown_file", step.id, f"'{item}' was not uploaded (uploaded files: {uploaded}). "
-                                                  "Use an uploaded file name or a $name from an earlier step.")
+                self.add(
+                    "unknown_file",
+                    step.id,
+                    f"'{item}' was not uploaded (uploaded files: {uploaded}). "
+                    "Use an uploaded file name or a $name from an earlier step.",
+                )
             elif "any" not in kinds and self.files[item].kind not in kinds:
-                self.add("arguments", step.id, f"'{item}' is not {_kinds_text(kinds)}; '{name}' of {step.task} "
-                                               f"needs {_kinds_text(kinds)}.")
+                self.add(
+                    "arguments",
+                    step.id,
+                    f"'{item}' is not {_kinds_text(kinds)}; '{name}' of {step.task} needs {_kinds_text(kinds)}.",
+                )
 
     def _file_ref(self, step: Any, name: str, ref: str, kinds: tuple[str, ...]) -> None:
         """A file argument fed by an earlier step must get the kind of file it takes (not a value, not a .md)."""
@@ -233,15 +273,25 @@ class _Checker:
                 continue
             if producer.makes == "value":
                 what = producer.returns.rstrip(".")
-                self.add("arguments", step.id, (
-                    f"'{name}' is '${ref_name}', what step {source} ({producer.name}) returns: a value ({what}), "
-                    f"not a file. Give '{name}' an uploaded file name or the $name of a step that makes a PDF; "
-                    f"{step.task} does its own searching."))
+                self.add(
+                    "arguments",
+                    step.id,
+                    (
+                        f"'{name}' is '${ref_name}', what step {source} ({producer.name}) returns: a value ({what}), "
+                        f"not a file. Give '{name}' an uploaded file name or the $name of a step that makes a PDF; "
+                        f"{step.task} does its own searching."
+                    ),
+                )
             else:
-                self.add("arguments", step.id, (
-                    f"'{name}' is '${ref_name}', which step {source} ({producer.name}) makes as "
-                    f"{_kinds_text((producer.makes,))}, but '{name}' of {step.task} needs {_kinds_text(kinds)}. "
-                    f"Feed it an uploaded file or the result of a step that makes {_kinds_text(kinds)}."))
+                self.add(
+                    "arguments",
+                    step.id,
+                    (
+                        f"'{name}' is '${ref_name}', which step {source} ({producer.name}) makes as "
+                        f"{_kinds_text((producer.makes,))}, but '{name}' of {step.task} needs {_kinds_text(kinds)}. "
+                        f"Feed it an uploaded file or the result of a step that makes {_kinds_text(kinds)}."
+                    ),
+                )
 
     def _count(self, ref: str) -> int | None:
         if ref.startswith("$"):
@@ -265,8 +315,14 @@ class _Checker:
         return None if any(c is None for c in counts) else sum(counts)  # type: ignore[misc]
 
 
-_KIND_WORDS = {"pdf": "a PDF", "image": "an image", "office": "an Office file", "text": "a text/Markdown file",
-               "value": "a value", "any": "any file"}
+_KIND_WORDS = {
+    "pdf": "a PDF",
+    "image": "an image",
+    "office": "an Office file",
+    "text": "a text/Markdown file",
+    "value": "a value",
+    "any": "any file",
+}
 
 
 def _kinds_text(kinds: tuple[str, ...]) -> str:

@@ -13,7 +13,7 @@ import os
 import shutil
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 from pdftools.paths import unique_path
 
@@ -27,8 +27,9 @@ def _names(value: Any) -> list[str]:
     return [os.path.basename(str(v)) for v in items if isinstance(v, str)]
 
 
-def choose_deliverables(steps: list[dict[str, Any]], outputs: Iterable[str],
-                        uploaded: Iterable[str]) -> list[tuple[str, str]]:
+def choose_deliverables(
+    steps: list[dict[str, Any]], outputs: Iterable[str], uploaded: Iterable[str]
+) -> list[tuple[str, str]]:
     """[(produced path, delivery name)] in creation order."""
     uploaded = list(uploaded)
     roots = {Path(n).name: Path(n).stem for n in uploaded}  # basename -> stem of the upload it derives from
@@ -47,9 +48,12 @@ def choose_deliverables(steps: list[dict[str, Any]], outputs: Iterable[str],
                 parent[name] = inputs[0]
             if args.get("output") or args.get("new_name"):
                 named.add(name)
-    order = {name: i for i, step in enumerate(steps)
-             for name in (step.get("result") if isinstance(step.get("result"), list) else [step.get("result")])
-             if isinstance(name, str)}
+    order = {
+        name: i
+        for i, step in enumerate(steps)
+        for name in (step.get("result") if isinstance(step.get("result"), list) else [step.get("result")])
+        if isinstance(name, str)
+    }
     delivered: list[tuple[str, str]] = []
     for path in outputs:
         name = os.path.basename(path)
@@ -91,10 +95,10 @@ def _display(name: str, parent: dict[str, str], roots: dict[str, str]) -> str:
     if root is None:
         return name
     if stem.startswith(source_stem + "_"):
-        return f"{root}_{stem[len(source_stem) + 1:]}{ext}"
+        return f"{root}_{stem[len(source_stem) + 1 :]}{ext}"
     if stem.startswith(source_stem):
         # a conversion keeps its source's name: name it after the source's delivered name
-        return f"{os.path.splitext(_display(source, parent, roots))[0]}{stem[len(source_stem):]}{ext}"
+        return f"{os.path.splitext(_display(source, parent, roots))[0]}{stem[len(source_stem) :]}{ext}"
     return name
 
 
@@ -111,7 +115,7 @@ def _unique(items: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return out
 
 
-Item = Union[str, Path, tuple[Union[str, Path], str]]
+Item = str | Path | tuple[str | Path, str]
 
 
 def deliver(items: Iterable[Item], out_dir: str | Path, move_from: Path | None = None) -> list[str]:

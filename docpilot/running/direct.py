@@ -11,11 +11,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from docpilot.running.deliverables import deliver
 from pdftools import get_tool
 from pdftools.errors import ToolArgumentError
 from pdftools.paths import IMAGE_SUFFIXES
-
-from docpilot.running.deliverables import deliver
 
 __all__ = ["call_tool_on_files", "bind_files"]
 
@@ -71,7 +70,7 @@ def call_tool_on_files(name: str, args: dict[str, Any], files: list[str], out_di
     """
     entry = get_tool(name)
     if not isinstance(args, dict):
-        raise ToolArgumentError("--args must be a JSON object, e.g. '{\"pages\": \"1-3\"}'.")
+        raise ToolArgumentError('--args must be a JSON object, e.g. \'{"pages": "1-3"}\'.')
     bound = bind_files(entry.fields, args, files)
     values = entry.validate(bound)
     target_dir = Path(out_dir).expanduser().resolve()

@@ -14,14 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pdftools.masking import mask_steps, mask_text, restore_passwords
-
-from docpilot.running.deliverables import choose_deliverables, deliver
 from docpilot.files import FileInfo
-from docpilot.running.messages import run_message
 from docpilot.plans.plan import Plan
 from docpilot.running.compile import compile_plan
+from docpilot.running.deliverables import choose_deliverables, deliver
+from docpilot.running.messages import run_message
 from docpilot.settings import cache_dir
+from pdftools.masking import mask_steps, mask_text, restore_passwords
 
 __all__ = ["Executor", "RunOutcome"]
 
@@ -46,21 +45,33 @@ class Executor:
         self.limits, self.sandbox = limits, sandbox
         self.records = records or cache_dir() / "runs"
 
-    def run_plan(self, request: str, plan: Plan, order: list[int], files: dict[str, FileInfo],
-                 out_dir: str | Path) -> RunOutcome:
+    def run_plan(
+        self, request: str, plan: Plan, order: list[int], files: dict[str, FileInfo], out_dir: str | Path
+    ) -> RunOutcome:
         code = compile_plan(plan, order, set(files))
         return self.run_program(request, code, files, out_dir, plan=plan)
 
-    def run_program(self, request: str, code: str, files: dict[str, FileInfo], out_dir: str | Path,
-                    plan: Plan | None = None, extra_record: dict[str, Any] | None = None,
-                    secrets: dict[str, str] | None = None) -> RunOutcome:
+    def run_program(
+        self,
+        request: str,
+        code: str,
+        files: dict[str, FileInfo],
+        out_dir: str | Path,
+        plan: Plan | None = None,
+        extra_record: dict[str, Any] | None = None,
+        secrets: dict[str, str] | None = None,
+    ) -> RunOutcome:
         """Run ``code`` in the sandbox; ``secrets`` (placeholder -> password) are put into it only for the run,
         so the program kept, shown and recorded holds the placeholders."""
         from sandbox.runner import run_program
 
         started = time.perf_counter()
-        result = run_program(restore_passwords(code, secrets or {}), {name: info.path for name, info in files.items()}, limits=self.limits,
-                             sandbox=self.sandbox)
+        result = run_program(
+            restore_passwords(code, secrets or {}),
+            {name: info.path for name, info in files.items()},
+            limits=self.limits,
+            sandbox=self.sandbox,
+        )
         try:
             outcome = self._finish(result, files, out_dir)
         finally:
@@ -75,17 +86,24 @@ class Executor:
             error = result.error or {}
             step = error.get("step")
             where = f"Step {step} ({error.get('task')}) failed: " if step else ""
-            return RunOutcome(False, error=where + str(error.get("message") or "the program failed"),
-                              steps=result.steps)
+            return RunOutcome(
+                False, error=where + str(error.get("message") or "the program failed"), steps=result.steps
+            )
         chosen = choose_deliverables(result.steps, result.outputs, files)
         delivered = deliver(chosen, out_dir) if chosen else []
         if not delivered and not result.answers:
             return RunOutcome(False, error="The plan ran but produced nothing to deliver.", steps=result.steps)
-        return RunOutcome(True, delivered, result.answers, run_message(delivered, result.answers, len(result.steps)),
-                          steps=result.steps)
+        return RunOutcome(
+            True,
+            delivered,
+            result.answers,
+            run_message(delivered, result.answers, len(result.steps)),
+            steps=result.steps,
+        )
 
-    def _record(self, request: str, plan: Plan | None, code: str, outcome: RunOutcome, result: Any,
-                extra: dict[str, Any] | None) -> str | None:
+    def _record(
+        self, request: str, plan: Plan | None, code: str, outcome: RunOutcome, result: Any, extra: dict[str, Any] | None
+    ) -> str | None:
         stamp = dt.datetime.now().strftime("%Y-%m-%dT%H-%M-%S")
         folder = self.records / f"{stamp}-{secrets.token_hex(2)}"
         record = {

@@ -47,13 +47,19 @@ def _check_root(root: Path) -> None:
     for base in (Path(tempfile.gettempdir()).resolve(), Path.cwd().resolve()):
         if resolved == base or base in resolved.parents:
             return
-    raise ValueError(f"session_root {root} must be inside the temp folder ({tempfile.gettempdir()}) "
-                     "or the working folder, so the app can hand out results without exposing the folder.")
+    raise ValueError(
+        f"session_root {root} must be inside the temp folder ({tempfile.gettempdir()}) "
+        "or the working folder, so the app can hand out results without exposing the folder."
+    )
 
 
-def build_app(pilot_factory: Callable[[], Any] | None = None, backend: str | None = None,
-              idle_timeout: float = DEFAULT_IDLE_TIMEOUT, session_root: str | Path | None = None,
-              concurrency: int = 4) -> App:
+def build_app(
+    pilot_factory: Callable[[], Any] | None = None,
+    backend: str | None = None,
+    idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
+    session_root: str | Path | None = None,
+    concurrency: int = 4,
+) -> App:
     """The app: its Blocks and session store. ``pilot_factory`` builds the service (default: from ``backend``)."""
     _no_analytics()
     import gradio as gr
@@ -66,6 +72,7 @@ def build_app(pilot_factory: Callable[[], Any] | None = None, backend: str | Non
     from docpilot.ui.session import SessionStore, default_root
 
     if pilot_factory is None:
+
         def pilot_factory() -> Any:
             return service.make_pilot(Settings.from_env(backend))
 
@@ -74,8 +81,9 @@ def build_app(pilot_factory: Callable[[], Any] | None = None, backend: str | Non
     store = SessionStore(root, idle_timeout)
     pilot = SerialPilot(pilot_factory())
     sweep = max(10, min(600, int(idle_timeout / 2)))
-    with gr.Blocks(title="DocPilot", analytics_enabled=False,
-                   delete_cache=(sweep, int(max(idle_timeout, 300)))) as demo:
+    with gr.Blocks(
+        title="DocPilot", analytics_enabled=False, delete_cache=(sweep, int(max(idle_timeout, 300)))
+    ) as demo:
         components = build_layout(idle_timeout, store.remove)
         wire(demo, components, store, pilot)
     demo.queue(default_concurrency_limit=concurrency)
@@ -84,13 +92,25 @@ def build_app(pilot_factory: Callable[[], Any] | None = None, backend: str | Non
 
 def launch_options(host: str = "127.0.0.1", port: int = 7860) -> dict[str, Any]:
     """The keyword arguments ``launch`` gives gradio: local only, no share link, no analytics."""
-    return {"server_name": host, "server_port": port, "share": False, "show_error": False,
-            "max_file_size": "200mb", "allowed_paths": []}
+    return {
+        "server_name": host,
+        "server_port": port,
+        "share": False,
+        "show_error": False,
+        "max_file_size": "200mb",
+        "allowed_paths": [],
+    }
 
 
-def launch(host: str = "127.0.0.1", port: int = 7860, backend: str | None = None, *,
-           idle_timeout: float = DEFAULT_IDLE_TIMEOUT, session_root: str | Path | None = None,
-           prevent_thread_lock: bool = False) -> App:
+def launch(
+    host: str = "127.0.0.1",
+    port: int = 7860,
+    backend: str | None = None,
+    *,
+    idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
+    session_root: str | Path | None = None,
+    prevent_thread_lock: bool = False,
+) -> App:
     """Start the app locally: no analytics, no share link. Returns the running app."""
     _no_analytics()
     app = build_app(backend=backend, idle_timeout=idle_timeout, session_root=session_root)

@@ -42,8 +42,9 @@ __all__ = [
 log = logging.getLogger("docpilot.ui")
 
 PLANNING = "Planning…"
-_NEXT = ("Approve to run it, change values in the plan editor first if you like, type a change and press "
-         "Revise, or Cancel.")
+_NEXT = (
+    "Approve to run it, change values in the plan editor first if you like, type a change and press Revise, or Cancel."
+)
 
 
 class SerialPilot:
@@ -83,8 +84,11 @@ def safely(session: Session, action: Callable[[], None]) -> None:
         session.log(f"error: {type(exc).__name__}: {mask_text(str(exc), session.outcome)}")
     except Exception as exc:  # noqa: BLE001 - the app must answer; the traceback goes to the server log
         log.exception("unexpected error in the web app")
-        session.say("assistant", "Something went wrong on my side while doing that. Your files are unchanged; "
-                                 "please try again, or press Reset to start over.")
+        session.say(
+            "assistant",
+            "Something went wrong on my side while doing that. Your files are unchanged; "
+            "please try again, or press Reset to start over.",
+        )
         session.log(f"internal error: {type(exc).__name__}: {mask_text(str(exc))}")
 
 
@@ -100,8 +104,10 @@ def handle_upload(session: Session, paths: Sequence[str] | None) -> list[str]:
         info = session.add_file(path)
         if info.kind == "other":
             session.drop_file(info.name)
-            notes.append(f"{Path(path).name} is not a PDF or an image: upload PDFs (and images for signatures, "
-                         "logos or images → PDF).")
+            notes.append(
+                f"{Path(path).name} is not a PDF or an image: upload PDFs (and images for signatures, "
+                "logos or images → PDF)."
+            )
         elif info.problem:
             session.drop_file(info.name)
             notes.append(f"{Path(path).name} cannot be used: {info.problem}")
@@ -139,21 +145,28 @@ def _present(session: Session, outcome: Any, title: str) -> None:
     session.rows = None
     session.say("assistant", f"{title}\n\n{outcome.explanation}\n\n{_NEXT}")
     fence = "json" if outcome.plan is not None else "python"
-    session.say("assistant", f"```{fence}\n{service.exact_plan(outcome)}\n```",
-                metadata={"title": "Exact plan", "status": "done"})
+    session.say(
+        "assistant",
+        f"```{fence}\n{service.exact_plan(outcome)}\n```",
+        metadata={"title": "Exact plan", "status": "done"},
+    )
 
 
 def add_message(session: Session, text: str) -> bool:
     """Show the person's message in the chat at once; False when there is nothing to plan."""
     text = (text or "").strip()
     if not text:
-        session.say("assistant", "Type a request first, e.g. \"add a DRAFT watermark\".")
+        session.say("assistant", 'Type a request first, e.g. "add a DRAFT watermark".')
         return False
     session.say("user", mask_text(text))
     if not session.files:
         session.conversation.pending = None
-        session.say("assistant", QA_NOT_AVAILABLE if looks_like_question(text) else
-                    "Upload a PDF first (drop it on the upload panel), then type what to do with it.")
+        session.say(
+            "assistant",
+            QA_NOT_AVAILABLE
+            if looks_like_question(text)
+            else "Upload a PDF first (drop it on the upload panel), then type what to do with it.",
+        )
         return False
     session.say("assistant", PLANNING, metadata={"title": "Working", "status": "pending"})
     session.waiting = text
@@ -170,9 +183,12 @@ def respond(pilot: Any, session: Session) -> None:
     outcome = session.conversation.request(pilot, text)
     _log_outcome(session, outcome, f"planned {mask_text(text, outcome)!r}")
     if not outcome.ok:
-        session.say("assistant", QA_NOT_AVAILABLE if looks_like_question(text) else
-                    f"I can't do that: {mask_text(outcome.error or '', outcome)}\n\nChange the request and send it "
-                    "again.")
+        session.say(
+            "assistant",
+            QA_NOT_AVAILABLE
+            if looks_like_question(text)
+            else f"I can't do that: {mask_text(outcome.error or '', outcome)}\n\nChange the request and send it again.",
+        )
         return
     _mask_last_user_message(session, text, outcome)
     _present(session, outcome, "Here is the plan:")
@@ -205,8 +221,11 @@ def handle_revise(pilot: Any, session: Session, critique: str) -> None:
     revised = session.conversation.revise(pilot, critique)
     _log_outcome(session, revised, f"revised with {mask_text(critique, revised)!r}")
     if not revised.ok:
-        session.say("assistant", f"I could not change the plan: {mask_text(revised.error or '', revised)}\n\n"
-                                 "The previous plan is still waiting: approve it, revise again or cancel.")
+        session.say(
+            "assistant",
+            f"I could not change the plan: {mask_text(revised.error or '', revised)}\n\n"
+            "The previous plan is still waiting: approve it, revise again or cancel.",
+        )
         return
     _mask_last_user_message(session, critique, revised)
     _present(session, revised, "Here is the revised plan:")

@@ -31,8 +31,11 @@ def _apply_edits(pilot: Any, session: Session, rows: Sequence[Sequence[Any]] | N
     if not edit.ok:
         session.rows = [list(map(str, row)) for row in rows or []]
         problems = "\n".join(f"- {mask_text(str(p), session.outcome)}" for p in edit.problems)
-        session.say("assistant", f"The edited plan has problems, so nothing was run:\n{problems}\n\n"
-                                 "Fix the values in the plan editor and approve again, or cancel.")
+        session.say(
+            "assistant",
+            f"The edited plan has problems, so nothing was run:\n{problems}\n\n"
+            "Fix the values in the plan editor and approve again, or cancel.",
+        )
         session.log("re-verification failed: " + "; ".join(p.code for p in edit.problems))
         return False
     session.log("re-verification passed")
@@ -40,8 +43,7 @@ def _apply_edits(pilot: Any, session: Session, rows: Sequence[Sequence[Any]] | N
     return True
 
 
-def approve(pilot: Any, session: Session, rows: Sequence[Sequence[Any]] | None = None,
-            report: Report = quiet) -> None:
+def approve(pilot: Any, session: Session, rows: Sequence[Sequence[Any]] | None = None, report: Report = quiet) -> None:
     """Run the pending plan (with the editor's values), deliver the outputs, show before/after."""
     outcome = session.outcome
     if outcome is None:
@@ -58,14 +60,20 @@ def approve(pilot: Any, session: Session, rows: Sequence[Sequence[Any]] | None =
     _log_run(session, outcome, run)
     if not run.ok:
         error = mask_text(run.error or "the run failed", outcome)
-        session.say("assistant", f"The run failed: {error}\n\nNothing was delivered. Edit the plan and approve "
-                                 "again, or send a new request.")
+        session.say(
+            "assistant",
+            f"The run failed: {error}\n\nNothing was delivered. Edit the plan and approve "
+            "again, or send a new request.",
+        )
         return
     session.rows = None
     session.outputs = list(run.outputs)
     session.unlock = service.secret_values(outcome)  # to open its protected outputs in the viewer
-    session.zip_path = zip_outputs(run.outputs, session.sub("downloads") / f"docpilot-results-{session.runs}.zip") \
-        if run.outputs else None
+    session.zip_path = (
+        zip_outputs(run.outputs, session.sub("downloads") / f"docpilot-results-{session.runs}.zip")
+        if run.outputs
+        else None
+    )
     pdfs = [p for p in run.outputs if p.lower().endswith(".pdf")]
     inputs = [i.path for i in session.files.values() if i.kind == "pdf"]
     session.before_after = []
@@ -76,8 +84,7 @@ def approve(pilot: Any, session: Session, rows: Sequence[Sequence[Any]] | None =
             session.before_after = before_after(source, pdfs[-1], session.sub("views"), session.unlock)
             session.view_page = first_page(session.before_after)
     files = "\n".join(f"- {Path(p).name}" for p in run.outputs)
-    session.say("assistant", mask_text(run.message, outcome) +
-                (f"\n\nDownload below:\n{files}" if files else ""))
+    session.say("assistant", mask_text(run.message, outcome) + (f"\n\nDownload below:\n{files}" if files else ""))
     report(1.0, "Done")
 
 

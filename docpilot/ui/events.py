@@ -20,8 +20,7 @@ from docpilot.ui.session import SessionStore
 
 __all__ = ["wire"]
 
-EXPIRED = ("Your previous session expired after being idle, and its files were removed. Upload your files "
-           "again.")
+EXPIRED = "Your previous session expired after being idle, and its files were removed. Upload your files again."
 
 
 def _rows(value: Any) -> list[list[Any]] | None:
@@ -69,8 +68,9 @@ def wire(demo: Any, c: Components, store: SessionStore, pilot: Any) -> None:
         }
         return tuple(table[o] for o in outputs)
 
-    def act(sid: str | None, request: Any, work: Callable[[Any], None], outputs: list[Any],
-            clear_box: bool = False) -> tuple[Any, ...]:
+    def act(
+        sid: str | None, request: Any, work: Callable[[Any], None], outputs: list[Any], clear_box: bool = False
+    ) -> tuple[Any, ...]:
         owner = getattr(request, "session_hash", None)
         with store.use(sid, owner) as (session, expired):
             if expired:
@@ -88,14 +88,27 @@ def wire(demo: Any, c: Components, store: SessionStore, pilot: Any) -> None:
         return act(sid, request, lambda s: actions.respond(pilot, s), [*chat, *plan, *logs])
 
     def on_revise(text: str, sid: str | None, request: gr.Request) -> tuple[Any, ...]:
-        return act(sid, request, lambda s: actions.handle_revise(pilot, s, text), [*chat, c.request, *plan, *logs],
-                   clear_box=True)
+        return act(
+            sid,
+            request,
+            lambda s: actions.handle_revise(pilot, s, text),
+            [*chat, c.request, *plan, *logs],
+            clear_box=True,
+        )
 
-    def on_approve(rows: Any, sid: str | None, request: gr.Request,
-                   progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:  # noqa: B008 (gradio injects it)
+    def on_approve(
+        rows: Any,
+        sid: str | None,
+        request: gr.Request,
+        progress: gr.Progress = gr.Progress(),  # noqa: B008 (gradio injects it)
+    ) -> tuple[Any, ...]:
         report = lambda fraction, text: progress(fraction, desc=text)  # noqa: E731
-        return act(sid, request, lambda s: actions.approve(pilot, s, _rows(rows), report),
-                   [*chat, *plan, *viewer, *results, *logs])
+        return act(
+            sid,
+            request,
+            lambda s: actions.approve(pilot, s, _rows(rows), report),
+            [*chat, *plan, *viewer, *results, *logs],
+        )
 
     def on_cancel(sid: str | None, request: gr.Request) -> tuple[Any, ...]:
         return act(sid, request, actions.cancel, [*chat, *plan, *results, *logs])
@@ -117,8 +130,14 @@ def wire(demo: Any, c: Components, store: SessionStore, pilot: Any) -> None:
         store.remove_owner(getattr(request, "session_hash", None))
 
     c.upload.upload(on_upload, [c.upload, c.state], [*chat, *viewer, *logs, c.upload], api_name="upload")
-    gr.on([c.send.click, c.request.submit], on_send, [c.request, c.state], [*chat, c.request], api_name="send",
-          queue=False).then(on_plan, [c.state], [*chat, *plan, *logs], api_name="plan")
+    gr.on(
+        [c.send.click, c.request.submit],
+        on_send,
+        [c.request, c.state],
+        [*chat, c.request],
+        api_name="send",
+        queue=False,
+    ).then(on_plan, [c.state], [*chat, *plan, *logs], api_name="plan")
     c.revise.click(on_revise, [c.request, c.state], [*chat, c.request, *plan, *logs], api_name="revise")
     c.approve.click(on_approve, [c.editor, c.state], [*chat, *plan, *viewer, *results, *logs], api_name="approve")
     c.cancel.click(on_cancel, [c.state], [*chat, *plan, *results, *logs], api_name="cancel")
@@ -126,4 +145,3 @@ def wire(demo: Any, c: Components, store: SessionStore, pilot: Any) -> None:
     c.doc.input(on_doc, [c.doc, c.state], [c.state, *viewer], api_name="view_doc")
     c.thumbs.select(on_page, [c.state], [c.state, c.page], api_name="view_page")
     demo.unload(on_unload)
-

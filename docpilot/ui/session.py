@@ -149,8 +149,9 @@ class Session:
 class SessionStore:
     """All live sessions, each with its own folder under ``root``; idle ones are removed."""
 
-    def __init__(self, root: str | Path | None = None, idle_timeout: float = 1800.0,
-                 clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, root: str | Path | None = None, idle_timeout: float = 1800.0, clock: Callable[[], float] = time.time
+    ) -> None:
         self.root = _check_root(Path(root) if root else default_root())
         self.idle_timeout = idle_timeout
         self.clock = clock
@@ -209,8 +210,7 @@ class SessionStore:
         """Remove sessions idle longer than the timeout (never one in the middle of a request)."""
         now = self.clock() if now is None else now
         with self._lock:
-            stale = [s.id for s in self._sessions.values()
-                     if not s.busy and now - s.last_seen > self.idle_timeout]
+            stale = [s.id for s in self._sessions.values() if not s.busy and now - s.last_seen > self.idle_timeout]
         return [sid for sid in stale if self.remove(sid)]
 
     def close_all(self) -> None:

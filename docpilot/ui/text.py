@@ -11,7 +11,9 @@ __all__ = ["looks_like_question", "mask_text"]
 
 _QUESTION = re.compile(
     r"^\s*(what|what's|whats|who|whom|whose|when|where|why|which|how|does|do|did|is|are|was|were|can|could|"
-    r"should|would|will|explain|summari[sz]e|describe|tell me)\b", re.IGNORECASE)
+    r"should|would|will|explain|summari[sz]e|describe|tell me)\b",
+    re.IGNORECASE,
+)
 
 
 def mask_text(text: str, outcome: Any = None) -> str:

@@ -51,8 +51,9 @@ def _render(page: pymupdf.Page, dpi: int, target: Path) -> str:
     return str(target)
 
 
-def thumbnails(path: str | Path, folder: str | Path, passwords: Iterable[str] = (),
-               limit: int = MAX_THUMBS) -> list[tuple[str, str]]:
+def thumbnails(
+    path: str | Path, folder: str | Path, passwords: Iterable[str] = (), limit: int = MAX_THUMBS
+) -> list[tuple[str, str]]:
     """(image path, caption) for the first ``limit`` pages of a PDF, or the image itself for an image file."""
     path, folder = Path(path), Path(folder)
     if path.suffix.lower() in IMAGE_SUFFIXES:
@@ -62,8 +63,10 @@ def thumbnails(path: str | Path, folder: str | Path, passwords: Iterable[str] = 
         return []
     key = _key(path)
     with doc:
-        return [(_render(doc[i], THUMB_DPI, folder / f"{key}-t{i + 1}.png"), f"Page {i + 1}")
-                for i in range(min(limit, doc.page_count))]
+        return [
+            (_render(doc[i], THUMB_DPI, folder / f"{key}-t{i + 1}.png"), f"Page {i + 1}")
+            for i in range(min(limit, doc.page_count))
+        ]
 
 
 def page_view(path: str | Path, page: int, folder: str | Path, passwords: Iterable[str] = ()) -> str | None:
@@ -85,8 +88,9 @@ def _samples(doc: pymupdf.Document, index: int) -> tuple[tuple[int, int], bytes]
     return (pix.width, pix.height), bytes(pix.samples)
 
 
-def before_after(before: str | Path, after: str | Path, folder: str | Path, passwords: Iterable[str] = (),
-                 limit: int = MAX_PAIRS) -> list[tuple[str, str]]:
+def before_after(
+    before: str | Path, after: str | Path, folder: str | Path, passwords: Iterable[str] = (), limit: int = MAX_PAIRS
+) -> list[tuple[str, str]]:
     """Renders of the pages that differ between two PDFs, as (image, caption) in before/after order.
 
     Pages are compared by their low-resolution pixels at the same position; a page
@@ -112,12 +116,14 @@ def before_after(before: str | Path, after: str | Path, folder: str | Path, pass
             shown += 1
             if has_old:
                 label = "before" if has_new else "before (no page here after)"
-                pictures.append((_render(old[i], DIFF_DPI, folder / f"{old_key}-d{i + 1}.png"),
-                                 f"Page {i + 1} {label}"))
+                pictures.append(
+                    (_render(old[i], DIFF_DPI, folder / f"{old_key}-d{i + 1}.png"), f"Page {i + 1} {label}")
+                )
             if has_new:
                 label = "after" if has_old else "after (new page)"
-                pictures.append((_render(new[i], DIFF_DPI, folder / f"{new_key}-d{i + 1}.png"),
-                                 f"Page {i + 1} {label}"))
+                pictures.append(
+                    (_render(new[i], DIFF_DPI, folder / f"{new_key}-d{i + 1}.png"), f"Page {i + 1} {label}")
+                )
     return pictures
 
 

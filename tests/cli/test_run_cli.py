@@ -6,8 +6,8 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pymupdf
 import pytest
@@ -17,25 +17,51 @@ ENV = {**os.environ, "DOCPILOT_BACKEND": "rules"}
 
 def run(args: list[str], cache: Path, stdin: int | None = subprocess.DEVNULL) -> tuple[int, dict, str]:
     env = {**ENV, "XDG_CACHE_HOME": str(cache)}
-    proc = subprocess.run([sys.executable, "-m", "docpilot", "run", *args], capture_output=True, text=True,
-                          env=env, stdin=stdin, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-m", "docpilot", "run", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        stdin=stdin,
+        timeout=300,
+    )
     last = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else "{}"
     return proc.returncode, json.loads(last), proc.stderr
 
 
 @pytest.fixture
 def contract(make_pdf: Callable[..., str]) -> str:
-    return make_pdf(["Agreement with ACME Corp. Contact jane@acme.com.", "Page two of ACME terms.",
-                     "Page three.", "Signature page."], name="deal.pdf")
+    return make_pdf(
+        [
+            "Agreement with ACME Corp. Contact jane@acme.com.",
+            "Page two of ACME terms.",
+            "Page three.",
+            "Signature page.",
+        ],
+        name="deal.pdf",
+    )
 
 
 def test_run_json_contract(contract: str, tmp_path: Path) -> None:
     out, cache = tmp_path / "out" / "nested", tmp_path / "cache"
-    code, result, _ = run(["Redact 'ACME', delete page 3 and convert it to PowerPoint", contract,
-                           "--out", str(out), "--yes", "--json"], cache)
+    code, result, _ = run(
+        ["Redact 'ACME', delete page 3 and convert it to PowerPoint", contract, "--out", str(out), "--yes", "--json"],
+        cache,
+    )
     assert code == 0 and result["ok"] is True and result["error"] is None
-    assert set(result) == {"ok", "request", "backend", "plan", "explanation", "outputs", "answers", "message",
-                           "stats", "record", "error"}
+    assert set(result) == {
+        "ok",
+        "request",
+        "backend",
+        "plan",
+        "explanation",
+        "outputs",
+        "answers",
+        "message",
+        "stats",
+        "record",
+        "error",
+    }
     assert result["backend"] == "rules" and result["stats"]["llm_calls"] == 0
     assert [s["task"] for s in result["plan"]["steps"]] == ["redact_text", "delete_pages", "convert_to_pptx"]
     outputs = [Path(p) for p in result["outputs"]]
@@ -56,15 +82,18 @@ def test_never_overwrites(contract: str, tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()
     (out / "deal_rotated.pdf").write_text("keep me")
-    code, result, _ = run(["Rotate all pages 90 degrees", contract, "--out", str(out), "--yes", "--json"],
-                          tmp_path / "c")
+    code, result, _ = run(
+        ["Rotate all pages 90 degrees", contract, "--out", str(out), "--yes", "--json"], tmp_path / "c"
+    )
     assert code == 0 and Path(result["outputs"][0]).name == "deal_rotated-2.pdf"
     assert (out / "deal_rotated.pdf").read_text() == "keep me"
 
 
 def test_answers_and_message(contract: str, tmp_path: Path) -> None:
-    code, result, _ = run(["How many pages does this document have?", contract, "--out", str(tmp_path / "o"),
-                           "--yes", "--json"], tmp_path / "c")
+    code, result, _ = run(
+        ["How many pages does this document have?", contract, "--out", str(tmp_path / "o"), "--yes", "--json"],
+        tmp_path / "c",
+    )
     assert code == 0 and result["answers"] == [{"step": 1, "task": "count_pages", "value": 4}]
     assert "4 pages" in result["message"] and result["outputs"] == []
 
@@ -78,8 +107,10 @@ def test_refusal_leaves_nothing(contract: str, tmp_path: Path) -> None:
 
 def test_failure_during_execution_leaves_nothing(contract: str, tmp_path: Path) -> None:
     out = tmp_path / "out"
-    code, result, _ = run(["Highlight 'nonexistent-term' and convert it to Word", contract, "--out", str(out),
-                           "--yes", "--json"], tmp_path / "c")
+    code, result, _ = run(
+        ["Highlight 'nonexistent-term' and convert it to Word", contract, "--out", str(out), "--yes", "--json"],
+        tmp_path / "c",
+    )
     assert code == 1 and "nonexistent-term" in result["error"]
     assert not out.exists() or not any(out.iterdir())
 

@@ -13,16 +13,14 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
-from docpilot.errors import LLMError, UsageError
 from fakes import ScriptedLLM
 
+from docpilot.errors import LLMError, UsageError
 from docpilot.llm import (
     LocalBackend,
     LocalConfig,
     OpenAIBackend,
     OpenAIConfig,
-    Usage,
     choose_backend,
     local_available,
     metered,
@@ -40,7 +38,7 @@ PLAN_SCHEMA = {
 }
 SYSTEM = (
     "You turn a PDF request into JSON with two keys: task (rotate_pages or delete_pages) and pages "
-    "(1-based inclusive ranges such as \"2-3\")."
+    '(1-based inclusive ranges such as "2-3").'
 )
 
 needs_model = pytest.mark.skipif(not local_available(), reason="the embedded model is not installed")
@@ -127,8 +125,12 @@ def test_selecting_imports_nothing_heavy():
     [
         ({"OPENAI_API_KEY": "sk-real"}, None, "sk-real", "gpt-4o-mini"),
         ({"OPENAI_BASE_URL": "http://127.0.0.1:8000/v1"}, "http://127.0.0.1:8000/v1", "sk-local", "local"),
-        ({"OPENAI_BASE_URL": "https://api.openai.com/v1", "OPENAI_API_KEY": "k"}, "https://api.openai.com/v1", "k",
-         "gpt-4o-mini"),
+        (
+            {"OPENAI_BASE_URL": "https://api.openai.com/v1", "OPENAI_API_KEY": "k"},
+            "https://api.openai.com/v1",
+            "k",
+            "gpt-4o-mini",
+        ),
         ({"OPENAI_BASE_URL": "http://h/v1", "DOCPILOT_MODEL": "qwen2.5"}, "http://h/v1", "sk-local", "qwen2.5"),
     ],
 )
@@ -206,19 +208,26 @@ def test_local_backend_answers_with_the_schema(tmp_path):
 @pytest.mark.llm
 @needs_model
 def test_local_model_loads_once_and_reuses_the_prefix(tmp_path):
-    long_system = "Worked examples come first.\n" + "\n".join(
-        f"Example {n}: \"{verb} pages {n}-{n + 2}\" gives {{\"task\": \"{task}\", \"pages\": \"{n}-{n + 2}\"}}."
-        for n, (verb, task) in enumerate([("Delete", "delete_pages"), ("Rotate", "rotate_pages")] * 6, start=1)
-    ) + "\n" + SYSTEM
+    long_system = (
+        "Worked examples come first.\n"
+        + "\n".join(
+            f'Example {n}: "{verb} pages {n}-{n + 2}" gives {{"task": "{task}", "pages": "{n}-{n + 2}"}}.'
+            for n, (verb, task) in enumerate([("Delete", "delete_pages"), ("Rotate", "rotate_pages")] * 6, start=1)
+        )
+        + "\n"
+        + SYSTEM
+    )
     first = LocalBackend(LocalConfig(prefix_cache_dir=None))
     second = LocalBackend(LocalConfig(prefix_cache_dir=None))
     cold = first.chat(
         [{"role": "system", "content": long_system}, {"role": "user", "content": "Rotate page 4"}],
-        schema=PLAN_SCHEMA, max_tokens=24,
+        schema=PLAN_SCHEMA,
+        max_tokens=24,
     )
     warm = second.chat(
         [{"role": "system", "content": long_system}, {"role": "user", "content": "Delete page 9"}],
-        schema=PLAN_SCHEMA, max_tokens=24,
+        schema=PLAN_SCHEMA,
+        max_tokens=24,
     )
     assert _check_plan(cold.text)["task"] == "rotate_pages"
     assert _check_plan(warm.text)["task"] == "delete_pages"
@@ -281,8 +290,21 @@ def llama_server(tmp_path_factory):
     port = _free_port()
     log = tmp_path_factory.mktemp("llama-server") / "server.log"
     command = [
-        sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--model_alias", "local",
-        "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "4096", "--n_threads", "2",
+        sys.executable,
+        "-m",
+        "llama_cpp.server",
+        "--model",
+        str(model),
+        "--model_alias",
+        "local",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--n_ctx",
+        "4096",
+        "--n_threads",
+        "2",
     ]
     with log.open("wb") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
@@ -321,9 +343,7 @@ def test_openai_backend_against_llama_server_falls_back_and_remembers(llama_serv
     assert backend.schema_mode == "json_object_schema"
     assert llama_server.chat_statuses() == [500, 200]
     assert reply.prompt_tokens > 20 and reply.completion_tokens > 0
-    again = backend.chat(
-        [messages[0], {"role": "user", "content": "Rotate page 1"}], schema=PLAN_SCHEMA, max_tokens=40
-    )
+    again = backend.chat([messages[0], {"role": "user", "content": "Rotate page 1"}], schema=PLAN_SCHEMA, max_tokens=40)
     assert _check_plan(again.text)["task"] == "rotate_pages"
     assert llama_server.chat_statuses() == [500, 200, 200]  # the mode that worked is remembered
     assert backend.usage.calls == 2

@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 from docpilot.files import IMAGE_SUFFIXES, FileInfo
-from docpilot.plans.plan import refs_in
 from docpilot.planning.retrieval import Example, ExampleIndex, load_examples, tools_for
+from docpilot.plans.plan import refs_in
 from docpilot.plans.verify import verify_plan
 from pdftools import all_tools
 
@@ -35,8 +35,9 @@ def _files(example: Example) -> dict[str, FileInfo]:
     for f in example.files:
         suffix = Path(f["name"]).suffix.lower()
         kind = "pdf" if suffix == ".pdf" else "image" if suffix in IMAGE_SUFFIXES else "other"
-        out[f["name"]] = FileInfo(f["name"], f"/dummy/{f['name']}", kind, f.get("pages"),
-                                  encrypted=bool(f.get("encrypted")))
+        out[f["name"]] = FileInfo(
+            f["name"], f"/dummy/{f['name']}", kind, f.get("pages"), encrypted=bool(f.get("encrypted"))
+        )
     return out
 
 
@@ -108,12 +109,15 @@ def test_plans_are_careful() -> None:
                     problems.append(f"{where}: works on the password-protected result; add_password goes last")
             for name in _file_values(args):
                 info = files.get(name)
-                if info is not None and info.encrypted and task not in ("remove_password", "check_password") \
-                        and not (task in PASSWORD_ARG and args.get("password")):
-                    problems.append(f"{where}: opens the encrypted {name} without its password; "
-                                    "remove_password first")
+                if (
+                    info is not None
+                    and info.encrypted
+                    and task not in ("remove_password", "check_password")
+                    and not (task in PASSWORD_ARG and args.get("password"))
+                ):
+                    problems.append(f"{where}: opens the encrypted {name} without its password; remove_password first")
             if task == "add_password" and position != len(steps) - 1:
-                later = steps[position + 1:]
+                later = steps[position + 1 :]
                 if any(TOOLS[s["task"]].kind != "value" for s in later):
                     problems.append(f"{where}: add_password is not the last edit")
         unused = set(files) - used
@@ -125,8 +129,18 @@ def test_plans_are_careful() -> None:
 def test_examples_cover_the_request_shapes() -> None:
     """Page ranges of every kind, pattern targets, passwords, output names, several files, images."""
     text = "\n".join(json.dumps(e.plan) for e in EXAMPLES)
-    for shape in ('"last"', '-last"', '"odd"', '"even"', '"regex"', '"password"', '"output"', '"images"',
-                  '"reverse"', '"values"'):
+    for shape in (
+        '"last"',
+        '-last"',
+        '"odd"',
+        '"even"',
+        '"regex"',
+        '"password"',
+        '"output"',
+        '"images"',
+        '"reverse"',
+        '"values"',
+    ):
         assert shape in text, shape
     categories = {c for e in EXAMPLES for s in e.plan["steps"] for c in (s["args"].get("categories") or [])}
     assert categories >= {"email", "phone", "ssn", "card", "account", "date", "money", "url"}
@@ -185,8 +199,7 @@ def test_no_dev_request_has_a_near_copy_among_the_examples(index: ExampleIndex, 
     similarity = embedder.embed(dev) @ index.vectors.T
     worst = np.unravel_index(int(np.argmax(similarity)), similarity.shape)
     top = float(similarity[worst])
-    assert top <= 0.9, (f"max cosine {top:.3f}: dev {dev[worst[0]]!r} vs example "
-                        f"{EXAMPLES[worst[1]].request!r}")
+    assert top <= 0.9, f"max cosine {top:.3f}: dev {dev[worst[0]]!r} vs example {EXAMPLES[worst[1]].request!r}"
 
 
 def test_embeddings_are_unit_float32(index: ExampleIndex) -> None:
@@ -196,13 +209,16 @@ def test_embeddings_are_unit_float32(index: ExampleIndex) -> None:
     assert os.environ.get("HF_HUB_OFFLINE") == "1"
 
 
-@pytest.mark.parametrize("query, tool", [
-    ("black out the phone numbers", "redact_text"),
-    ("turn this into slides", "convert_to_pptx"),
-    ("glue these two files together", "combine_files"),
-    ("stick a password on it", "add_password"),
-    ("what are the bookmarks in this manual", "get_outline"),
-])
+@pytest.mark.parametrize(
+    "query, tool",
+    [
+        ("black out the phone numbers", "redact_text"),
+        ("turn this into slides", "convert_to_pptx"),
+        ("glue these two files together", "combine_files"),
+        ("stick a password on it", "add_password"),
+        ("what are the bookmarks in this manual", "get_outline"),
+    ],
+)
 def test_nearest_examples_bring_the_right_tool(index: ExampleIndex, query: str, tool: str) -> None:
     neighbours = index.nearest(query, k=3)
     assert len(neighbours) == 3
@@ -222,12 +238,15 @@ def test_nearest_uses_euclidean_distance_nearest_first(index: ExampleIndex, embe
     assert len(index.nearest(query, k=10_000)) == len(EXAMPLES)
 
 
-@pytest.mark.parametrize("query, tool", [
-    ("black out the phone numbers", "redact_text"),
-    ("make this pdf smaller", "compress"),
-    ("fill in the fields of the form", "fill_form"),
-    ("turn these photos into a pdf", "images_to_pdf"),
-])
+@pytest.mark.parametrize(
+    "query, tool",
+    [
+        ("black out the phone numbers", "redact_text"),
+        ("make this pdf smaller", "compress"),
+        ("fill in the fields of the form", "fill_form"),
+        ("turn these photos into a pdf", "images_to_pdf"),
+    ],
+)
 def test_similar_tools_by_documentation(index: ExampleIndex, query: str, tool: str) -> None:
     names = index.similar_tools(query, k=4)
     assert len(names) == 4 and set(names) <= set(TOOLS)
@@ -253,8 +272,9 @@ def test_a_second_build_reads_the_embeddings_from_the_cache(embedder: Any, tmp_p
     assert third.texts == len(examples) - 1
 
 
-def test_the_default_cache_lives_under_xdg_cache_home(embedder: Any, tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_default_cache_lives_under_xdg_cache_home(
+    embedder: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     ExampleIndex(EXAMPLES[:5], embedder)
     assert [p.name[:8] for p in (tmp_path / "docpilot").glob("*.npy")] == ["fewshot-"]

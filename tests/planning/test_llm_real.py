@@ -8,20 +8,20 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pymupdf
 import pytest
 
-from docpilot.running.executor import Executor
 from docpilot.files import inspect_files
 from docpilot.llm.select import choose_backend
 from docpilot.planning.llm_planner import LLMPlanner
-from docpilot.planning.planner import Planner
-from docpilot.service import DocPilot
+from docpilot.planning.planner import LazyRetriever, Planner
 from docpilot.planning.stats import Stats
-from docpilot.planning.planner import LazyRetriever
+from docpilot.running.executor import Executor
+from docpilot.service import DocPilot
 from pdftools import all_tools
 
 pytestmark = [pytest.mark.llm, pytest.mark.slow]
@@ -67,12 +67,11 @@ CORRECTION_CASES = [
 ]
 
 
-def test_self_correction_with_the_real_model(llm: Any, retriever: LazyRetriever,
-                                             make_pdf: Callable[..., str]) -> None:
+def test_self_correction_with_the_real_model(llm: Any, retriever: LazyRetriever, make_pdf: Callable[..., str]) -> None:
     files = inspect_files([make_pdf(["Agreement page one", "two", "three", "four"], name="contract.pdf")])
     tools = all_tools()
     results = []
-    for request, expected in CORRECTION_CASES:
+    for request, _expected in CORRECTION_CASES:
         stats = Stats()
         attempt = LLMPlanner(Injecting(llm), tools, retriever).plan(request, files, stats)
         tasks = {s.task for s in attempt.verdict.plan.steps} if attempt.verdict.ok else None
@@ -107,13 +106,17 @@ def _logic_cases(make_pdf: Callable[..., str]) -> list[tuple[str, list[str], Cal
 
     def split(result: dict) -> bool:
         pdfs = sorted(p for p in result["outputs"] if p.endswith(".pdf"))
-        return len(pdfs) >= 2 and sum(len(_page_texts(p)) for p in pdfs) == 4 and any(
-            "Invoice 2" in _page_texts(p)[0] for p in pdfs)
+        return (
+            len(pdfs) >= 2
+            and sum(len(_page_texts(p)) for p in pdfs) == 4
+            and any("Invoice 2" in _page_texts(p)[0] for p in pdfs)
+        )
 
     def deleted(result: dict) -> bool:
         pdfs = [p for p in result["outputs"] if p.endswith(".pdf")]
-        return bool(pdfs) and not any("Appendix" in t for t in _page_texts(pdfs[-1])) and len(
-            _page_texts(pdfs[-1])) == 2
+        return (
+            bool(pdfs) and not any("Appendix" in t for t in _page_texts(pdfs[-1])) and len(_page_texts(pdfs[-1])) == 2
+        )
 
     def watermarked(result: dict) -> bool:
         pdfs = [p for p in result["outputs"] if p.endswith(".pdf")]
@@ -128,8 +131,9 @@ def _logic_cases(make_pdf: Callable[..., str]) -> list[tuple[str, list[str], Cal
     ]
 
 
-def test_llm_written_programs_with_the_real_model(llm: Any, retriever: LazyRetriever,
-                                                  make_pdf: Callable[..., str], tmp_path: Path) -> None:
+def test_llm_written_programs_with_the_real_model(
+    llm: Any, retriever: LazyRetriever, make_pdf: Callable[..., str], tmp_path: Path
+) -> None:
     pilot = DocPilot(Planner(llm=llm, retriever=retriever), Executor(records=tmp_path / "runs"))
     results = []
     for n, (request, inputs, check) in enumerate(_logic_cases(make_pdf)):

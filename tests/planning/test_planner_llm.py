@@ -3,19 +3,31 @@
 from __future__ import annotations
 
 import json
-from typing import Callable
+from collections.abc import Callable
+
+from fakes import ScriptedLLM
 
 from docpilot.files import inspect_files
-from fakes import ScriptedLLM
-from docpilot.planning.planner import Planner
 from docpilot.llm.untrusted import data_block
+from docpilot.planning.planner import Planner
 
 VAGUE = "Tidy up this file for the board meeting"  # not understood by the fast path
 
 
 def plan_json(pages: str) -> str:
-    return json.dumps({"steps": [{"id": 1, "task": "delete_pages", "dep": [], "return": "trimmed",
-                                  "args": {"file": "deck.pdf", "pages": pages}}]})
+    return json.dumps(
+        {
+            "steps": [
+                {
+                    "id": 1,
+                    "task": "delete_pages",
+                    "dep": [],
+                    "return": "trimmed",
+                    "args": {"file": "deck.pdf", "pages": pages},
+                }
+            ]
+        }
+    )
 
 
 def test_self_correction_counts_one_round(make_pdf: Callable[..., str]) -> None:
@@ -63,8 +75,19 @@ def test_data_block_cannot_be_closed_by_the_document() -> None:
 def test_a_typed_password_never_reaches_the_model(make_pdf: Callable[..., str]) -> None:
     """The model plans with a placeholder; the real password is put back only into the plan's arguments."""
     files = inspect_files([make_pdf(["a", "b"], name="deck.pdf")])
-    reply = json.dumps({"steps": [{"id": 1, "task": "add_password", "dep": [], "return": "locked",
-                                   "args": {"file": "deck.pdf", "password": "PASSWORD_1"}}]})
+    reply = json.dumps(
+        {
+            "steps": [
+                {
+                    "id": 1,
+                    "task": "add_password",
+                    "dep": [],
+                    "return": "locked",
+                    "args": {"file": "deck.pdf", "password": "PASSWORD_1"},
+                }
+            ]
+        }
+    )
     llm = ScriptedLLM([reply])
     outcome = Planner(llm=llm).plan(f"{VAGUE} and lock it with the password Zebra-9931", files)
     assert outcome.ok, outcome.error
@@ -76,8 +99,19 @@ def test_a_typed_password_never_reaches_the_model(make_pdf: Callable[..., str]) 
 
 def test_a_critique_with_a_password_reaches_the_model_as_placeholders(make_pdf: Callable[..., str]) -> None:
     files = inspect_files([make_pdf(["a", "b"], name="deck.pdf")])
-    locked = json.dumps({"steps": [{"id": 1, "task": "add_password", "dep": [], "return": "locked",
-                                    "args": {"file": "deck.pdf", "password": "PASSWORD_1"}}]})
+    locked = json.dumps(
+        {
+            "steps": [
+                {
+                    "id": 1,
+                    "task": "add_password",
+                    "dep": [],
+                    "return": "locked",
+                    "args": {"file": "deck.pdf", "password": "PASSWORD_1"},
+                }
+            ]
+        }
+    )
     llm = ScriptedLLM([locked, locked.replace("PASSWORD_1", "PASSWORD_2")])
     planner = Planner(llm=llm)
     first = planner.plan(f"{VAGUE}; protect it with password Old-Secret-1", files)

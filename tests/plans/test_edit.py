@@ -25,18 +25,21 @@ def edit(rows: list[list[str]], param: str, value: str, step: str = "1") -> list
 # --- plan editor table ------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text, prop, value", [
-    ("3", {"anyOf": [{"type": "string"}, {"type": "integer"}]}, 3),
-    ("1-3,5", {"anyOf": [{"type": "string"}, {"type": "integer"}]}, "1-3,5"),
-    ("123456", {"type": "string"}, "123456"),
-    ('"quoted"', {"type": "string"}, "quoted"),
-    ('["ACME", "Bob"]', {"anyOf": [{"type": "string"}, {"type": "array"}]}, ["ACME", "Bob"]),
-    ("0.5", {"type": "number"}, 0.5),
-    ("90", {"type": "number"}, 90),
-    ("true", {"type": "boolean"}, True),
-    ("", {"type": "string"}, None),
-    ("center", {"enum": ["center", "top"], "type": "string"}, "center"),
-])
+@pytest.mark.parametrize(
+    "text, prop, value",
+    [
+        ("3", {"anyOf": [{"type": "string"}, {"type": "integer"}]}, 3),
+        ("1-3,5", {"anyOf": [{"type": "string"}, {"type": "integer"}]}, "1-3,5"),
+        ("123456", {"type": "string"}, "123456"),
+        ('"quoted"', {"type": "string"}, "quoted"),
+        ('["ACME", "Bob"]', {"anyOf": [{"type": "string"}, {"type": "array"}]}, ["ACME", "Bob"]),
+        ("0.5", {"type": "number"}, 0.5),
+        ("90", {"type": "number"}, 90),
+        ("true", {"type": "boolean"}, True),
+        ("", {"type": "string"}, None),
+        ("center", {"enum": ["center", "top"], "type": "string"}, "center"),
+    ],
+)
 def test_parse_value(text, prop, value):
     assert parse_value(text, prop) == value
 
@@ -49,8 +52,6 @@ def test_rows_round_trip_and_clearing(make_pdf: Callable[..., str]) -> None:
     assert same.dump() == plan.dump() and changes == []
     cleared, changes = rows_to_plan(plan, edit(rows, "pages", ""), tools)
     assert "pages" not in cleared.steps[0].args and changes == ["step 1 add_watermark: pages all → (not set)"]
-
-
 
 
 def test_a_set_password_shows_as_the_mask_and_an_unchanged_mask_keeps_it(make_pdf: Callable[..., str]) -> None:

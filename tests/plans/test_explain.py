@@ -15,10 +15,20 @@ def _plan(*steps: dict) -> Plan:
 
 def test_numbered_lines_in_execution_order_with_references() -> None:
     plan = _plan(
-        {"id": 2, "task": "add_password", "dep": [1], "return": "protected",
-         "args": {"file": "$rotated", "password": "Sesame-77"}},
-        {"id": 1, "task": "rotate_pages", "dep": [], "return": "rotated",
-         "args": {"file": "report.pdf", "pages": "2", "degrees": 180}},
+        {
+            "id": 2,
+            "task": "add_password",
+            "dep": [1],
+            "return": "protected",
+            "args": {"file": "$rotated", "password": "Sesame-77"},
+        },
+        {
+            "id": 1,
+            "task": "rotate_pages",
+            "dep": [],
+            "return": "rotated",
+            "args": {"file": "report.pdf", "pages": "2", "degrees": 180},
+        },
     )
     text = explain_plan(plan, all_tools(), [1, 2])
     lines = text.splitlines()
@@ -29,8 +39,9 @@ def test_numbered_lines_in_execution_order_with_references() -> None:
 
 def test_optional_segments_are_dropped_when_empty() -> None:
     plain = _plan({"id": 1, "task": "convert_to_png", "dep": [], "return": "png_images", "args": {"file": "a.pdf"}})
-    sharp = _plan({"id": 1, "task": "convert_to_png", "dep": [], "return": "png_images",
-                   "args": {"file": "a.pdf", "dpi": 300}})
+    sharp = _plan(
+        {"id": 1, "task": "convert_to_png", "dep": [], "return": "png_images", "args": {"file": "a.pdf", "dpi": 300}}
+    )
     tools = all_tools()
     assert "dpi" in explain_plan(sharp, tools) and "300" in explain_plan(sharp, tools)
     plain_text = explain_plan(plain, tools)
@@ -38,8 +49,15 @@ def test_optional_segments_are_dropped_when_empty() -> None:
 
 
 def test_a_named_output_is_mentioned() -> None:
-    plan = _plan({"id": 1, "task": "delete_pages", "dep": [], "return": "shortened",
-                  "args": {"file": "a.pdf", "pages": "last", "output": "short.pdf"}})
+    plan = _plan(
+        {
+            "id": 1,
+            "task": "delete_pages",
+            "dep": [],
+            "return": "shortened",
+            "args": {"file": "a.pdf", "pages": "last", "output": "short.pdf"},
+        }
+    )
     assert explain_plan(plan, all_tools()) == '1. Delete the last page from a.pdf, saved as "short.pdf".'
 
 

@@ -5,7 +5,7 @@ from the registry, with no other edit."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any, Optional
+from typing import Any
 
 import pymupdf
 import pytest
@@ -29,11 +29,18 @@ SECRET = "Kestrel-4471"
 def new_tool() -> Iterator[str]:
     """Registers ``append_note_page`` for one test, then forgets it."""
 
-    @tool(kind="pdf", category="pages", explain="Add a note page after {pages} of {file}[ locked with {password}]",
-          result_name="annotated_copy", page_effect=added(1), secrets=("password",),
-          answer=lambda value: f"Noted {value}.")
-    def append_note_page(file: str, pages: Pages = "all", password: Optional[str] = None,
-                         output: Optional[str] = None) -> str:
+    @tool(
+        kind="pdf",
+        category="pages",
+        explain="Add a note page after {pages} of {file}[ locked with {password}]",
+        result_name="annotated_copy",
+        page_effect=added(1),
+        secrets=("password",),
+        answer=lambda value: f"Noted {value}.",
+    )
+    def append_note_page(
+        file: str, pages: Pages = "all", password: str | None = None, output: str | None = None
+    ) -> str:
         """Append one page that notes which pages were reviewed.
 
         Args:
@@ -61,13 +68,23 @@ def _plan(*steps: dict[str, Any]) -> Plan:
 
 
 def _note(pages: str = "1-2", **args: Any) -> dict[str, Any]:
-    return {"id": 1, "task": "append_note_page", "dep": [], "return": "annotated_copy",
-            "args": {"file": "doc.pdf", "pages": pages, **args}}
+    return {
+        "id": 1,
+        "task": "append_note_page",
+        "dep": [],
+        "return": "annotated_copy",
+        "args": {"file": "doc.pdf", "pages": pages, **args},
+    }
 
 
 def _delete(pages: str) -> dict[str, Any]:
-    return {"id": 2, "task": "delete_pages", "dep": [1], "return": "shortened",
-            "args": {"file": "$annotated_copy", "pages": pages}}
+    return {
+        "id": 2,
+        "task": "delete_pages",
+        "dep": [1],
+        "return": "shortened",
+        "args": {"file": "$annotated_copy", "pages": pages},
+    }
 
 
 def test_the_catalogue_lists_it_with_its_schema(new_tool: str) -> None:
@@ -75,7 +92,11 @@ def test_the_catalogue_lists_it_with_its_schema(new_tool: str) -> None:
     assert new_tool in tools
     entry = tools[new_tool].catalogue_entry()
     assert entry["category"] == "pages" and set(entry["parameters"]["properties"]) == {
-        "file", "pages", "password", "output"}
+        "file",
+        "pages",
+        "password",
+        "output",
+    }
     assert get_tool(new_tool).answer_text(3) == "Noted 3." and answer_text(new_tool, 3) == "Noted 3."
 
 
@@ -113,7 +134,7 @@ def test_undeclared_secret_is_refused_at_registration() -> None:
     with pytest.raises(TypeError, match="look secret"):
 
         @tool(kind="value", category="files", explain="Peek at {file}")
-        def peek(file: str, password: Optional[str] = None) -> int:
+        def peek(file: str, password: str | None = None) -> int:
             """Peek.
 
             Args:

@@ -23,16 +23,24 @@ def step(id_: int, task: str, args: dict, dep: list[int] | None = None, ret: str
 
 
 GOOD = [
-    [step(1, "redact_text", {"file": "contract.pdf", "terms": ["VoltGuard"]}),
-     step(2, "convert_to_pptx", {"file": "$r1"}, [1])],
-    [step(1, "delete_pages", {"file": "contract.pdf", "pages": "1-2"}),
-     step(2, "rotate_pages", {"file": "$r1", "pages": "2", "degrees": 90}, [1])],
-    [step(1, "combine_files", {"files": ["contract.pdf", "b.pdf"]}),
-     step(2, "extract_pages", {"file": "$r1", "pages": "5-6"}, [1])],
+    [
+        step(1, "redact_text", {"file": "contract.pdf", "terms": ["VoltGuard"]}),
+        step(2, "convert_to_pptx", {"file": "$r1"}, [1]),
+    ],
+    [
+        step(1, "delete_pages", {"file": "contract.pdf", "pages": "1-2"}),
+        step(2, "rotate_pages", {"file": "$r1", "pages": "2", "degrees": 90}, [1]),
+    ],
+    [
+        step(1, "combine_files", {"files": ["contract.pdf", "b.pdf"]}),
+        step(2, "extract_pages", {"file": "$r1", "pages": "5-6"}, [1]),
+    ],
     [step(1, "add_signature", {"file": "contract.pdf", "image": "sig.png", "page": "last"})],
     [step(1, "count_pages", {"file": "contract.pdf"})],
-    [step(1, "add_page_with_text", {"file": "contract.pdf", "text": "x"}),
-     step(2, "delete_pages", {"file": "$r1", "pages": "5"}, [1])],
+    [
+        step(1, "add_page_with_text", {"file": "contract.pdf", "text": "x"}),
+        step(2, "delete_pages", {"file": "$r1", "pages": "5"}, [1]),
+    ],
 ]
 
 
@@ -48,30 +56,77 @@ BAD = [
     ("syntax", json.dumps({"steps": [{"id": 1, "task": "count_pages"}]}), "return"),
     ("unknown_tool", {"steps": [step(1, "teleport_pages", {"file": "contract.pdf"})]}, "no tool 'teleport_pages'"),
     ("arguments", {"steps": [step(1, "rotate_pages", {"pages": "1"})]}, "'file' is required"),
-    ("arguments", {"steps": [step(1, "rotate_pages", {"file": "contract.pdf", "degrees": "ninety"})]},
-     "'degrees'"),
-    ("arguments", {"steps": [step(1, "count_pages", {"file": "contract.pdf", "colour": "red"})]},
-     "'colour' is not accepted"),
-    ("pages", {"steps": [step(1, "delete_pages", {"file": "contract.pdf", "pages": "40"})]},
-     "valid pages are 1-4"),
-    ("pages", {"steps": [step(1, "extract_pages", {"file": "contract.pdf", "pages": "1-2"}),
-                         step(2, "rotate_pages", {"file": "$r1", "pages": "3"}, [1])]}, "valid pages are 1-2"),
+    ("arguments", {"steps": [step(1, "rotate_pages", {"file": "contract.pdf", "degrees": "ninety"})]}, "'degrees'"),
+    (
+        "arguments",
+        {"steps": [step(1, "count_pages", {"file": "contract.pdf", "colour": "red"})]},
+        "'colour' is not accepted",
+    ),
+    ("pages", {"steps": [step(1, "delete_pages", {"file": "contract.pdf", "pages": "40"})]}, "valid pages are 1-4"),
+    (
+        "pages",
+        {
+            "steps": [
+                step(1, "extract_pages", {"file": "contract.pdf", "pages": "1-2"}),
+                step(2, "rotate_pages", {"file": "$r1", "pages": "3"}, [1]),
+            ]
+        },
+        "valid pages are 1-2",
+    ),
     ("unknown_file", {"steps": [step(1, "count_pages", {"file": "other.pdf"})]}, "'other.pdf' was not uploaded"),
-    ("arguments", {"steps": [step(1, "find_entities", {"file": "contract.pdf"}, ret="found"),
-                             step(2, "redact_text", {"file": "$found", "categories": ["email"]}, dep=[1])]},
-     "not a file"),
-    ("arguments", {"steps": [step(1, "add_signature", {"file": "contract.pdf", "image": "b.pdf"})]},
-     "not an image"),
+    (
+        "arguments",
+        {
+            "steps": [
+                step(1, "find_entities", {"file": "contract.pdf"}, ret="found"),
+                step(2, "redact_text", {"file": "$found", "categories": ["email"]}, dep=[1]),
+            ]
+        },
+        "not a file",
+    ),
+    ("arguments", {"steps": [step(1, "add_signature", {"file": "contract.pdf", "image": "b.pdf"})]}, "not an image"),
     ("dependency", {"steps": [step(1, "count_pages", {"file": "$ghost"})]}, "'$ghost' is not the return"),
-    ("dependency", {"steps": [step(1, "rotate_pages", {"file": "$r2"}, [2]),
-                              step(2, "delete_pages", {"file": "contract.pdf", "pages": "1"})]}, "runs later"),
-    ("dependency", {"steps": [step(1, "delete_pages", {"file": "contract.pdf", "pages": "1"}),
-                              step(2, "rotate_pages", {"file": "$r1"})]}, "dep does not list 1"),
+    (
+        "dependency",
+        {
+            "steps": [
+                step(1, "rotate_pages", {"file": "$r2"}, [2]),
+                step(2, "delete_pages", {"file": "contract.pdf", "pages": "1"}),
+            ]
+        },
+        "runs later",
+    ),
+    (
+        "dependency",
+        {
+            "steps": [
+                step(1, "delete_pages", {"file": "contract.pdf", "pages": "1"}),
+                step(2, "rotate_pages", {"file": "$r1"}),
+            ]
+        },
+        "dep does not list 1",
+    ),
     ("dependency", {"steps": [step(1, "count_pages", {"file": "contract.pdf"}, [7])]}, "step 7, which does not exist"),
-    ("cycle", {"steps": [step(1, "rotate_pages", {"file": "contract.pdf"}, [2]),
-                         step(2, "rotate_pages", {"file": "contract.pdf"}, [1])]}, "circle: "),
-    ("duplicate_id", {"steps": [step(1, "count_pages", {"file": "contract.pdf"}, ret="a"),
-                                step(1, "count_pages", {"file": "b.pdf"}, ret="b")]}, "more than one step"),
+    (
+        "cycle",
+        {
+            "steps": [
+                step(1, "rotate_pages", {"file": "contract.pdf"}, [2]),
+                step(2, "rotate_pages", {"file": "contract.pdf"}, [1]),
+            ]
+        },
+        "circle: ",
+    ),
+    (
+        "duplicate_id",
+        {
+            "steps": [
+                step(1, "count_pages", {"file": "contract.pdf"}, ret="a"),
+                step(1, "count_pages", {"file": "b.pdf"}, ret="b"),
+            ]
+        },
+        "more than one step",
+    ),
 ]
 
 
@@ -85,26 +140,39 @@ def test_bad_plans_are_reported(code: str, plan: object, message: str) -> None:
 
 
 def test_every_problem_is_collected_at_once() -> None:
-    plan = {"steps": [step(1, "rotate_pages", {"file": "nope.pdf"}), step(2, "teleport", {}),
-                      step(3, "delete_pages", {"file": "contract.pdf", "pages": "9"})]}
+    plan = {
+        "steps": [
+            step(1, "rotate_pages", {"file": "nope.pdf"}),
+            step(2, "teleport", {}),
+            step(3, "delete_pages", {"file": "contract.pdf", "pages": "9"}),
+        ]
+    }
     verdict = verify_plan(plan, TOOLS, FILES)
     assert {p.code for p in verdict.problems} == {"unknown_file", "unknown_tool", "pages"}
     assert {p.step for p in verdict.problems} == {1, 2, 3}
 
 
 def test_cycle_names_the_steps() -> None:
-    plan = {"steps": [step(1, "rotate_pages", {"file": "contract.pdf"}, [3]),
-                      step(2, "rotate_pages", {"file": "contract.pdf"}, [1]),
-                      step(3, "rotate_pages", {"file": "contract.pdf"}, [2])]}
+    plan = {
+        "steps": [
+            step(1, "rotate_pages", {"file": "contract.pdf"}, [3]),
+            step(2, "rotate_pages", {"file": "contract.pdf"}, [1]),
+            step(3, "rotate_pages", {"file": "contract.pdf"}, [2]),
+        ]
+    }
     verdict = verify_plan(plan, TOOLS, FILES)
     cycle = next(p for p in verdict.problems if p.code == "cycle")
     assert all(str(n) in cycle.message for n in (1, 2, 3))
 
 
 def test_execution_order_is_topological() -> None:
-    plan = {"steps": [step(1, "delete_pages", {"file": "contract.pdf", "pages": "1"}),
-                      step(2, "count_pages", {"file": "$r3"}, [3]),
-                      step(3, "rotate_pages", {"file": "$r1"}, [1])]}
+    plan = {
+        "steps": [
+            step(1, "delete_pages", {"file": "contract.pdf", "pages": "1"}),
+            step(2, "count_pages", {"file": "$r3"}, [3]),
+            step(3, "rotate_pages", {"file": "$r1"}, [1]),
+        ]
+    }
     verdict = verify_plan(plan, TOOLS, FILES)
     assert {p.code for p in verdict.problems} == {"dependency"}  # $r3 is a later step
     plan["steps"] = [plan["steps"][0], plan["steps"][2], plan["steps"][1]]

@@ -8,21 +8,34 @@ from docpilot.plans.plan import Plan
 from docpilot.running.compile import compile_plan, var_name
 from sandbox.checks import check_program, tools_used
 
-PLAN = Plan.model_validate({"steps": [
-    {"id": 1, "task": "redact_text", "dep": [], "return": "redacted",
-     "args": {"file": "contract.pdf", "terms": ["ACME", "Bob's"], "pages": "1-2"}},
-    {"id": 3, "task": "convert_to_pptx", "dep": [2], "return": "slides", "args": {"file": "$watermarked"}},
-    {"id": 2, "task": "add_watermark", "dep": [1], "return": "watermarked",
-     "args": {"file": "$redacted", "text": "DRAFT", "opacity": 0.3, "rotate": True}},
-]})
+PLAN = Plan.model_validate(
+    {
+        "steps": [
+            {
+                "id": 1,
+                "task": "redact_text",
+                "dep": [],
+                "return": "redacted",
+                "args": {"file": "contract.pdf", "terms": ["ACME", "Bob's"], "pages": "1-2"},
+            },
+            {"id": 3, "task": "convert_to_pptx", "dep": [2], "return": "slides", "args": {"file": "$watermarked"}},
+            {
+                "id": 2,
+                "task": "add_watermark",
+                "dep": [1],
+                "return": "watermarked",
+                "args": {"file": "$redacted", "text": "DRAFT", "opacity": 0.3, "rotate": True},
+            },
+        ]
+    }
+)
 
 
 def test_steps_run_in_the_given_order_with_references_as_variables() -> None:
     code = compile_plan(PLAN, [1, 2, 3], {"contract.pdf"})
     calls = [line for line in code.splitlines() if "tools.run(" in line]
     assert calls == [
-        "v_redacted = tools.run(1, 'redact_text', file=FILES['contract.pdf'], terms=['ACME', \"Bob's\"], "
-        "pages='1-2')",
+        "v_redacted = tools.run(1, 'redact_text', file=FILES['contract.pdf'], terms=['ACME', \"Bob's\"], pages='1-2')",
         "v_watermarked = tools.run(2, 'add_watermark', file=v_redacted, text='DRAFT', opacity=0.3, rotate=True)",
         "v_slides = tools.run(3, 'convert_to_pptx', file=v_watermarked)",
     ]

@@ -15,11 +15,16 @@ def _step(i: int, task: str, file: str | list[str], result: str | list[str], **a
 
 
 def test_intermediate_pdfs_are_not_delivered_and_names_follow_the_upload() -> None:
-    steps = [_step(1, "redact_text", "/in/contract.pdf", "contract_redacted.pdf"),
-             _step(2, "add_watermark", "contract_redacted.pdf", "contract_redacted_watermarked.pdf"),
-             _step(3, "convert_to_pptx", "contract_redacted_watermarked.pdf", ["contract_redacted_watermarked.pptx"])]
-    outputs = ["/s/contract_redacted.pdf", "/s/contract_redacted_watermarked.pdf",
-               "/s/contract_redacted_watermarked.pptx"]
+    steps = [
+        _step(1, "redact_text", "/in/contract.pdf", "contract_redacted.pdf"),
+        _step(2, "add_watermark", "contract_redacted.pdf", "contract_redacted_watermarked.pdf"),
+        _step(3, "convert_to_pptx", "contract_redacted_watermarked.pdf", ["contract_redacted_watermarked.pptx"]),
+    ]
+    outputs = [
+        "/s/contract_redacted.pdf",
+        "/s/contract_redacted_watermarked.pdf",
+        "/s/contract_redacted_watermarked.pptx",
+    ]
     assert choose_deliverables(steps, outputs, ["contract.pdf"]) == [
         ("/s/contract_redacted_watermarked.pdf", "contract_watermarked.pdf"),  # the final document
         ("/s/contract_redacted_watermarked.pptx", "contract_watermarked.pptx"),  # a conversion is a product
@@ -27,15 +32,19 @@ def test_intermediate_pdfs_are_not_delivered_and_names_follow_the_upload() -> No
 
 
 def test_a_named_output_is_delivered_under_its_name_even_when_edited_later() -> None:
-    steps = [_step(1, "extract_pages", "/in/report.pdf", "summary.pdf", output="summary.pdf"),
-             _step(2, "compress", "summary.pdf", "summary_compressed.pdf")]
+    steps = [
+        _step(1, "extract_pages", "/in/report.pdf", "summary.pdf", output="summary.pdf"),
+        _step(2, "compress", "summary.pdf", "summary_compressed.pdf"),
+    ]
     chosen = choose_deliverables(steps, ["/s/summary.pdf", "/s/summary_compressed.pdf"], ["report.pdf"])
     assert chosen == [("/s/summary.pdf", "summary.pdf"), ("/s/summary_compressed.pdf", "report_compressed.pdf")]
 
 
 def test_two_results_with_one_name_get_a_suffix() -> None:
-    steps = [_step(1, "rotate_pages", "/in/a.pdf", "a_rotated.pdf"),
-             _step(2, "rotate_pages", "/in/a.pdf", "a_rotated.pdf")]
+    steps = [
+        _step(1, "rotate_pages", "/in/a.pdf", "a_rotated.pdf"),
+        _step(2, "rotate_pages", "/in/a.pdf", "a_rotated.pdf"),
+    ]
     chosen = choose_deliverables(steps, ["/s1/a_rotated.pdf", "/s2/a_rotated.pdf"], ["a.pdf"])
     assert [name for _, name in chosen] == ["a_rotated.pdf", "a_rotated-2.pdf"]
 

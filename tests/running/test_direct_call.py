@@ -6,8 +6,8 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pymupdf
 import pytest
@@ -27,15 +27,20 @@ def test_outputs_never_replace_files_already_there(make_pdf: Callable[..., str],
     (out / "report_rotated.pdf").write_bytes(b"the user's own file")
     first = call_tool_on_files("rotate_pages", {"degrees": 90}, [src], str(out))
     second = call_tool_on_files("rotate_pages", {"degrees": 180}, [src], str(out))
-    assert [Path(p).name for p in first["outputs"] + second["outputs"]] == ["report_rotated-2.pdf",
-                                                                             "report_rotated-3.pdf"]
+    assert [Path(p).name for p in first["outputs"] + second["outputs"]] == [
+        "report_rotated-2.pdf",
+        "report_rotated-3.pdf",
+    ]
     assert (out / "report_rotated.pdf").read_bytes() == b"the user's own file"
     with pymupdf.open(first["outputs"][0]) as doc:
         assert doc[0].rotation == 90
     with pymupdf.open(second["outputs"][0]) as doc:
         assert doc[0].rotation == 180
-    assert sorted(p.name for p in out.iterdir()) == ["report_rotated-2.pdf", "report_rotated-3.pdf",
-                                                     "report_rotated.pdf"]  # no scratch folder left
+    assert sorted(p.name for p in out.iterdir()) == [
+        "report_rotated-2.pdf",
+        "report_rotated-3.pdf",
+        "report_rotated.pdf",
+    ]  # no scratch folder left
 
 
 def test_a_failing_tool_leaves_the_folder_as_it_was(make_pdf: Callable[..., str], tmp_path: Path) -> None:
@@ -59,9 +64,22 @@ def test_cli_call_prints_the_delivered_paths(make_pdf: Callable[..., str], tmp_p
     out.mkdir()
     (out / "deck_pages.pdf").write_bytes(b"older result")
     proc = subprocess.run(
-        [sys.executable, "-m", "docpilot", "call", "extract_pages", "--args", '{"pages": "3,1"}', src,
-         "--out", str(out), "--json"],
-        capture_output=True, text=True, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+        [
+            sys.executable,
+            "-m",
+            "docpilot",
+            "call",
+            "extract_pages",
+            "--args",
+            '{"pages": "3,1"}',
+            src,
+            "--out",
+            str(out),
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
     )
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout.strip().splitlines()[-1])
@@ -71,8 +89,9 @@ def test_cli_call_prints_the_delivered_paths(make_pdf: Callable[..., str], tmp_p
     assert (out / "deck_pages.pdf").read_bytes() == b"older result"
 
 
-def test_optional_image_arguments_are_not_filled_with_the_pdf(make_pdf: Callable[..., str], tmp_path: Path,
-                                                              synthetic: Callable[[str], str]) -> None:
+def test_optional_image_arguments_are_not_filled_with_the_pdf(
+    make_pdf: Callable[..., str], tmp_path: Path, synthetic: Callable[[str], str]
+) -> None:
     """A text watermark or a typed signature on a PDF: the PDF is the file, not the image."""
     src = make_pdf(["Quarterly report"], name="report.pdf")
     out = tmp_path / "out"

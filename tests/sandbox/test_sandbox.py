@@ -31,8 +31,9 @@ def sandbox() -> Iterator[Sandbox]:
 
 @pytest.fixture
 def contract(make_pdf: Callable[..., str]) -> str:
-    return make_pdf(["Agreement with VoltGuard Inc.\nSigned 2024-01-02", "VoltGuard pays 100 EUR.", "End."],
-                    name="contract.pdf")
+    return make_pdf(
+        ["Agreement with VoltGuard Inc.\nSigned 2024-01-02", "VoltGuard pays 100 EUR.", "End."], name="contract.pdf"
+    )
 
 
 def _sha(path: str) -> str:
@@ -54,7 +55,10 @@ def test_compiled_program_produces_outputs_answers_and_steps(sandbox: Sandbox, c
         assert len(Presentation(result.outputs[1]).slides) == 3
         assert result.answers == [{"step": 3, "task": "count_pages", "value": 3}]
         assert [(s["id"], s["task"], s["ok"]) for s in result.steps] == [
-            (1, "redact_text", True), (2, "convert_to_pptx", True), (3, "count_pages", True)]
+            (1, "redact_text", True),
+            (2, "convert_to_pptx", True),
+            (3, "count_pages", True),
+        ]
         assert result.steps[0]["args"] == {"file": "contract.pdf", "terms": ["VoltGuard"]}
         assert result.steps[0]["changed"] == {"pages": [3, 3], "annotations": [0, 0]}
         assert result.steps[0]["seconds"] >= 0
@@ -87,14 +91,16 @@ print("highlighted", len(pages), json.dumps(pages))
 
 
 def test_tool_error_is_reported_with_step_and_message(sandbox: Sandbox, contract: str) -> None:
-    code = 'x = tools.run(1, "count_pages", file=FILES["contract.pdf"])\n' \
-           'y = tools.run(2, "extract_pages", file=FILES["contract.pdf"], pages="7")\n'
+    code = (
+        'x = tools.run(1, "count_pages", file=FILES["contract.pdf"])\n'
+        'y = tools.run(2, "extract_pages", file=FILES["contract.pdf"], pages="7")\n'
+    )
     with sandbox.run(code, {"contract.pdf": contract}) as result:
         assert not result.ok
         assert result.error["step"] == 2 and result.error["task"] == "extract_pages"
         assert result.error["type"] == "PageRangeError"
         assert "7" in result.error["message"] and "3" in result.error["message"]
-        assert 'line 2' in result.error["traceback"] and "extract_pages" in result.error["traceback"]
+        assert "line 2" in result.error["traceback"] and "extract_pages" in result.error["traceback"]
         assert result.answers == [{"step": 1, "task": "count_pages", "value": 3}]
         assert result.steps[-1]["ok"] is False
 
@@ -104,13 +110,17 @@ def test_argument_errors_and_paths_outside_are_refused(sandbox: Sandbox, contrac
         assert r.error["type"] == "ToolArgumentError" and "bogus" in r.error["message"]
     with sandbox.run('tools.count_pages(file="../../etc/passwd")', {"contract.pdf": contract}) as r:
         assert "outside the working folder" in r.error["message"]
-    with sandbox.run('tools.duplicate(file=FILES["contract.pdf"], output="/tmp/x.pdf")', {"contract.pdf": contract}) as r:
+    with sandbox.run(
+        'tools.duplicate(file=FILES["contract.pdf"], output="/tmp/x.pdf")', {"contract.pdf": contract}
+    ) as r:
         assert not r.ok and "plain file name" in r.error["message"]
 
 
 def test_passwords_are_masked_in_step_records(sandbox: Sandbox, contract: str) -> None:
-    code = 'p = tools.add_password(file=FILES["contract.pdf"], password="hunter2")\n' \
-           'n = tools.count_pages(file=p, password="hunter2")\n'
+    code = (
+        'p = tools.add_password(file=FILES["contract.pdf"], password="hunter2")\n'
+        'n = tools.count_pages(file=p, password="hunter2")\n'
+    )
     with sandbox.run(code, {"contract.pdf": contract}) as result:
         assert result.ok, result.error
         assert "hunter2" not in result.to_json()
@@ -119,7 +129,10 @@ def test_passwords_are_masked_in_step_records(sandbox: Sandbox, contract: str) -
 
 def test_odd_input_names_work(sandbox: Sandbox, make_pdf: Callable[..., str]) -> None:
     odd = make_pdf(["Odd name"], name="my file (1) $x;.pdf")
-    code = 'n = tools.count_pages(file=FILES["my file (1) $x;.pdf"])\nd = tools.duplicate(file=FILES["my file (1) $x;.pdf"])'
+    code = (
+        'n = tools.count_pages(file=FILES["my file (1) $x;.pdf"])\n'
+        'd = tools.duplicate(file=FILES["my file (1) $x;.pdf"])'
+    )
     with sandbox.run(code, {"my file (1) $x;.pdf": odd, "../sneaky/name.pdf": odd}) as result:
         assert result.ok, result.error
         assert result.files == {"my file (1) $x;.pdf": "my file (1) $x;.pdf", "../sneaky/name.pdf": "name.pdf"}
@@ -130,7 +143,9 @@ def test_odd_input_names_work(sandbox: Sandbox, make_pdf: Callable[..., str]) ->
 @pytest.mark.skipif(shutil.which("qpdf") is None, reason="qpdf is not installed")
 def test_tools_may_run_qpdf_inside(sandbox: Sandbox, contract: str) -> None:
     """extract_pages runs qpdf (a trusted program) in the sandbox rather than falling back to PyMuPDF."""
-    with sandbox.run('x = tools.run(1, "extract_pages", file=FILES["c.pdf"], pages="3,1")', {"c.pdf": contract}) as result:
+    with sandbox.run(
+        'x = tools.run(1, "extract_pages", file=FILES["c.pdf"], pages="3,1")', {"c.pdf": contract}
+    ) as result:
         assert result.ok, result.error
         data = Path(result.outputs[0]).read_bytes()
         assert data.startswith(b"%PDF-") and b"%\xbf\xf7\xa2\xfe" in data[:20]  # qpdf's header line
@@ -219,9 +234,14 @@ def test_static_checks_collect_every_problem_with_lines() -> None:
 
 def test_static_checks_accept_good_programs() -> None:
     assert check_program(COMPILED) == []
-    assert check_program("import re, math\nfrom collections import Counter\n"
-                         "for i in range(3):\n    print(f'{i}', max([1, 2]))\n"
-                         "tools.count_pages(file=FILES['a.pdf'])\n") == []
+    assert (
+        check_program(
+            "import re, math\nfrom collections import Counter\n"
+            "for i in range(3):\n    print(f'{i}', max([1, 2]))\n"
+            "tools.count_pages(file=FILES['a.pdf'])\n"
+        )
+        == []
+    )
 
 
 def test_program_refused_by_static_checks_never_runs(contract: str) -> None:

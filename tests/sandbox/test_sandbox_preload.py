@@ -74,8 +74,13 @@ def _calls(synthetic) -> list[tuple[str, dict]]:
 
 def test_every_tool_runs_on_what_a_lean_sandbox_preloads(synthetic, tmp_path):
     calls = _calls(synthetic)
-    proc = subprocess.run([sys.executable, "-I", "-c", PROBE, str(ROOT), json.dumps(calls)], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-I", "-c", PROBE, str(ROOT), json.dumps(calls)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     report = json.loads(proc.stdout.strip().splitlines()[-1])
     assert {name for name, _ in calls} == set(report)
@@ -83,11 +88,16 @@ def test_every_tool_runs_on_what_a_lean_sandbox_preloads(synthetic, tmp_path):
     assert not late, f"tools imported modules the sandbox did not preload (add them to the tool's needs=): {late}"
 
 
-@pytest.mark.parametrize(("code", "expected"), [
-    ("a = tools.run(1, 'convert_to_docx', file=FILES['a.pdf'])\n", ["convert_to_docx"]),
-    ("n = tools.count_pages(FILES['a.pdf'])\nif n > 3:\n    tools.compress(FILES['a.pdf'])\n",
-     ["compress", "count_pages"]),
-    ("x = (\n", []),
-])
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [
+        ("a = tools.run(1, 'convert_to_docx', file=FILES['a.pdf'])\n", ["convert_to_docx"]),
+        (
+            "n = tools.count_pages(FILES['a.pdf'])\nif n > 3:\n    tools.compress(FILES['a.pdf'])\n",
+            ["compress", "count_pages"],
+        ),
+        ("x = (\n", []),
+    ],
+)
 def test_tools_used_reads_the_program(code, expected):
     assert tools_used(code) == expected

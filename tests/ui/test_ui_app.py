@@ -30,11 +30,21 @@ OUT = {
     "/send": ["chat", "request"],
     "/plan": ["chat", "editor", "plan_json", "logs"],
     "/revise": ["chat", "request", "editor", "plan_json", "logs"],
-    "/approve": ["chat", "editor", "plan_json", "files", "doc", "thumbs", "page", "before_after", "downloads",
-                 "logs"],
+    "/approve": ["chat", "editor", "plan_json", "files", "doc", "thumbs", "page", "before_after", "downloads", "logs"],
     "/cancel": ["chat", "editor", "plan_json", "downloads", "logs"],
-    "/reset": ["chat", "request", "editor", "plan_json", "files", "doc", "thumbs", "page", "before_after",
-               "downloads", "logs"],
+    "/reset": [
+        "chat",
+        "request",
+        "editor",
+        "plan_json",
+        "files",
+        "doc",
+        "thumbs",
+        "page",
+        "before_after",
+        "downloads",
+        "logs",
+    ],
 }
 PAGES = ["Page one: the parties.", "Page two: the terms.", "Page three: signatures."]
 
@@ -82,8 +92,9 @@ def app(tmp_path_factory):
     root = tmp_path_factory.mktemp("ui-sessions")
     with pytest.MonkeyPatch.context() as patch:  # run records go to a temp cache, not the user's
         patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
-        app = launch("127.0.0.1", free_port(), backend="rules", idle_timeout=600, session_root=root,
-                     prevent_thread_lock=True)
+        app = launch(
+            "127.0.0.1", free_port(), backend="rules", idle_timeout=600, session_root=root, prevent_thread_lock=True
+        )
     yield app, root
     app.close()
 
@@ -162,7 +173,7 @@ def test_ten_parallel_sessions_get_only_their_own_results(app, make_pdf):
     marks = [f"S{i}KIWI" for i in range(10)]
     paths = [make_pdf([f"Document of session {i}."] * 2, name=f"doc{i}.pdf") for i in range(10)]
     with ThreadPoolExecutor(10) as pool:
-        results = list(pool.map(lambda args: _one_session(demo, *args), zip(paths, marks)))
+        results = list(pool.map(lambda args: _one_session(demo, *args), zip(paths, marks, strict=False)))
     new_dirs = set(session_dirs(root)) - before
     assert len(new_dirs) == 10, "one private folder per session"
     for i, result in enumerate(results):

@@ -51,8 +51,9 @@ def app(tmp_path, monkeypatch):
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # run records stay out of the user's cache
     root = tmp_path / "sessions"
-    demo = launch("127.0.0.1", free_port(), backend="rules", idle_timeout=600, session_root=root,
-                  prevent_thread_lock=True)
+    demo = launch(
+        "127.0.0.1", free_port(), backend="rules", idle_timeout=600, session_root=root, prevent_thread_lock=True
+    )
     yield demo, root
     demo.close()
     demo.store.close_all()
@@ -68,7 +69,9 @@ def shots(tmp_path):
 def test_browser_flow(app, shots, guard, make_pdf, tmp_path):
     expect = sync_api.expect
     demo, root = app
-    source = guard(CONTRACT) if CONTRACT.exists() else make_pdf(["One.", "Two.", "Three.", "Four."], name="contract.pdf")
+    source = (
+        guard(CONTRACT) if CONTRACT.exists() else make_pdf(["One.", "Two.", "Three.", "Four."], name="contract.pdf")
+    )
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
         context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
@@ -136,7 +139,8 @@ def test_browser_flow(app, shots, guard, make_pdf, tmp_path):
             assert [pg.rotation for pg in doc] == [0, 0, 90, 0]
         page.get_by_text("Logs", exact=True).click()
         expect(page.locator("#logs textarea")).to_have_value(
-            re.compile(r"edited: step 1 rotate_pages: pages 2 → 3[\s\S]*run ok"))
+            re.compile(r"edited: step 1 rotate_pages: pages 2 → 3[\s\S]*run ok")
+        )
 
         # 5. a request that cannot be done is explained; the next one works
         send("rotate page 9 by 90 degrees")

@@ -11,15 +11,14 @@ from pathlib import Path
 import pymupdf
 import pytest
 
+from docpilot.planning.planner import make_planner
 from docpilot.running.executor import Executor
 from docpilot.service import DocPilot
-from docpilot.ui.session import SessionStore, safe_file_name
 from docpilot.ui.actions import (
     PLANNING,
-    add_message,
-    respond,
     QA_NOT_AVAILABLE,
     SerialPilot,
+    add_message,
     approve,
     cancel,
     handle_message,
@@ -27,11 +26,12 @@ from docpilot.ui.actions import (
     handle_upload,
     looks_like_question,
     mask_text,
+    respond,
     safely,
 )
 from docpilot.ui.panels import render, select_doc, select_page
+from docpilot.ui.session import SessionStore, safe_file_name
 from pdftools.masking import MASK
-from docpilot.planning.planner import make_planner
 
 PAGES = ["Page one: the parties.", "Page two: the terms.", "Page three: signatures."]
 
@@ -107,8 +107,16 @@ def test_bad_files_are_refused_with_a_clear_message(store, tmp_path):
     assert "Upload a PDF first" in last(s) and s.outcome is None
 
 
-@pytest.mark.parametrize("name, safe", [("../../etc/passwd", "passwd"), ("a b/c d.pdf", "c_d.pdf"),
-                                        ("x\\..\\y.PDF", "y.PDF"), ("...", "file"), ("é.pdf", "file.pdf")])
+@pytest.mark.parametrize(
+    "name, safe",
+    [
+        ("../../etc/passwd", "passwd"),
+        ("a b/c d.pdf", "c_d.pdf"),
+        ("x\\..\\y.PDF", "y.PDF"),
+        ("...", "file"),
+        ("é.pdf", "file.pdf"),
+    ],
+)
 def test_safe_file_name(name, safe):
     assert safe_file_name(name) == safe
 
@@ -204,19 +212,32 @@ def test_questions_get_the_qa_not_available_answer(pilot, session):
     assert "3 pages" in last(session)
 
 
-@pytest.mark.parametrize("text, question", [("what does section 3 say?", True), ("Who signed it", True),
-                                            ("rotate page 2", False), ("add a DRAFT watermark", False)])
+@pytest.mark.parametrize(
+    "text, question",
+    [
+        ("what does section 3 say?", True),
+        ("Who signed it", True),
+        ("rotate page 2", False),
+        ("add a DRAFT watermark", False),
+    ],
+)
 def test_looks_like_question(text, question):
     assert looks_like_question(text) is question
 
 
-@pytest.mark.parametrize("text, shown", [
-    ("encrypt with password abc123", "encrypt with password ***"),
-    ('the password is "hunter 2"', 'the password is "***"'),
-    ('add_password(f, password="s3", owner_password="o9")', 'add_password(f, password="***", owner_password="***")'),
-    ("password protect it", "password protect it"),
-    ("remove the password", "remove the password"),
-])
+@pytest.mark.parametrize(
+    "text, shown",
+    [
+        ("encrypt with password abc123", "encrypt with password ***"),
+        ('the password is "hunter 2"', 'the password is "***"'),
+        (
+            'add_password(f, password="s3", owner_password="o9")',
+            'add_password(f, password="***", owner_password="***")',
+        ),
+        ("password protect it", "password protect it"),
+        ("remove the password", "remove the password"),
+    ],
+)
 def test_mask_text(text, shown):
     assert mask_text(text) == shown
 

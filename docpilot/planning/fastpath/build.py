@@ -9,33 +9,66 @@ fully understood returns None, and the request goes to the LLM planner.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
-
-from pdftools import all_tools, get_tool
+from collections.abc import Callable
+from typing import Any
 
 from docpilot.files import FileInfo
-from docpilot.plans.plan import Plan
 from docpilot.planning.fastpath import rules as r
 from docpilot.planning.fastpath import rules_files as f
 from docpilot.planning.fastpath import rules_pages as p
 from docpilot.planning.fastpath.extract import password_in
 from docpilot.planning.fastpath.rules import Context, Intent, NeedInfo
 from docpilot.planning.fastpath.text import split_request
+from docpilot.plans.plan import Plan
+from pdftools import all_tools, get_tool
 
 __all__ = ["fast_plan", "partial_plan", "hint_tools", "NeedInfo", "RULE_ORDER", "LOGIC"]
 
 RULE_ORDER: list[Callable[[str, str, Context], list[Intent] | None]] = [
-    r.check_password, r.count_pages, r.remove_password, p.blank_pages, p.add_page_with_text, r.page_numbers,
-    r.header_footer, r.watermark, r.signature, p.add_image, r.comment, r.annotations, f.sanitize, f.form_tools, f.fill_form,
-    f.set_metadata, f.get_metadata, f.find_entities, f.search,
-    r._markup("highlight_text", "highlight|highlighting|mark"), r._markup("underline_text", "underline|underscore"),
+    r.check_password,
+    r.count_pages,
+    r.remove_password,
+    p.blank_pages,
+    p.add_page_with_text,
+    r.page_numbers,
+    r.header_footer,
+    r.watermark,
+    r.signature,
+    p.add_image,
+    r.comment,
+    r.annotations,
+    f.sanitize,
+    f.form_tools,
+    f.fill_form,
+    f.set_metadata,
+    f.get_metadata,
+    f.find_entities,
+    f.search,
+    r._markup("highlight_text", "highlight|highlighting|mark"),
+    r._markup("underline_text", "underline|underscore"),
     r._markup("strikeout_text", "strike ?out|strikethrough|strike through|cross out|strike"),
-    r.redact, p.delete_pages, p.extract_pages, p.rotate, p.reorder, p.split, p.crop, p.combine, p.images_to_pdf,
-    p.compress, f.duplicate, f.ocr, f.extraction, f.convert, r.add_password,
+    r.redact,
+    p.delete_pages,
+    p.extract_pages,
+    p.rotate,
+    p.reorder,
+    p.split,
+    p.crop,
+    p.combine,
+    p.images_to_pdf,
+    p.compress,
+    f.duplicate,
+    f.ocr,
+    f.extraction,
+    f.convert,
+    r.add_password,
 ]
 
-_FILLER = re.compile(r"^(?:please|thanks?|thank you|ok(?:ay)?|cheers|(?:for|in) (?:this|the|these) (?:file|document|"
-                     r"pdf|contract|report)s?)\b.{0,20}$", re.IGNORECASE)
+_FILLER = re.compile(
+    r"^(?:please|thanks?|thank you|ok(?:ay)?|cheers|(?:for|in) (?:this|the|these) (?:file|document|"
+    r"pdf|contract|report)s?)\b.{0,20}$",
+    re.IGNORECASE,
+)
 # Logic beyond a straight line (conditions, per-match loops) is for the LLM-written program path.
 LOGIC = re.compile(
     r"\b(?:if|unless|otherwise|else|whether or not|in case)\b|\bonly when\b|"
@@ -120,11 +153,16 @@ def hint_tools(request: str, files: dict[str, FileInfo]) -> list[str]:
 # Verbs that name a tool even when the rest of the clause is not understood.
 _KEYWORDS = [
     (r"\b(?:redact|black ?out|censor|anonymi[sz]e|mask)\b", "redact_text"),
-    (r"\bhighlight", "highlight_text"), (r"\bunderline", "underline_text"),
-    (r"\bstrike|\bcross out", "strikeout_text"), (r"\bwatermark", "add_watermark"),
-    (r"\bcomment|\bnote\b", "add_comment"), (r"\bsign", "add_signature"),
-    (r"\bsearch|\bfind|\bwhich pages?\b|\bwhere\b", "search_text"), (r"\bsummar", "extract_text"),
-    (r"\btables?\b", "extract_tables"), (r"\bform\b|\bfield", "read_form"),
+    (r"\bhighlight", "highlight_text"),
+    (r"\bunderline", "underline_text"),
+    (r"\bstrike|\bcross out", "strikeout_text"),
+    (r"\bwatermark", "add_watermark"),
+    (r"\bcomment|\bnote\b", "add_comment"),
+    (r"\bsign", "add_signature"),
+    (r"\bsearch|\bfind|\bwhich pages?\b|\bwhere\b", "search_text"),
+    (r"\bsummar", "extract_text"),
+    (r"\btables?\b", "extract_tables"),
+    (r"\bform\b|\bfield", "read_form"),
 ]
 
 
@@ -159,8 +197,9 @@ def partial_plan(request: str, files: dict[str, FileInfo]) -> Plan | None:
         return None
 
 
-def _understood(request: str, files: dict[str, FileInfo], skip_unknown: bool
-                ) -> tuple[list[Intent], dict[str, FileInfo], list[str], str | None] | None:
+def _understood(
+    request: str, files: dict[str, FileInfo], skip_unknown: bool
+) -> tuple[list[Intent], dict[str, FileInfo], list[str], str | None] | None:
     req = split_request(request)
     pdfs = [n for n, i in files.items() if i.kind == "pdf"]
     images = [n for n, i in files.items() if i.kind == "image"]
@@ -194,10 +233,12 @@ def _assemble(intents: list[Intent], files: dict[str, FileInfo], pdfs: list[str]
     for intent in rest:
         if intent.task == "remove_password" and "password" not in intent.args:
             if not password:
-                raise NeedInfo("What is the file's current password? Say it in the request, "
-                               "e.g. \"remove the password; the password is test\".")
+                raise NeedInfo(
+                    "What is the file's current password? Say it in the request, "
+                    'e.g. "remove the password; the password is test".'
+                )
             intent.args["password"] = password
-    rest.sort(key=lambda i: (0 if i.stage == 0 else 1 if i.stage == 1 else i.stage))
+    rest.sort(key=lambda i: 0 if i.stage == 0 else 1 if i.stage == 1 else i.stage)
     steps: list[dict[str, Any]] = []
     used: set[str] = set()
 
@@ -221,11 +262,15 @@ def _assemble(intents: list[Intent], files: dict[str, FileInfo], pdfs: list[str]
     for source in sources:
         current = source
         info = files.get(source) if source and not source.startswith("$") else None
-        if info is not None and info.encrypted and not any(i.task in ("remove_password", "check_password")
-                                                           for i in rest):
+        if (
+            info is not None
+            and info.encrypted
+            and not any(i.task in ("remove_password", "check_password") for i in rest)
+        ):
             if not password:
-                raise NeedInfo(f"{info.name} is password-protected. Tell me its password, e.g. "
-                               "\"…; the password is test\".")
+                raise NeedInfo(
+                    f'{info.name} is password-protected. Tell me its password, e.g. "…; the password is test".'
+                )
             current = add("remove_password", {"password": password}, current)
         for intent in rest:
             if intent.task == "count_pages" and info is not None and info.encrypted and password:

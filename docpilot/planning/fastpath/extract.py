@@ -5,19 +5,52 @@ from __future__ import annotations
 import re
 
 __all__ = [
-    "pages_in", "password_in", "degrees_in", "position_in", "output_name_in", "categories_in",
-    "format_in", "number_words", "PII",
+    "pages_in",
+    "password_in",
+    "degrees_in",
+    "position_in",
+    "output_name_in",
+    "categories_in",
+    "format_in",
+    "number_words",
+    "PII",
 ]
 
 _ORDINALS = {
-    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
-    "ninth": 9, "tenth": 10, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5,
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+    "1st": 1,
+    "2nd": 2,
+    "3rd": 3,
+    "4th": 4,
+    "5th": 5,
 }
-_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-            "ten": 10, "a": 1, "an": 1, "single": 1}
+_NUMBERS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "a": 1,
+    "an": 1,
+    "single": 1,
+}
 _RANGE_SEP = r"\s*(?:-|–|to|through|thru|until|till)\s*"
 _NUM = r"\d+"
-_LIST = rf"{_NUM}(?:{_RANGE_SEP}(?:{_NUM}|the end|end|last))?(?:\s*(?:,|and|&|,\s*and)\s*{_NUM}(?:{_RANGE_SEP}(?:{_NUM}|the end|end|last))?)*"
+_LIST = rf"{_NUM}(?:{_RANGE_SEP}(?:{_NUM}|the end|end|last))?(?:\s*(?:,|and|&|,\s*and)\s*{_NUM}(?:{_RANGE_SEP}(?:{_NUM}|the end|end|last))?)*"  # noqa: E501 - one alternation reads best whole
 
 
 def number_words(text: str) -> int | None:
@@ -36,12 +69,15 @@ def _clean_list(spec: str) -> str:
 
 def pages_in(clause: str, count: int | None = None) -> str | None:
     """The page selection a clause names, in the selection syntax ("1-3,5", "last", "all"), or None."""
-    c = re.sub(r"-?\d+(?:\.\d+)?\s*(?:°|degrees?\b|deg\b|dpi\b|%|percent\b|mm\b|cm\b|pt\b|points\b|inch(?:es)?\b)",
-               " ", clause.lower())
+    c = re.sub(
+        r"-?\d+(?:\.\d+)?\s*(?:°|degrees?\b|deg\b|dpi\b|%|percent\b|mm\b|cm\b|pt\b|points\b|inch(?:es)?\b)",
+        " ",
+        clause.lower(),
+    )
     m = re.search(rf"\bpages?\s+({_LIST})", c)
     if m:
         spec = _clean_list(m.group(1))
-        tail = c[m.end():]
+        tail = c[m.end() :]
         if re.match(r"\s*(?:onwards?|and (?:after|beyond|on)|to the end|and following)", tail):
             spec += "-last"
         return spec
@@ -56,12 +92,14 @@ def pages_in(clause: str, count: int | None = None) -> str | None:
         if count:
             return f"{max(1, count - n + 1)}-{count}"
         return None
-    m = re.search(r"\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|\d+(?:st|nd|rd|th))"
-                  r"\s+(?:and\s+(?:the\s+)?(first|second|third|last|\d+(?:st|nd|rd|th))\s+)?pages?\b", c)
+    m = re.search(
+        r"\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|\d+(?:st|nd|rd|th))"
+        r"\s+(?:and\s+(?:the\s+)?(first|second|third|last|\d+(?:st|nd|rd|th))\s+)?pages?\b",
+        c,
+    )
     if m:
         picks = [g for g in m.groups() if g]
-        return ",".join("last" if p == "last" else str(_ORDINALS.get(p, int(re.sub(r"\D", "", p) or 0)))
-                        for p in picks)
+        return ",".join("last" if p == "last" else str(_ORDINALS.get(p, int(re.sub(r"\D", "", p) or 0))) for p in picks)
     m = re.search(r"\b(?:cover|title|front)\s+page\b", c)
     if m:
         return "1"
@@ -81,8 +119,27 @@ def pages_in(clause: str, count: int | None = None) -> str | None:
 _PASSWORD = re.compile(
     r"\bpassword(?:\s+(?:is|of|=|:|to|as|set to))?\s*(?:is\s+)?(?::\s*)?(⟦\d+⟧|[^\s,;]+)", re.IGNORECASE
 )
-_NOT_PASSWORD = {"from", "the", "a", "on", "protected", "protection", "and", "for", "it", "this", "that", "with",
-                 "if", "so", "then", "too", "please", "required", "set"}
+_NOT_PASSWORD = {
+    "from",
+    "the",
+    "a",
+    "on",
+    "protected",
+    "protection",
+    "and",
+    "for",
+    "it",
+    "this",
+    "that",
+    "with",
+    "if",
+    "so",
+    "then",
+    "too",
+    "please",
+    "required",
+    "set",
+}
 
 
 def password_in(clause: str, quotes: list[str]) -> str | None:
@@ -115,10 +172,20 @@ _POSITIONS = ("top-left", "top-right", "top-center", "bottom-left", "bottom-righ
 
 def position_in(clause: str, default_bottom: str = "bottom-center", default_top: str = "top-center") -> str | None:
     c = clause.lower().replace("centre", "center").replace("middle", "center")
-    vertical = "top" if re.search(r"\b(?:top|header|upper)\b", c) else "bottom" if re.search(
-        r"\b(?:bottom|footer|lower|foot)\b", c) else None
-    horizontal = "left" if re.search(r"\bleft\b", c) else "right" if re.search(r"\bright\b", c) else (
-        "center" if re.search(r"\bcenter(?:ed)?\b", c) else None)
+    vertical = (
+        "top"
+        if re.search(r"\b(?:top|header|upper)\b", c)
+        else "bottom"
+        if re.search(r"\b(?:bottom|footer|lower|foot)\b", c)
+        else None
+    )
+    horizontal = (
+        "left"
+        if re.search(r"\bleft\b", c)
+        else "right"
+        if re.search(r"\bright\b", c)
+        else ("center" if re.search(r"\bcenter(?:ed)?\b", c) else None)
+    )
     if vertical and horizontal:
         return f"{vertical}-{horizontal}"
     if vertical:
@@ -150,14 +217,19 @@ _CATEGORY_WORDS = [
     (r"(?:credit|debit)?\s*card(?:\s+numbers?)?s?", "card"),
     (r"(?:bank\s+)?account(?:\s+numbers?)|iban(?:s)?|routing numbers?", "account"),
     (r"dates?(?:\s+of\s+birth)?|birthdays?|birth dates?", "date"),
-    (r"(?:monetary|dollar|money)\s+(?:amounts?|values?|figures?)|amounts?\s+of\s+money|prices?|money|"
-     r"currency amounts?|dollar figures?", "money"),
+    (
+        r"(?:monetary|dollar|money)\s+(?:amounts?|values?|figures?)|amounts?\s+of\s+money|prices?|money|"
+        r"currency amounts?|dollar figures?",
+        "money",
+    ),
     (r"urls?|links?|web ?(?:site)?\s*addresses|websites?|web links?", "url"),
 ]
 PII = ["email", "phone", "ssn", "card", "account", "date"]
-_PII_WORDS = (r"\b(?:pii|personally identifiable information|personal(?:ly)? (?:identifying )?(?:information|info|data|"
-              r"details)|sensitive (?:information|data|info|details)|private (?:information|data|details)|"
-              r"contact (?:details|information|info))\b")
+_PII_WORDS = (
+    r"\b(?:pii|personally identifiable information|personal(?:ly)? (?:identifying )?(?:information|info|data|"
+    r"details)|sensitive (?:information|data|info|details)|private (?:information|data|details)|"
+    r"contact (?:details|information|info))\b"
+)
 
 
 def categories_in(clause: str) -> list[str]:

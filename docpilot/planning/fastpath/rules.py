@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
-from docpilot.planning.fastpath.extract import (categories_in, output_name_in, pages_in, password_in,
-                      position_in)
+from docpilot.planning.fastpath.extract import categories_in, output_name_in, pages_in, password_in, position_in
 from docpilot.planning.fastpath.targets import Target, target_in
 
 __all__ = ["Intent", "Context", "NeedInfo", "convert_task"]
-
 
 
 @functools.cache
@@ -80,22 +79,28 @@ def _password_suffix(c: str, ctx: Context) -> list[Intent]:
     if _has(c, r"\bwith (?:a |the )?password\b|\bpassword[- ]protect|\bprotected with\b|\bencrypt"):
         pw = password_in(c, ctx.quotes)
         if not pw:
-            raise NeedInfo("Which password should protect the file? Say it in the request, e.g. "
-                           "\"protect it with the password Budget2025\".")
+            raise NeedInfo(
+                "Which password should protect the file? Say it in the request, e.g. "
+                '"protect it with the password Budget2025".'
+            )
         return [Intent("add_password", {"password": pw}, stage=3)]
     return []
 
 
 def check_password(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if _has(low, r"\b(?:is|are|does|do|has|have)\b.*\b(?:password|encrypted|protected|locked)\b") and not _has(
-            low, r"\b(?:remove|add|set|protect with)\b"):
+        low, r"\b(?:remove|add|set|protect with)\b"
+    ):
         return [Intent("check_password", {}, stage=1)]
     return None
 
 
 def remove_password(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if not _has(low, r"\b(?:remove|strip|delete|take off|drop|clear|disable)\b.*\b(?:password|encryption|protection)\b"
-                     r"|\bunlock\b|\bdecrypt\b|\bunprotect\b"):
+    if not _has(
+        low,
+        r"\b(?:remove|strip|delete|take off|drop|clear|disable)\b.*\b(?:password|encryption|protection)\b"
+        r"|\bunlock\b|\bdecrypt\b|\bunprotect\b",
+    ):
         return None
     pw = password_in(c, ctx.quotes)
     args = {"password": pw} if pw else {}
@@ -103,13 +108,18 @@ def remove_password(c: str, low: str, ctx: Context) -> list[Intent] | None:
 
 
 def add_password(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if not _has(low, r"\b(?:protect|encrypt|lock|secure|password[- ]protect)\b|\b(?:add|set|put|apply)\s+(?:a\s+|the\s+)?"
-                     r"password\b|\bread[- ]only\b.*\bpassword\b|\bpassword\b.*\bread[- ]only\b"):
+    if not _has(
+        low,
+        r"\b(?:protect|encrypt|lock|secure|password[- ]protect)\b|\b(?:add|set|put|apply)\s+(?:a\s+|the\s+)?"
+        r"password\b|\bread[- ]only\b.*\bpassword\b|\bpassword\b.*\bread[- ]only\b",
+    ):
         return None
     pw = password_in(c, ctx.quotes)
     if not pw:
-        raise NeedInfo("Which password should protect the file? Say it in the request, e.g. "
-                       "\"protect it with the password Budget2025\".")
+        raise NeedInfo(
+            "Which password should protect the file? Say it in the request, e.g. "
+            '"protect it with the password Budget2025".'
+        )
     return [Intent("add_password", {"password": pw}, stage=3)]
 
 
@@ -123,8 +133,9 @@ def _markup(task: str, verb: str) -> Rule:
     def rule(c: str, low: str, ctx: Context) -> list[Intent] | None:
         if not _has(low, rf"\b(?:{verb})\b"):
             return None
-        target = target_in(c, verb.split("|")[0] if "|" not in verb else re.search(rf"\b(?:{verb})\b", low,
-                                                                                       re.I).group(0), ctx.quotes)
+        target = target_in(
+            c, verb.split("|")[0] if "|" not in verb else re.search(rf"\b(?:{verb})\b", low, re.I).group(0), ctx.quotes
+        )
         if target.pronoun and ctx.last_target is not None:
             target = ctx.last_target
         _refuse_unsupported(target, verb.split("|")[0])
@@ -149,21 +160,33 @@ def _refuse_unsupported(target: Any, verb: str) -> None:
         raise NeedInfo(
             f"I cannot find {what} on my own yet: the kinds of data I recognise are "
             "emails, phone numbers, SSNs, card and account numbers, dates, money amounts and URLs. Put the exact "
-            f"words in quotes instead, e.g. {verb} 'Maria Gonzalez'.")
+            f"words in quotes instead, e.g. {verb} 'Maria Gonzalez'."
+        )
 
 
 def redact(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    m = re.search(r"\b(?:redact|black ?out|blackout|blank ?out|white ?out|censor|mask|obscure|hide|erase|scrub|remove|delete|strip)\b", low)
+    m = re.search(
+        r"\b(?:redact|black ?out|blackout|blank ?out|white ?out|censor|mask|obscure|hide|erase|scrub|remove|delete|strip)\b",  # noqa: E501 - one alternation reads best whole
+        low,
+    )
     if not m:
         return None
     verb = m.group(0)
-    rest = low[m.end():]
+    rest = low[m.end() :]
     if verb in ("remove", "delete", "strip", "erase") and (
-            _has(rest, r"\b(?:pages?|password|annotations?|comments?|highlights?|blank|metadata|javascript|"
-                       r"attachments?|watermark|bookmarks?|form)\b") and not categories_in(rest)):
+        _has(
+            rest,
+            r"\b(?:pages?|password|annotations?|comments?|highlights?|blank|metadata|javascript|"
+            r"attachments?|watermark|bookmarks?|form)\b",
+        )
+        and not categories_in(rest)
+    ):
         return None
-    if _has(rest, r"^\s*(?:the\s+)?(?:whole|entire|full|complete)?\s*(?:first |last |\d+(?:st|nd|rd|th) )?pages?\b"
-                  r"|^\s*(?:everything|all content|all text)\s+on\b") and not _quoted(c, ctx):
+    if _has(
+        rest,
+        r"^\s*(?:the\s+)?(?:whole|entire|full|complete)?\s*(?:first |last |\d+(?:st|nd|rd|th) )?pages?\b"
+        r"|^\s*(?:everything|all content|all text)\s+on\b",
+    ) and not _quoted(c, ctx):
         pages = _pages(c, ctx, None)
         if pages:
             return [Intent("redact_pages", _with_output({"pages": pages}, c, ctx))]
@@ -180,14 +203,20 @@ def redact(c: str, low: str, ctx: Context) -> list[Intent] | None:
 
 
 def comment(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if not _has(low, r"\b(?:comment|sticky note|note|annotation)\b") or _has(low, r"\b(?:remove|delete|clear|list|"
-                                                                             r"show|read)\b"):
+    if not _has(low, r"\b(?:comment|sticky note|note|annotation)\b") or _has(
+        low,
+        r"\b(?:remove|delete|clear|list|"
+        r"show|read)\b",
+    ):
         return None
     quoted = _quoted(c, ctx)
     text = quoted[0] if quoted else None
     if not text:
-        m = re.search(r"\b(?:saying|that says|which says|reading|with the text|with text|:)\s+(.+?)(?:\s+on page\b|$)", c,
-                      re.IGNORECASE)
+        m = re.search(
+            r"\b(?:saying|that says|which says|reading|with the text|with text|:)\s+(.+?)(?:\s+on page\b|$)",
+            c,
+            re.IGNORECASE,
+        )
         text = m.group(1).strip() if m else None
     if not text:
         return None
@@ -204,8 +233,11 @@ def annotations(c: str, low: str, ctx: Context) -> list[Intent] | None:
 
 
 def watermark(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    across = re.search(r"\b(?:put|write|print|place|splash|add)\s+(⟦\d+⟧|(?:[A-Z][A-Z0-9'’-]+\s+)*[A-Z][A-Z0-9'’-]+)\s+"
-                       r"(?:(?:diagonally\s+)?(?:across|over)|diagonally\s+on)\b", c)
+    across = re.search(
+        r"\b(?:put|write|print|place|splash|add)\s+(⟦\d+⟧|(?:[A-Z][A-Z0-9'’-]+\s+)*[A-Z][A-Z0-9'’-]+)\s+"
+        r"(?:(?:diagonally\s+)?(?:across|over)|diagonally\s+on)\b",
+        c,
+    )
     if not _has(low, r"\bwatermark|\bstamp(?:ed|ing)?\b") and not across:
         return None
     quoted = _quoted(c, ctx)
@@ -214,9 +246,11 @@ def watermark(c: str, low: str, ctx: Context) -> list[Intent] | None:
         text = across.group(1)
     if not text:
         m = re.search(r"\b((?:[A-Z][A-Z0-9'’-]+\s+)*[A-Z][A-Z0-9'’-]+)\s+(?i:watermark|stamp)", c) or re.search(
-            r"(?i:watermark|stamp(?:ed|ing)?)\s+(?:(?:it|them|the pages|each page|every page|all pages)\s+(?:as\s+|with\s+)?)?"
+            r"(?i:watermark|stamp(?:ed|ing)?)\s+(?:(?:it|them|the pages|each page|every page|all pages)\s+(?:as\s+|with\s+)?)?"  # noqa: E501 - one alternation reads best whole
             r"(?:saying\s+|that says\s+|reading\s+|of\s+|with\s+(?:the\s+)?(?:text|word)\s+)?"
-            r"((?:[A-Z][A-Z0-9'’-]+\s+)*[A-Z][A-Z0-9'’-]+)\b", c)
+            r"((?:[A-Z][A-Z0-9'’-]+\s+)*[A-Z][A-Z0-9'’-]+)\b",
+            c,
+        )
         text = m.group(1) if m and m.group(1) not in ("I", "PDF") else None
     args: dict[str, Any] = {"pages": _pages(c, ctx)}
     if text:
@@ -242,16 +276,18 @@ def signature(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if _has(low, r"\bsignature (?:page|block|line|section)s?\b") and not _has(low, r"\bsign\b|\badd\b.*\bsignature\b"):
         return None  # "the signature page as a picture" names a page, not an action
     args: dict[str, Any] = {"page": pages_in(c, ctx.page_count) or "last"}
-    named = re.search(r"\b(?:sign(?:ed)? (?:it )?(?:as|by|with the name)|name)\s+(⟦\d+⟧|[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*)",
-                      c)
+    named = re.search(
+        r"\b(?:sign(?:ed)? (?:it )?(?:as|by|with the name)|name)\s+(⟦\d+⟧|[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*)", c
+    )
     if ctx.images:
         args["image"] = ctx.images[0]
     elif named:
         raw = named.group(1)
         args["name"] = ctx.quotes[int(raw[1:-1])] if raw.startswith("⟦") else raw
     else:
-        raise NeedInfo("Upload the signature image (PNG or JPEG), or give the name to sign with, "
-                       "e.g. \"sign it as Jane Doe\".")
+        raise NeedInfo(
+            'Upload the signature image (PNG or JPEG), or give the name to sign with, e.g. "sign it as Jane Doe".'
+        )
     position = position_in(c, default_bottom="bottom-right", default_top="top-right")
     if position and position != "center":
         args["position"] = position
@@ -284,6 +320,6 @@ def header_footer(c: str, low: str, ctx: Context) -> list[Intent] | None:
         return None
     args: dict[str, Any] = {m.group(1): quoted[0], "pages": _pages(c, ctx)}
     if len(quoted) > 1 and _has(low, r"\bheader\b") and _has(low, r"\bfooter\b"):
-        first, second = (("header", "footer") if low.find("header") < low.find("footer") else ("footer", "header"))
+        first, second = ("header", "footer") if low.find("header") < low.find("footer") else ("footer", "header")
         args = {first: quoted[0], second: quoted[1], "pages": args["pages"]}
     return [Intent("add_header_footer", _with_output(args, c, ctx))]

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from docpilot.planning.fastpath.extract import categories_in, format_in, output_name_in, pages_in
-from docpilot.planning.fastpath.rules import convert_task, Context, Intent, _has, _pages, _quoted, _with_output
+from docpilot.planning.fastpath.rules import Context, Intent, _has, _pages, _quoted, _with_output, convert_task
 
 __all__: list[str] = []
 
@@ -32,8 +32,11 @@ def set_metadata(c: str, low: str, ctx: Context) -> list[Intent] | None:
         return None
     args: dict[str, Any] = {}
     for name in _FIELDS:
-        m = re.search(rf"\b{name}\b\s*(?:to|as|=|:|is)?\s*(⟦\d+⟧|[^,;]+?)(?:,|\s+and\s+(?:the\s+)?(?:{'|'.join(_FIELDS)})|$)",
-                      c, re.IGNORECASE)
+        m = re.search(
+            rf"\b{name}\b\s*(?:to|as|=|:|is)?\s*(⟦\d+⟧|[^,;]+?)(?:,|\s+and\s+(?:the\s+)?(?:{'|'.join(_FIELDS)})|$)",
+            c,
+            re.IGNORECASE,
+        )
         if m:
             raw = m.group(1).strip()
             args[name] = ctx.quotes[int(raw[1:-1])] if raw.startswith("⟦") else raw
@@ -41,15 +44,21 @@ def set_metadata(c: str, low: str, ctx: Context) -> list[Intent] | None:
 
 
 def get_metadata(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if _has(low, r"\b(?:what is|what's|who is|show|get|read|list|tell me)\b.*\b(?:title|author|metadata|properties|"
-                 r"creation date|created|producer)\b"):
+    if _has(
+        low,
+        r"\b(?:what is|what's|who is|show|get|read|list|tell me)\b.*\b(?:title|author|metadata|properties|"
+        r"creation date|created|producer)\b",
+    ):
         return [Intent("get_metadata", {})]
     return None
 
 
 def sanitize(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if _has(low, r"\bsanitize|\bsanitise|\bscrub (?:the )?(?:file|document|metadata)|\bremove (?:all )?(?:the )?"
-                 r"(?:hidden (?:data|content|text)|javascript|scripts|metadata)\b|\bclean (?:up )?(?:the )?metadata"):
+    if _has(
+        low,
+        r"\bsanitize|\bsanitise|\bscrub (?:the )?(?:file|document|metadata)|\bremove (?:all )?(?:the )?"
+        r"(?:hidden (?:data|content|text)|javascript|scripts|metadata)\b|\bclean (?:up )?(?:the )?metadata",
+    ):
         return [Intent("sanitize", _with_output({}, c, ctx))]
     return None
 
@@ -60,8 +69,11 @@ def fill_form(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if _has(low, r"\bflatten\b"):
         return None
     values: dict[str, Any] = {}
-    pattern = re.compile(r"(?:field\s+)?(⟦\d+⟧)(?:\s+field)?\s+(?:with|to|as|=|:)\s+(⟦\d+⟧|[^,;]+?)"
-                         r"(?=,|\s+and\s+(?:the\s+)?(?:field\s+)?⟦|$)", re.IGNORECASE)
+    pattern = re.compile(
+        r"(?:field\s+)?(⟦\d+⟧)(?:\s+field)?\s+(?:with|to|as|=|:)\s+(⟦\d+⟧|[^,;]+?)"
+        r"(?=,|\s+and\s+(?:the\s+)?(?:field\s+)?⟦|$)",
+        re.IGNORECASE,
+    )
     for m in pattern.finditer(c):
         key = ctx.quotes[int(m.group(1)[1:-1])]
         raw = m.group(2).strip()
@@ -74,16 +86,22 @@ def fill_form(c: str, low: str, ctx: Context) -> list[Intent] | None:
 def form_tools(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if _has(low, r"\bflatten"):
         return [Intent("flatten_form", _with_output({}, c, ctx))]
-    if _has(low, r"\b(?:read|list|show|what are|get|extract)\b.*\b(?:form fields?|fields|form values|form data|"
-                 r"form entries)\b"):
+    if _has(
+        low,
+        r"\b(?:read|list|show|what are|get|extract)\b.*\b(?:form fields?|fields|form values|form data|"
+        r"form entries)\b",
+    ):
         return [Intent("read_form", {})]
     return None
 
 
 def convert(c: str, low: str, ctx: Context) -> list[Intent] | None:
     fmt = format_in(low)
-    if not fmt or not _has(low, r"\b(?:convert|turn|export|save|make|give|send|render|output|transform|change|"
-                                r"create|produce|generate|want|as|into|to)\b"):
+    if not fmt or not _has(
+        low,
+        r"\b(?:convert|turn|export|save|make|give|send|render|output|transform|change|"
+        r"create|produce|generate|want|as|into|to)\b",
+    ):
         return None
     if fmt == "png" and _has(low, r"\b(?:extract|pull out)\b.*\b(?:images|pictures|photos)\b"):
         return None
@@ -146,8 +164,11 @@ def find_entities(c: str, low: str, ctx: Context) -> list[Intent] | None:
 
 
 def search(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if not _has(low, r"\bwhich pages?\b|\bwhere (?:is|are|does|do)\b|\bsearch\b|\bfind\b|\bhow (?:many times|often)\b|"
-                     r"\blook for\b|\blocate\b|\bon what pages?\b|\bdoes (?:it|this|the document) (?:mention|contain)"):
+    if not _has(
+        low,
+        r"\bwhich pages?\b|\bwhere (?:is|are|does|do)\b|\bsearch\b|\bfind\b|\bhow (?:many times|often)\b|"
+        r"\blook for\b|\blocate\b|\bon what pages?\b|\bdoes (?:it|this|the document) (?:mention|contain)",
+    ):
         return None
     from docpilot.planning.fastpath.targets import target_in
 

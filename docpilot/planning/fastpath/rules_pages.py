@@ -6,14 +6,26 @@ import re
 from typing import Any
 
 from docpilot.planning.fastpath.extract import degrees_in, format_in, number_words, pages_in, position_in
-from docpilot.planning.fastpath.rules import convert_task, Context, Intent, NeedInfo, _has, _pages, _quoted, _with_output
+from docpilot.planning.fastpath.rules import (
+    Context,
+    Intent,
+    NeedInfo,
+    _has,
+    _pages,
+    _quoted,
+    _with_output,
+    convert_task,
+)
 
 __all__: list[str] = []
 
 
 def add_page_with_text(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if not _has(low, r"\b(?:add|append|insert|prepend|create)\b.*\bpages?\b.*\b(?:with|saying|containing|that says|"
-                     r"reading)\b") or _has(low, r"\bblank\b|\bpage numbers?\b"):
+    if not _has(
+        low,
+        r"\b(?:add|append|insert|prepend|create)\b.*\bpages?\b.*\b(?:with|saying|containing|that says|"
+        r"reading)\b",
+    ) or _has(low, r"\bblank\b|\bpage numbers?\b"):
         return None
     quoted = _quoted(c, ctx)
     if not quoted:
@@ -72,11 +84,17 @@ def extract_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
 
 
 def rotate(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if not _has(low, r"\brotate\b|\bturn\b.*\b(?:pages?|clockwise|degrees|upside|sideways|landscape|portrait)\b|"
-                     r"\bupside[- ]down\b"):
+    if not _has(
+        low,
+        r"\brotate\b|\bturn\b.*\b(?:pages?|clockwise|degrees|upside|sideways|landscape|portrait)\b|"
+        r"\bupside[- ]down\b",
+    ):
         return None
-    if not _has(low, r"\brotate\b") and _has(low, r"\bturn\b.*\binto\b|\bturn\b.*\bto\s+(?:an?\s+)?(?:images?|pictures?|"
-                                                 r"png|jpe?g|word|powerpoint|slides?|excel|text|markdown|tiff?)\b"):
+    if not _has(low, r"\brotate\b") and _has(
+        low,
+        r"\bturn\b.*\binto\b|\bturn\b.*\bto\s+(?:an?\s+)?(?:images?|pictures?|"
+        r"png|jpe?g|word|powerpoint|slides?|excel|text|markdown|tiff?)\b",
+    ):
         return None  # "turn the last two pages into images" is a conversion
     degrees = degrees_in(c) or 90
     if degrees % 90:
@@ -87,8 +105,11 @@ def rotate(c: str, low: str, ctx: Context) -> list[Intent] | None:
 def reorder(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if _has(low, r"\breverse\b|\bbackwards\b|\bopposite order\b|\blast page first\b"):
         return [Intent("reorder_pages", _with_output({"order": "reverse"}, c, ctx))]
-    m = re.search(r"\b(?:reorder|rearrange|re-order|order|sort|put)\b.*?\b(?:as|to|in the order|like)?\s*"
-                  r"((?:\d+\s*(?:,|and|-)\s*)+\d+)", low)
+    m = re.search(
+        r"\b(?:reorder|rearrange|re-order|order|sort|put)\b.*?\b(?:as|to|in the order|like)?\s*"
+        r"((?:\d+\s*(?:,|and|-)\s*)+\d+)",
+        low,
+    )
     if m and _has(low, r"\b(?:reorder|rearrange|re-order|order)\b"):
         return [Intent("reorder_pages", _with_output({"order": re.sub(r"\s*(?:and|,)\s*", ",", m.group(1))}, c, ctx))]
     m = re.search(r"\bmove page (\d+) to the (end|front|beginning|start)\b", low)
@@ -101,7 +122,9 @@ def reorder(c: str, low: str, ctx: Context) -> list[Intent] | None:
 
 
 def split(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if not _has(low, r"\bsplit\b|\bbreak (?:it |the (?:file|document) )?(?:up|apart|into)\b|\bseparate (?:files|pdfs)\b"):
+    if not _has(
+        low, r"\bsplit\b|\bbreak (?:it |the (?:file|document) )?(?:up|apart|into)\b|\bseparate (?:files|pdfs)\b"
+    ):
         return None
     every = re.search(r"\bevery\s+(\w+)\s+pages?\b|\binto\s+(\w+)-page\b|\b(\w+) pages? each\b", low)
     at = re.search(r"\b(?:at|before|after)\s+pages?\s+((?:\d+\s*(?:,|and)?\s*)+)", low)
@@ -127,7 +150,7 @@ def crop(c: str, low: str, ctx: Context) -> list[Intent] | None:
     m = re.search(r"(\d+(?:\.\d+)?)\s*(pt|points?|mm|cm|in|inch(?:es)?)\b", low)
     args: dict[str, Any] = {"pages": _pages(c, ctx)}
     if not m:
-        raise NeedInfo("How much should be cropped? Give a margin, e.g. \"crop 20 mm from each side\".")
+        raise NeedInfo('How much should be cropped? Give a margin, e.g. "crop 20 mm from each side".')
     unit = {"points": "pt", "point": "pt", "inch": "in", "inches": "in"}.get(m.group(2), m.group(2))
     args.update(margin=float(m.group(1)), unit=unit)
     return [Intent("crop_pages", _with_output(args, c, ctx))]
@@ -150,8 +173,11 @@ def images_to_pdf(c: str, low: str, ctx: Context) -> list[Intent] | None:
 
 
 def add_image(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if not ctx.images or not _has(low, r"\b(?:add|insert|place|put|paste|include|stamp)\b.*\b(?:logo|image|picture|"
-                                       r"photo|png|jpe?g|graphic)\b"):
+    if not ctx.images or not _has(
+        low,
+        r"\b(?:add|insert|place|put|paste|include|stamp)\b.*\b(?:logo|image|picture|"
+        r"photo|png|jpe?g|graphic)\b",
+    ):
         return None
     named = [i for i in ctx.images if i.lower() in low]
     args: dict[str, Any] = {"image": (named or ctx.images)[0], "page": pages_in(c, ctx.page_count) or "1"}
@@ -162,8 +188,11 @@ def add_image(c: str, low: str, ctx: Context) -> list[Intent] | None:
 
 
 def compress(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if not _has(low, r"\b(?:compress|shrink|optimi[sz]e|downsize)\b|\breduce (?:the )?(?:file )?size\b|\bsmaller\b|"
-                     r"\bsmaller file\b"):
+    if not _has(
+        low,
+        r"\b(?:compress|shrink|optimi[sz]e|downsize)\b|\breduce (?:the )?(?:file )?size\b|\bsmaller\b|"
+        r"\bsmaller file\b",
+    ):
         return None
     args: dict[str, Any] = {}
     if _has(low, r"\b(?:maximum|max|as small as possible|strong(?:ly)?|aggressive(?:ly)?|heavily|a lot)\b"):

@@ -9,15 +9,17 @@ from docpilot.planning.fastpath.extract import categories_in
 
 __all__ = ["Target", "target_in"]
 
-_STOP = (r"(?:\s+(?:in|on|from|throughout|across|within|everywhere|wherever|with|using|to|and then|then|"
-         r"where|if|when|at|for)\b|,|$)")
-_LEAD = r"(?:all\s+|every\s+|each\s+|any\s+)?(?:the\s+)?(?:(?:other\s+)?(?:mentions?|occurrences?|instances?|appearances?|uses?)\s+of\s+)?"
+_STOP = (
+    r"(?:\s+(?:in|on|from|throughout|across|within|everywhere|wherever|with|using|to|and then|then|"
+    r"where|if|when|at|for)\b|,|$)"
+)
+_LEAD = r"(?:all\s+|every\s+|each\s+|any\s+)?(?:the\s+)?(?:(?:other\s+)?(?:mentions?|occurrences?|instances?|appearances?|uses?)\s+of\s+)?"  # noqa: E501 - one alternation reads best whole
 _KIND_NOUN = r"(?:word|words|phrase|phrases|term|terms|name|names|text|string|company name|expression)"
 _FUNCTION_WORDS = {"of", "in", "on", "at", "to", "for", "and", "or", "the", "a", "an", "that", "which", "with", "from"}
 _PRONOUN = re.compile(r"\b(?:them|those|these|it|each of them|all of them|every one)\b", re.IGNORECASE)
 _UNSUPPORTED = re.compile(
     r"\b(?:person|people|people's|client|customer|employee|individual|personal)\s+names?\b|\bnames?\s+of\b|"
-    r"\b(?:the\s+)?(?:client|customer|company|vendor|employee|person)(?:'s)?\s+name\b|(?<!mail )(?<!web )(?<!ip )\baddress(?:es)?\b|"
+    r"\b(?:the\s+)?(?:client|customer|company|vendor|employee|person)(?:'s)?\s+name\b|(?<!mail )(?<!web )(?<!ip )\baddress(?:es)?\b|"  # noqa: E501 - one alternation reads best whole
     r"\bheadings?\b|\borgani[sz]ations?\b|\bcompan(?:y|ies)\b(?!\s+name)",
     re.IGNORECASE,
 )
@@ -72,8 +74,11 @@ def target_in(clause: str, verb: str, quotes: list[str]) -> Target:
             if candidate.lower() not in ("all", "every", "each", "any", "the", "page", "pages"):
                 target.terms = [candidate]
         if not target.terms and not target.categories:
-            m = re.search(rf"\b(?:mentions?|occurrences?|instances?)\s+of\s+(?:the\s+(?:{_KIND_NOUN})\s+)?(.+?){_STOP}",
-                          after, re.IGNORECASE)
+            m = re.search(
+                rf"\b(?:mentions?|occurrences?|instances?)\s+of\s+(?:the\s+(?:{_KIND_NOUN})\s+)?(.+?){_STOP}",
+                after,
+                re.IGNORECASE,
+            )
             if m and not _PRONOUN.fullmatch(m.group(1).strip()):
                 target.terms = [m.group(1).strip()]
         if not target.terms and not target.categories:

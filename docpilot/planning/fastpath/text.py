@@ -9,7 +9,7 @@ __all__ = ["Request", "split_request", "VERBS"]
 
 # Verbs that start a new instruction. A clause boundary is a separator followed by one of these.
 VERBS = (
-    "add|redact|black ?out|blackout|blank ?out|remove|delete|drop|rotate|turn|highlight|underline|strike ?out|strikethrough|"
+    "add|redact|black ?out|blackout|blank ?out|remove|delete|drop|rotate|turn|highlight|underline|strike ?out|strikethrough|"  # noqa: E501 - one alternation reads best whole
     "cross out|comment|annotate|watermark|stamp|sign|number|insert|append|prepend|extract|split|merge|combine|join|"
     "concatenate|compress|shrink|reduce|optimi[sz]e|convert|export|save|make|create|give|send|put|reverse|reorder|"
     "rearrange|sort|move|protect|encrypt|lock|password-protect|unlock|decrypt|fill|flatten|set|change|update|crop|"
@@ -31,7 +31,6 @@ class Request:
     clauses: list[str] = field(default_factory=list)
 
 
-
 def split_request(request: str) -> Request:
     """Normalize quotes, protect quoted strings, split into instruction clauses."""
     text = " ".join(request.translate(_QUOTE_MAP).split())
@@ -48,7 +47,8 @@ def split_request(request: str) -> Request:
         part = part.strip().rstrip(".!;")
         if not part:
             continue
-        pieces = re.split(rf"(?:,\s*(?:and\s+)?|\s+and\s+|\s+then\s+|,\s*then\s+)(?={_VERB_START})", part,
-                          flags=re.IGNORECASE)
+        pieces = re.split(
+            rf"(?:,\s*(?:and\s+)?|\s+and\s+|\s+then\s+|,\s*then\s+)(?={_VERB_START})", part, flags=re.IGNORECASE
+        )
         clauses.extend(p.strip(" ,") for p in pieces if p and p.strip(" ,"))
     return Request(request, masked, quotes, clauses)
