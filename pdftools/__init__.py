@@ -11,7 +11,7 @@ import sys
 # keeps start-up short.
 if "pymupdf" not in sys.modules:
     for _optional in ("pymupdf.layout", "pymupdf4llm"):
-        sys.modules.setdefault(_optional, None)  # type: ignore[assignment]
+        sys.modules.setdefault(_optional, None)  # type: ignore[arg-type]
 
 from .errors import (
     EncryptedPdfError,

@@ -19,7 +19,7 @@ import zlib
 from dataclasses import dataclass
 
 import pymupdf
-from PIL import Image
+from PIL import Image, TiffImagePlugin
 
 from .docio import object_key
 
@@ -122,11 +122,13 @@ def _encode_g4(img: Image.Image) -> bytes | None:
         img.save(buf, "TIFF", compression="group4", strip_size=1 << 30)
         buf.seek(0)
         with Image.open(buf) as tiff:
+            if not isinstance(tiff, TiffImagePlugin.TiffImageFile):
+                raise ValueError("not a TIFF")
             offsets = tiff.tag_v2.get(273)
             counts = tiff.tag_v2.get(279)
     except (OSError, ValueError, KeyError):
         return None
-    if not offsets or len(offsets) != 1:
+    if not offsets or not counts or len(offsets) != 1:
         return None
     return buf.getvalue()[offsets[0] : offsets[0] + counts[0]]
 
@@ -138,7 +140,7 @@ def _rewrite_mono(doc: pymupdf.Document, xref: int, scale: float, stencil: bool)
     # Stencil masks decode to coverage (255 = painted), grey 1-bit images to 0 = black.
     img = Image.frombytes("L", (pix.width, pix.height), pix.samples)
     size = (max(1, round(pix.width * scale)), max(1, round(pix.height * scale)))
-    small = img.resize(size, Image.BOX)
+    small = img.resize(size, Image.Resampling.BOX)
     # PDF bit value: stencil paints where the bit is 0; grey image 0 is black.
     if stencil:
         bw = small.point(lambda v: 0 if v >= 128 else 255).convert("1")
@@ -185,7 +187,7 @@ def _rewrite_color(doc: pymupdf.Document, xref: int, scale: float, quality: int)
     img = Image.frombytes(mode, (pix.width, pix.height), pix.samples)
     size = (max(1, round(pix.width * scale)), max(1, round(pix.height * scale)))
     if size != img.size:
-        img = img.resize(size, Image.BOX)
+        img = img.resize(size, Image.Resampling.BOX)
     buf = io.BytesIO()
     img.save(buf, "JPEG", quality=quality, optimize=True)
     data = buf.getvalue()

@@ -113,19 +113,21 @@ def write_pptx(doc: pymupdf.Document, indices: list[int], target: Path, dpi: int
     The slide size follows the first selected page; other pages are fitted and centred.
     """
     from pptx import Presentation
+    from pptx.util import Emu
 
     first = doc[indices[0]].rect
     prs = Presentation()
-    prs.slide_width, prs.slide_height = _slide_size(first.width, first.height)
+    slide_width, slide_height = _slide_size(first.width, first.height)
+    prs.slide_width, prs.slide_height = Emu(slide_width), Emu(slide_height)
     blank = prs.slide_layouts[6]
     for index in indices:
         page = doc[index]
         longest = max(page.rect.width, page.rect.height) / 72  # inches
         png = page.get_pixmap(dpi=max(int(min(dpi, _MAX_SLIDE_PIXELS / longest)), 1), alpha=False).tobytes("png")
         slide = prs.slides.add_slide(blank)
-        scale = min(prs.slide_width / page.rect.width, prs.slide_height / page.rect.height)
+        scale = min(slide_width / page.rect.width, slide_height / page.rect.height)
         width, height = int(page.rect.width * scale), int(page.rect.height * scale)
-        left, top = (prs.slide_width - width) // 2, (prs.slide_height - height) // 2
+        left, top = (slide_width - width) // 2, (slide_height - height) // 2
         picture = slide.shapes.add_picture(io.BytesIO(png), left, top, width, height)
         picture.name = f"Page {index + 1}"
         text = xml_safe(page.get_text("text", flags=TEXT_FLAGS)).strip()

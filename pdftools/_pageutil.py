@@ -8,6 +8,7 @@ import io
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pymupdf
 from pymupdf import mupdf
@@ -104,7 +105,7 @@ def _drop_dead_open_action(doc: pymupdf.Document) -> None:
     catalog = doc.pdf_catalog()
     kind, value = doc.xref_get_key(catalog, "OpenAction")
     if kind == "xref":
-        value = doc.xref_object(int(_REF.match(value).group(1)), compressed=True)
+        value = doc.xref_object(_xref_number(value), compressed=True)
     elif kind not in ("array", "dict"):
         return
     alive = {doc.page_xref(i) for i in range(doc.page_count)}
@@ -223,7 +224,7 @@ def _prune_fields(doc: pymupdf.Document) -> None:
     kind, value = doc.xref_get_key(catalog, "AcroForm/Fields")
     holder = 0
     if kind == "xref":
-        holder = int(_REF.match(value).group(1))
+        holder = _xref_number(value)
         value = doc.xref_object(holder, compressed=True)
     elif kind != "array":
         return
@@ -295,9 +296,17 @@ def unlink_all(paths: list[str]) -> None:
         Path(path).unlink(missing_ok=True)
 
 
+def _xref_number(value: str) -> int:
+    """The object number of an indirect reference such as "12 0 R"."""
+    match = _REF.match(value)
+    if match is None:
+        raise ValueError(f"not an object reference: {value!r}")
+    return int(match.group(1))
+
+
 def part_toc(part: pymupdf.Document, toc: list, first: int, last: int) -> None:
     """Give a split part the outline entries that point into its pages (levels repaired)."""
-    entries = []
+    entries: list[list[Any]] = []
     previous = 0
     for level, title, page in toc:
         if not first + 1 <= page <= last + 1:

@@ -310,7 +310,7 @@ def faded_image(picture: Picture, opacity: float, angle: float = 0.0) -> Picture
     alpha = rgba.getchannel("A").point(lambda a: round(a * opacity))
     rgba.putalpha(alpha)
     if angle % 360:
-        rgba = rgba.rotate(angle, expand=True, resample=Image.BICUBIC, fillcolor=(255, 255, 255, 0))
+        rgba = rgba.rotate(angle, expand=True, resample=Image.Resampling.BICUBIC, fillcolor=(255, 255, 255, 0))
     buf = io.BytesIO()
     rgba.save(buf, "PNG")
     scale = picture.points[0] / picture.pixels[0]

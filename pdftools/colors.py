@@ -46,7 +46,7 @@ def parse_color(value: str | None, default: tuple[float, float, float] | None = 
     if name in COLORS:
         return COLORS[name]
     if name in pymupdf.pdfcolor:
-        return tuple(pymupdf.pdfcolor[name])  # type: ignore[return-value]
+        return tuple(pymupdf.pdfcolor[name])
     hexed = _HEX.match(text)
     if hexed:
         digits = hexed.group(1)

@@ -48,6 +48,7 @@ FileKind = Literal["pdf", "image", "office", "text", "value", "any"]
 PageEffect = Callable[[dict[str, Any], int | None, int | None], int | None]
 # The sentence that reports a value a tool returned.
 Answer = Callable[[Any], str]
+_RESULT_KINDS: dict[str, FileKind] = {"pdf": "pdf", "value": "value"}  # what `kind` implies a result is
 _FILE_ARG_KINDS: dict[str, tuple[FileKind, ...]] = {
     "file": ("pdf",),
     "files": ("pdf",),
@@ -163,13 +164,14 @@ class Tool:
         """The pydantic model of the arguments, built on first use (keeps start-up cheap)."""
         from pydantic import ConfigDict, Field, create_model
 
+        fields: dict[str, Any] = {
+            name: (annotation, Field(default, description=self.arg_docs[name]))
+            for name, (annotation, default) in self.fields.items()
+        }
         return create_model(
             f"{self.name}_args",
             __config__=ConfigDict(extra="forbid", arbitrary_types_allowed=False),
-            **{
-                name: (annotation, Field(default, description=self.arg_docs[name]))
-                for name, (annotation, default) in self.fields.items()
-            },
+            **fields,
         )
 
     def schema(self) -> dict[str, Any]:
@@ -383,7 +385,7 @@ def tool(
         if extra:
             raise TypeError(f"tool {name}: Args documents unknown arguments {sorted(extra)}")
         _check_facts(name, fields, secrets, page_words or {}, takes or {})
-        result_kind: FileKind | None = makes or {"pdf": "pdf", "value": "value"}.get(kind)  # type: ignore[assignment]
+        result_kind = makes or _RESULT_KINDS.get(kind)
         if result_kind is None:
             raise TypeError(f"tool {name}: kind 'files' needs makes= (what kind of files it writes)")
         file_kinds = {arg: kinds for arg, kinds in _FILE_ARG_KINDS.items() if arg in fields}

@@ -101,7 +101,7 @@ class Targets:
 
 def term_regex(term: str, whole_words: bool = False) -> str:
     """A literal term as a regex tolerant of line breaks, hyphenation and quote styles."""
-    parts = []
+    parts: list[str] = []
     for char in normalize(term):
         if char.isspace():
             if not parts or parts[-1] != r"\s+":
@@ -151,7 +151,9 @@ def _build(raw_blocks: list[dict]) -> PageText:
         if block.get("type", 0) != 0:
             continue
         if chars and chars[-1] != "\n":
-            chars.append("\n"), boxes.append(None), lines.append(-1)
+            chars.append("\n")
+            boxes.append(None)
+            lines.append(-1)
         for line in block["lines"]:
             line_no += 1
             glyphs = [(c["c"], tuple(c["bbox"])) for span in line["spans"] for c in span["chars"]]
@@ -159,12 +161,18 @@ def _build(raw_blocks: list[dict]) -> PageText:
                 continue
             if chars and chars[-1] not in ("\n", " "):
                 if chars[-1] in _HYPHENS and glyphs[0][0].islower():
-                    chars.pop(), boxes.pop(), lines.pop()  # "hyphen-\nation" reads "hyphenation"
+                    chars.pop()  # "hyphen-\nation" reads "hyphenation"
+                    boxes.pop()
+                    lines.pop()
                 else:
-                    chars.append(" "), boxes.append(None), lines.append(-1)
+                    chars.append(" ")
+                    boxes.append(None)
+                    lines.append(-1)
             for char, box in glyphs:
                 if char.isascii() and not char.isspace():  # the common case: kept as is
-                    chars.append(char), boxes.append(box), lines.append(line_no)
+                    chars.append(char)
+                    boxes.append(box)
+                    lines.append(line_no)
                     continue
                 for piece in normalize(char) or " ":
                     chars.append(" " if piece.isspace() else piece)

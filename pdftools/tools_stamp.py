@@ -7,7 +7,7 @@ and extraction find; images are real image objects.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import pymupdf
 
@@ -234,7 +234,7 @@ def _sign(
         if h > rect.height * 0.3:
             h = rect.height * 0.3
             w = h / picture.aspect
-        caption = face.height(9) + 2 * gap if name else 0.0
+        caption = face.height(9) + 2 * gap if name and face else 0.0
         box = anchor_rect(rect, w, h + caption, position, mx, my)
         xref = draw_image(page, pymupdf.Rect(box.x0, box.y0, box.x1, box.y0 + h), picture.data, xref)
         if name and face:
@@ -328,7 +328,7 @@ def add_header_footer(
         indices = parse_pages(pages, doc.page_count)
         target = output_path(file, "header_footer", ".pdf", output)
         total = doc.page_count
-        faces = {}
+        faces: dict[Any, Any] = {}
         for index in indices:
             page = own_page(doc, index)
             for text, where in ((header, "top"), (footer, "bottom")):

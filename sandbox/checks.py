@@ -8,7 +8,7 @@ that wrote the program: what is wrong, what is allowed instead.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 
 __all__ = [
@@ -264,7 +264,7 @@ def check_program(code: str, tool_names: Iterable[str] | None = None) -> list[Pr
     return list(dict.fromkeys(problems))
 
 
-def _check_run_call(node: ast.Call, names: frozenset[str], add) -> None:  # type: ignore[no-untyped-def]
+def _check_run_call(node: ast.Call, names: frozenset[str], add: Callable[..., None]) -> None:
     if len(node.args) < 2:
         add(node, 'tools.run needs a step id and a tool name: tools.run(1, "count_pages", file=...).')
         return

@@ -178,7 +178,9 @@ def _worker(request: dict[str, Any], result_fd: int) -> None:
         view = view[os.write(result_fd, view[:65536]) :]
 
 
-def _describe(exc: BaseException, tools: Any, request: dict[str, Any], violations: list[str]) -> dict[str, Any]:
+def _describe(
+    exc: BaseException, tools: Any, request: dict[str, Any], violations: list[tuple[str, bool]]
+) -> dict[str, Any]:
     failed = tools.failure_of(exc)
     message = str(exc)
     kind = type(exc).__name__

@@ -259,7 +259,7 @@ class Sandbox:
         workdir = os.path.join(base, "work")
         os.mkdir(workdir, 0o700)
         uid, gid = self._identity(limits)
-        if uid is not None:
+        if uid is not None and gid is not None:
             os.chown(workdir, uid, gid)
         names: dict[str, str] = {}
         taken: set[str] = set()

@@ -24,7 +24,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from docpilot.errors import DocPilotError, LLMError
 from docpilot.llm.base import Reply, Usage
@@ -255,8 +255,8 @@ class _PrefixStore:
         }
         formatter = llama_chat_format.Jinja2ChatFormatter(template=template, **special)
         system = messages[0]
-        one = formatter(messages=[system, {"role": "user", "content": "A"}]).prompt
-        two = formatter(messages=[system, {"role": "user", "content": "Z"}]).prompt
+        one = formatter(messages=cast(Any, [system, {"role": "user", "content": "A"}])).prompt
+        two = formatter(messages=cast(Any, [system, {"role": "user", "content": "Z"}])).prompt
         tokens_one = llama.tokenize(one.encode("utf-8"), add_bos=False, special=True)
         tokens_two = llama.tokenize(two.encode("utf-8"), add_bos=False, special=True)
         common = 0

@@ -106,6 +106,8 @@ def verify_plan(
     plan_or_text: Plan | str | dict[str, Any], tools: dict[str, Tool], files: dict[str, FileInfo]
 ) -> Verdict:
     """Check a plan against the tool registry and the uploaded files."""
+    plan: Plan | None
+    problems: list[Problem]
     if isinstance(plan_or_text, Plan):
         plan, problems = plan_or_text, []
     elif isinstance(plan_or_text, str):
@@ -312,7 +314,8 @@ class _Checker:
         if not isinstance(items, list):
             return None
         counts = [self._count(str(i).strip()) for i in items]
-        return None if any(c is None for c in counts) else sum(counts)  # type: ignore[misc]
+        known = [c for c in counts if c is not None]
+        return sum(known) if len(known) == len(counts) else None
 
 
 _KIND_WORDS = {

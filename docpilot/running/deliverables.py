@@ -35,25 +35,15 @@ def choose_deliverables(
     roots = {Path(n).name: Path(n).stem for n in uploaded}  # basename -> stem of the upload it derives from
     parent: dict[str, str] = {}  # produced basename -> input basename
     named: set[str] = set()
-    consumed_by: dict[str, int] = {}
-    for index, step in enumerate(steps):
+    for step in steps:
         args = step.get("args") or {}
         inputs = [n for key in _FILE_ARGS for n in _names(args.get(key))]
-        for name in inputs:
-            consumed_by.setdefault(name, index)
-        results = step.get("result")
-        produced = results if isinstance(results, list) else [results] if isinstance(results, str) else []
-        for name in produced:
+        for name in _produced(step):
             if inputs:
                 parent[name] = inputs[0]
             if args.get("output") or args.get("new_name"):
                 named.add(name)
-    order = {
-        name: i
-        for i, step in enumerate(steps)
-        for name in (step.get("result") if isinstance(step.get("result"), list) else [step.get("result")])
-        if isinstance(name, str)
-    }
+    order = {name: i for i, step in enumerate(steps) for name in _produced(step)}
     delivered: list[tuple[str, str]] = []
     for path in outputs:
         name = os.path.basename(path)
@@ -66,10 +56,15 @@ def choose_deliverables(
     return _unique(delivered)
 
 
-def _makes_pdf(step: dict[str, Any]) -> bool:
+def _produced(step: dict[str, Any]) -> list[str]:
+    """The names of the files a step made (its result: one path or a list)."""
     result = step.get("result")
     names = result if isinstance(result, list) else [result]
-    return any(isinstance(n, str) and n.lower().endswith(".pdf") for n in names)
+    return [n for n in names if isinstance(n, str)]
+
+
+def _makes_pdf(step: dict[str, Any]) -> bool:
+    return any(n.lower().endswith(".pdf") for n in _produced(step))
 
 
 def _consumers(steps: list[dict[str, Any]], name: str) -> list[tuple[str, int]]:

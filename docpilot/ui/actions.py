@@ -75,7 +75,7 @@ class SerialPilot:
         return self.pilot.run(outcome, files, out_dir)
 
 
-def safely(session: Session, action: Callable[[], None]) -> None:
+def safely(session: Session, action: Callable[[], object]) -> None:
     """Run ``action``; any failure becomes a chat message (never a stack trace) and the session goes on."""
     try:
         action()

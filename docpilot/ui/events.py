@@ -69,7 +69,7 @@ def wire(demo: Any, c: Components, store: SessionStore, pilot: Any) -> None:
         return tuple(table[o] for o in outputs)
 
     def act(
-        sid: str | None, request: Any, work: Callable[[Any], None], outputs: list[Any], clear_box: bool = False
+        sid: str | None, request: Any, work: Callable[[Any], object], outputs: list[Any], clear_box: bool = False
     ) -> tuple[Any, ...]:
         owner = getattr(request, "session_hash", None)
         with store.use(sid, owner) as (session, expired):

@@ -36,7 +36,7 @@ RULE_ORDER: list[Callable[[str, str, Context], list[Intent] | None]] = [
     r.signature,
     p.add_image,
     r.comment,
-    r.annotations,
+    r.annotation_tools,
     f.sanitize,
     f.form_tools,
     f.fill_form,

@@ -133,9 +133,8 @@ def _markup(task: str, verb: str) -> Rule:
     def rule(c: str, low: str, ctx: Context) -> list[Intent] | None:
         if not _has(low, rf"\b(?:{verb})\b"):
             return None
-        target = target_in(
-            c, verb.split("|")[0] if "|" not in verb else re.search(rf"\b(?:{verb})\b", low, re.I).group(0), ctx.quotes
-        )
+        said = re.search(rf"\b(?:{verb})\b", low, re.I)  # found: _has matched the same pattern
+        target = target_in(c, said.group(0) if said else verb.split("|")[0], ctx.quotes)
         if target.pronoun and ctx.last_target is not None:
             target = ctx.last_target
         _refuse_unsupported(target, verb.split("|")[0])
@@ -224,7 +223,7 @@ def comment(c: str, low: str, ctx: Context) -> list[Intent] | None:
     return [Intent("add_comment", _with_output({"text": text, "page": page.split(",")[0].split("-")[0]}, c, ctx))]
 
 
-def annotations(c: str, low: str, ctx: Context) -> list[Intent] | None:
+def annotation_tools(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if _has(low, r"\b(?:remove|delete|clear|strip)\b.*\b(?:annotations?|comments?|highlights?|markups?|notes)\b"):
         return [Intent("delete_annotations", _with_output({"pages": _pages(c, ctx)}, c, ctx))]
     if _has(low, r"\b(?:list|show|read|what are|get)\b.*\b(?:annotations?|comments?|highlights?|markups?)\b"):
