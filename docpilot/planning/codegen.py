@@ -1,4 +1,6 @@
-"""LLM-written programs for requests with logic beyond a straight line (FlowMind's lecture recipe).
+"""LLM-written programs for requests with logic beyond a straight line.
+
+The lecture recipe of "FlowMind: Automatic Workflow Generation with LLMs".
 
 The prompt is a lecture: context and guardrails, the documentation of the tools the
 program may call (the PDFTools API only), a few request→program examples, then the

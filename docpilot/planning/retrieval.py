@@ -1,4 +1,6 @@
-"""Retrieval-augmented few-shot selection (docpilot.txt §3.1).
+"""Retrieval-augmented few-shot selection.
+
+As in "DocPilot: Copilot for Automating PDF Edit Workflows in Documents", §3.1.
 
 The few-shot requests are embedded with all-MiniLM-L6-v2 (sentence-transformers,
 CPU, offline) into a FAISS ``IndexFlatL2``; a new request is embedded and its k

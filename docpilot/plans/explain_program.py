@@ -1,4 +1,6 @@
-"""Plain-language summary of an LLM-written program (FlowMind: a workflow summary for feedback).
+"""Plain-language summary of an LLM-written program, shown for feedback.
+
+The workflow summary of "FlowMind: Automatic Workflow Generation with LLMs".
 
 Walks the program's syntax tree: each ``tools.<name>(...)`` call is rendered with the
 tool's explanation template; ``if`` and ``for`` become "If …" / "For each …" lines.
