@@ -1,8 +1,8 @@
 """LLM planning: retrieval-augmented prompt → constrained JSON → verify → bounded self-correction.
 
-As in
-"DocPilot: Copilot for Automating PDF Edit Workflows in Documents" §3.1–3.3: the k nearest few-shot examples and the tools they use (plus the
-few tools whose documentation is closest to the request) go into the prompt; the plan
+As in "DocPilot: Copilot for Automating PDF Edit Workflows in Documents" §3.1–3.3: the k nearest
+few-shot examples and the tools they use (plus the few tools whose documentation is closest to
+the request) go into the prompt; the plan
 is decoded under a JSON schema whose task enum is those tools; the verifier's problems
 go back to the model for a bounded number of correction rounds.
 """

@@ -3,8 +3,8 @@
 Used by plan self-correction (the verifier's problems go back to the model), program
 self-revision (the sandbox's static checks) and run → revise (a written program's error log),
 as in the self-correction of "DocPilot: Copilot for Automating PDF Edit Workflows in Documents" and
-instructor's retry: at most ``max_fixes`` rounds after the first try; on exhaustion one :class:`~docpilot.errors.RepairFailed` carries every attempt,
-the last problems and the usage.
+instructor's retry: at most ``max_fixes`` rounds after the first try; on exhaustion one
+:class:`~docpilot.errors.RepairFailed` carries every attempt, the last problems and the usage.
 """
 
 from __future__ import annotations
