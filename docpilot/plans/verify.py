@@ -1,10 +1,10 @@
 """Plan verification: every problem collected as a record written for the model to fix.
 
 Checks, as in "DocPilot: Copilot for Automating PDF Edit Workflows in Documents" §3.2:
-syntax and shape · tool hallucination · argument validity (missing / extra / wrong type / pages outside the document / files not uploaded) ·
-dependency hallucination (missing or later steps, unknown ``$`` references) ·
-dependency consistency (cycles). The execution order comes from the same
-topological sort.
+syntax and shape · tool hallucination · argument validity (missing / extra / wrong type /
+pages outside the document / files not uploaded / files of the wrong kind) · dependency
+hallucination (missing or later steps, unknown ``$`` references) · dependency consistency
+(cycles). The execution order comes from the same topological sort.
 """
 
 from __future__ import annotations
