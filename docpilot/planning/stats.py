@@ -25,6 +25,14 @@ class Stats:
     def llm_calls(self) -> int:
         return self.usage.calls
 
+    @property
+    def prompt_tokens(self) -> int:
+        return self.usage.prompt_tokens
+
+    @property
+    def completion_tokens(self) -> int:
+        return self.usage.completion_tokens
+
     def to_json(self) -> dict[str, float | int]:
         """The ``stats`` object of the ``run --json`` / ``plan --json`` contract."""
         return {

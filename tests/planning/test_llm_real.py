@@ -15,7 +15,9 @@ from typing import Any
 import pymupdf
 import pytest
 
+from docpilot.errors import RepairFailed
 from docpilot.files import inspect_files
+from docpilot.llm.base import metered
 from docpilot.llm.select import choose_backend
 from docpilot.planning.llm_planner import LLMPlanner
 from docpilot.planning.planner import LazyRetriever, Planner
@@ -73,9 +75,13 @@ def test_self_correction_with_the_real_model(llm: Any, retriever: LazyRetriever,
     results = []
     for request, _expected in CORRECTION_CASES:
         stats = Stats()
-        attempt = LLMPlanner(Injecting(llm), tools, retriever).plan(request, files, stats)
-        tasks = {s.task for s in attempt.verdict.plan.steps} if attempt.verdict.ok else None
-        results.append((request, attempt.verdict.ok, tasks, stats.plan_corrections, stats.llm_calls))
+        planner = LLMPlanner(metered(Injecting(llm), stats.usage), tools, retriever)
+        try:
+            verdict = planner.plan(request, files, stats).verdict
+        except RepairFailed as exc:
+            verdict = exc.attempts[-1].result.verdict
+        tasks = {s.task for s in verdict.plan.steps} if verdict.ok and verdict.plan else None
+        results.append((request, verdict.ok, tasks, stats.plan_corrections, stats.llm_calls))
     print("\nself-correction:", json.dumps(results, default=list))
     verified = sum(ok for _, ok, _, corrections, _ in results if corrections >= 1)
     assert verified >= 4, results
