@@ -71,8 +71,9 @@ TOOL_MODULES = (
     "pdftools.tools_entities",
 )
 
-# A tool's definition in its module's source: the decorator, then the function (found without importing).
-_DEFINITION = re.compile(r"^@tool\((?:[^()]|\([^()]*\))*\)\s*\n(?:@.*\n(?:[ \t]+.*\n)*)*def (\w+)\(", re.M)
+# A tool's definition in its module's source: the decorator at the start of a line, then the next function.
+_TOOL_DECORATOR = re.compile(r"^@tool\(", re.M)
+_FUNCTION = re.compile(r"^def (\w+)\(", re.M)
 
 
 @functools.cache
@@ -86,8 +87,11 @@ def tool_index() -> dict[str, str]:
         if spec is None or spec.origin is None:
             continue
         with open(spec.origin, encoding="utf-8") as handle:
-            for name in _DEFINITION.findall(handle.read()):
-                index[name] = module
+            source = handle.read()
+        for decorator in _TOOL_DECORATOR.finditer(source):
+            function = _FUNCTION.search(source, decorator.end())
+            if function is not None:
+                index[function.group(1)] = module
     return index
 
 
