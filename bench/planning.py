@@ -88,6 +88,8 @@ def main() -> None:
         print(
             f"LLM cold CLI call: {seconds:.1f} s, prompt tokens {result['stats']['prompt_tokens']}, ok {result['ok']}"
         )
+    if opts.llm_requests <= 0:
+        return
     rows = llm_warm(opts.llm_requests)
     print("| request | seconds | prompt tokens | LLM calls | ok |\n|---|---:|---:|---:|---|")
     for request, seconds, tokens, calls, ok in rows:
