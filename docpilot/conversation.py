@@ -40,16 +40,32 @@ class Conversation:
     turns: list[Turn] = field(default_factory=list)
     pending: PlanOutcome | None = None  # the plan waiting for approval
     last_run: RunOutcome | None = None
+    asking: PlanOutcome | None = None  # a request that got a clarifying question, waiting for the answer
 
     def _said(self, role: str, text: str, outcome: PlanOutcome | None = None, run: RunOutcome | None = None) -> None:
         self.turns.append(Turn(role, mask_text(text, outcome), outcome, run))
 
     def request(self, pilot: Any, text: str) -> PlanOutcome:
-        """Plan a new request; a plan that can be run waits for approval (a failed one replaces none)."""
-        outcome: PlanOutcome = pilot.plan(text, self.files)
+        """Plan a new request (or the answer to a question just asked); a plan that can be run waits for
+        approval (a failed one replaces none)."""
+        planned = self._answered(text) or text
+        outcome: PlanOutcome = pilot.plan(planned, self.files)
         self._said("user", text, outcome)
         self.pending = outcome if outcome.ok else None
+        self.asking = outcome if outcome.question is not None else None
         return outcome
+
+    def _answered(self, reply: str) -> str | None:
+        """The earlier request completed by ``reply`` when it answers the question asked ("contract.pdf",
+        "all of them"); None when it is a new request."""
+        if self.asking is None or self.asking.question is None:
+            return None
+        said = " ".join(reply.lower().split()).strip(" .!")
+        for choice in self.asking.question.choices:
+            if said in (choice.lower(), choice.lower().rsplit(".", 1)[0]) or said == f"the {choice.lower()}":
+                where = "for all files" if choice == "all of them" else f"in {choice}"
+                return f"{self.asking.request}, {where}"
+        return None
 
     def revise(self, pilot: Any, critique: str) -> PlanOutcome:
         """Change the waiting plan by a critique; when that fails, the previous plan still waits."""

@@ -68,12 +68,14 @@ def cmd_plan(args: argparse.Namespace) -> int:
         return 1
     if args.json:
         emit(outcome.to_json(), True, "")
+    elif outcome.question is not None:
+        print(outcome.question.text)
     elif outcome.ok:
         print(f"Plan ({outcome.backend}):\n{outcome.explanation}")
         print(service.exact_plan(outcome), file=sys.stderr)
     else:
         print(f"error: {outcome.error}")
-    return 0 if outcome.ok else 1
+    return 0 if outcome.ok else 3 if outcome.question is not None else 1
 
 
 def cmd_ask(args: argparse.Namespace) -> int:

@@ -66,6 +66,9 @@ def _plan_and_run(args: Any, ask: Callable[[str], str], pilot: Any, out_dir: Pat
     try:
         talk = Conversation(inspect_files(args.files))
         outcome = talk.request(pilot, args.request)
+        while outcome.question is not None and not args.yes:  # on a terminal the reply comes straight back
+            print(outcome.question.text, file=sys.stderr)
+            outcome = talk.request(pilot, ask("> ").strip())
         while talk.pending is not None and not args.yes:
             answer = _approve(talk.pending.explanation, ask)
             if answer.lower() in ("y", "yes", "ok", ""):
@@ -78,6 +81,8 @@ def _plan_and_run(args: Any, ask: Callable[[str], str], pilot: Any, out_dir: Pat
                 print(f"I could not change the plan: {outcome.error}", file=sys.stderr)
                 outcome = talk.pending
         stats = outcome.stats.to_json()
+        if outcome.question is not None:
+            return _ask_back(args, outcome)
         if not outcome.ok:
             return _emit(
                 args,
@@ -121,6 +126,26 @@ def _plan_and_run(args: Any, ask: Callable[[str], str], pilot: Any, out_dir: Pat
     )
 
 
+def _ask_back(args: Any, outcome: Any) -> int:
+    """A clarifying question is not an error: exit code 3, nothing written (DESIGN.md)."""
+    result = _result(
+        False,
+        args.request,
+        outcome.backend,
+        None,
+        "",
+        outcome.stats.to_json(),
+        [],
+        [],
+        outcome.question.text,
+        None,
+        None,
+    )
+    result["question"] = outcome.question.to_json()
+    _emit(args, result, outcome)
+    return 3
+
+
 def _emit(args: Any, result: dict[str, Any], outcome: Any = None) -> int:
     """Print the result; the request, message and error as people may see them (secrets masked)."""
     for key in ("request", "message", "error"):
@@ -128,6 +153,9 @@ def _emit(args: Any, result: dict[str, Any], outcome: Any = None) -> int:
             result[key] = service.mask_text(result[key], outcome)
     if result["ok"]:
         text = "\n".join([result["message"], *(f"  {path}" for path in result["outputs"])])
+    elif result.get("question"):
+        choices = result["question"]["choices"]
+        text = result["question"]["text"] + (f"\n  choices: {', '.join(choices)}" if choices else "")
     else:
         text = f"error: {result['error']}"
     emit(result, args.json, text)

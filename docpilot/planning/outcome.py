@@ -17,7 +17,18 @@ from pdftools.masking import mask_steps, mask_text
 if TYPE_CHECKING:
     from docpilot.planning.codegen import Draft
 
-__all__ = ["PlanOutcome", "StepPlan", "WrittenProgram"]
+__all__ = ["PlanOutcome", "Question", "StepPlan", "WrittenProgram"]
+
+
+@dataclass(frozen=True)
+class Question:
+    """A clarifying question for the person (which file? which password?), with answers to offer."""
+
+    text: str
+    choices: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "choices": list(self.choices)}
 
 
 @dataclass
@@ -50,6 +61,7 @@ class PlanOutcome:
     error: str | None = None
     problems: list[Problem] = field(default_factory=list)
     stats: Stats = field(default_factory=Stats)
+    question: Question | None = None  # asked instead of guessing; not an error
     # Placeholder -> password for the passwords typed in the request: a model saw only the placeholders;
     # a written program holds them too, and gets the real values when it runs.
     secrets: dict[str, str] = field(default_factory=dict, repr=False)
@@ -96,4 +108,5 @@ class PlanOutcome:
             "explanation": self.explanation,
             "stats": self.stats.to_json(),
             "error": mask_text(self.error, self.plan) if self.error else None,
+            **({"question": self.question.to_json()} if self.question is not None else {}),
         }

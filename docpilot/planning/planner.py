@@ -7,6 +7,7 @@ rejects is the user's error (e.g. a page past the end) and is refused, not "corr
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Mapping
@@ -17,8 +18,9 @@ from docpilot.files import FileInfo
 from docpilot.llm.base import Metered
 from docpilot.planning.codegen import CodeWriter
 from docpilot.planning.fastpath import LOGIC, NeedInfo, fast_plan
+from docpilot.planning.fastpath.grounding import ground_files
 from docpilot.planning.llm_planner import LLMPlanner, Retriever
-from docpilot.planning.outcome import PlanOutcome
+from docpilot.planning.outcome import PlanOutcome, Question
 from docpilot.planning.stats import Stats
 from docpilot.plans.explain import explain_plan
 from docpilot.plans.explain_program import explain_program
@@ -71,7 +73,7 @@ class Planner:
         try:
             plan = fast_plan(request, files)
         except NeedInfo as exc:
-            return PlanOutcome(request, "rules", error=str(exc))
+            return PlanOutcome(request, "rules", question=Question(str(exc), exc.choices))
         if plan is not None:
             verdict = verify_plan(plan, self.tools, files)
             if not verdict.ok:
@@ -87,7 +89,7 @@ class Planner:
         try:
             plan = fast_plan(combined, files)
         except NeedInfo as exc:
-            outcome = PlanOutcome(previous.request, "rules", error=str(exc))
+            outcome = PlanOutcome(previous.request, "rules", question=Question(str(exc), exc.choices))
             plan = None
         if plan is not None:
             verdict = verify_plan(plan, self.tools, files)
@@ -120,6 +122,16 @@ class Planner:
                     "model (make install) or an OpenAI-compatible server (OPENAI_BASE_URL)."
                 ),
             )
+        grounding = ground_files(request, files)
+        if grounding.ambiguous or (len(grounding.pdfs) > 1 and not grounding.mentioned and not _MERGE.search(request)):
+            names = grounding.ambiguous or grounding.pdfs
+            choices = names if grounding.ambiguous else [*names, "all of them"]
+            return PlanOutcome(
+                request,
+                "rules",
+                question=Question(f"Which file should I work on: {', '.join(names[:-1])} or {names[-1]}?", choices),
+            )
+        files = {n: i for n, i in files.items() if i.kind != "pdf" or n in grounding.pdfs}  # the files meant
         outcome = PlanOutcome(request, self.llm_name)
         _load_in_background(self.llm)  # the model loads while the few-shot index is built
         safe_request, swaps = hide_passwords(request)
@@ -192,6 +204,9 @@ def _load_in_background(llm: Any) -> None:
             pass  # the first call reports it
 
     threading.Thread(target=run, name="docpilot-model-load", daemon=True).start()
+
+
+_MERGE = re.compile(r"\b(?:combine|merge|join|concatenate|put together|stitch|bundle)\b", re.IGNORECASE)
 
 
 def _hide_secrets(plan: Plan, swaps: dict[str, str]) -> Plan:

@@ -182,6 +182,12 @@ def respond(pilot: Any, session: Session) -> None:
         session.history.pop()
     outcome = session.conversation.request(pilot, text)
     _log_outcome(session, outcome, f"planned {mask_text(text, outcome)!r}")
+    if outcome.question is not None:
+        choices = outcome.question.choices
+        session.say(
+            "assistant", outcome.question.text + (f"\n\nAnswer with one of: {', '.join(choices)}." if choices else "")
+        )
+        return
     if not outcome.ok:
         session.say(
             "assistant",

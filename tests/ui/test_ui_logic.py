@@ -339,3 +339,14 @@ def test_the_message_shows_before_planning_starts(pilot, session):
     assert all(m["content"] != PLANNING for m in session.history)
     respond(pilot, session)  # nothing is waiting any more: no second plan
     assert sum(m["role"] == "user" for m in session.history) == 1
+
+
+def test_two_files_and_no_mention_asks_which_then_changes_only_that_one(pilot, store, make_pdf):
+    s = store.create()
+    handle_upload(s, [make_pdf(PAGES, name="contract.pdf"), make_pdf(PAGES, name="memo.pdf")])
+    handle_message(pilot, s, "rotate page 1 by 90 degrees")
+    assert s.outcome is None and "Which file" in last(s) and "memo.pdf" in last(s)
+    handle_message(pilot, s, "memo.pdf")
+    assert s.outcome is not None and "memo.pdf" in s.history[-2]["content"]
+    approve(pilot, s)
+    assert [Path(p).name for p in s.outputs] == ["memo_rotated.pdf"], last(s)

@@ -17,6 +17,7 @@ from docpilot.planning.fastpath import rules as r
 from docpilot.planning.fastpath import rules_files as f
 from docpilot.planning.fastpath import rules_pages as p
 from docpilot.planning.fastpath.extract import password_in
+from docpilot.planning.fastpath.grounding import ground_files
 from docpilot.planning.fastpath.rules import Context, Intent, NeedInfo
 from docpilot.planning.fastpath.text import split_request
 from docpilot.plans.plan import Plan
@@ -201,7 +202,10 @@ def _understood(
     request: str, files: dict[str, FileInfo], skip_unknown: bool
 ) -> tuple[list[Intent], dict[str, FileInfo], list[str], str | None] | None:
     req = split_request(request)
-    pdfs = [n for n, i in files.items() if i.kind == "pdf"]
+    grounding = ground_files(req.text, files)
+    if grounding.ambiguous:
+        raise NeedInfo(f"Which file do you mean: {_either(grounding.ambiguous)}?", grounding.ambiguous)
+    pdfs = grounding.pdfs
     images = [n for n, i in files.items() if i.kind == "image"]
     first = files[pdfs[0]] if pdfs else None
     ctx = Context(req.quotes, pdfs, images, first.pages if first else None)
@@ -223,7 +227,14 @@ def _understood(
             ctx.last_target = targets[-1]
     if not intents:
         return None
+    merging = any(i.task in ("combine_files", "images_to_pdf") for i in intents)
+    if len(pdfs) > 1 and not grounding.mentioned and not merging:
+        raise NeedInfo(f"Which file should I change: {_either(pdfs)} (or all of them)?", [*pdfs, "all of them"])
     return intents, files, pdfs, password
+
+
+def _either(names: list[str]) -> str:
+    return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else "".join(names)
 
 
 def _assemble(intents: list[Intent], files: dict[str, FileInfo], pdfs: list[str], password: str | None) -> Plan:

@@ -32,7 +32,14 @@ def convert_task(fmt: str) -> str:
 
 
 class NeedInfo(Exception):
-    """The request is understood but lacks something only the user can give."""
+    """The request is understood but lacks something only the user can give: a clarifying question.
+
+    ``choices`` are the answers to offer (file names for "which file?"), empty when the answer is free text.
+    """
+
+    def __init__(self, question: str, choices: list[str] | None = None) -> None:
+        super().__init__(question)
+        self.choices = list(choices or [])
 
 
 @dataclass
