@@ -77,6 +77,8 @@ def _plan_and_run(args: Any, ask: Callable[[str], str], pilot: Any, out_dir: Pat
                 talk.cancel()
                 break
             outcome = talk.revise(pilot, answer)
+            for line in outcome.changes:
+                print(f"  {service.mask_text(line, outcome)}", file=sys.stderr)
             if not outcome.ok:
                 print(f"I could not change the plan: {outcome.error}", file=sys.stderr)
                 outcome = talk.pending

@@ -62,6 +62,8 @@ class PlanOutcome:
     problems: list[Problem] = field(default_factory=list)
     stats: Stats = field(default_factory=Stats)
     question: Question | None = None  # asked instead of guessing; not an error
+    previous: PlanOutcome | None = field(default=None, repr=False)  # the plan a revision replaced ("undo that")
+    changes: list[str] = field(default_factory=list)  # what a revision changed, step by step
     # Placeholder -> password for the passwords typed in the request: a model saw only the placeholders;
     # a written program holds them too, and gets the real values when it runs.
     secrets: dict[str, str] = field(default_factory=dict, repr=False)

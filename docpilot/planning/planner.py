@@ -21,7 +21,9 @@ from docpilot.planning.fastpath import LOGIC, NeedInfo, fast_plan
 from docpilot.planning.fastpath.grounding import ground_files
 from docpilot.planning.llm_planner import LLMPlanner, Retriever
 from docpilot.planning.outcome import PlanOutcome, Question
+from docpilot.planning.revision import is_undo, remove_steps, replace_arguments, replaces
 from docpilot.planning.stats import Stats
+from docpilot.plans.diff import plan_changes
 from docpilot.plans.explain import explain_plan
 from docpilot.plans.explain_program import explain_program
 from docpilot.plans.plan import Plan
@@ -86,8 +88,11 @@ class Planner:
         started = time.perf_counter()
         combined = f"{previous.request}. {critique}"
         outcome: PlanOutcome | None = None
-        try:
-            plan = fast_plan(combined, files)
+        if previous.plan is not None and (direct := self._revise_directly(previous, critique, files)) is not None:
+            direct.stats.seconds = time.perf_counter() - started
+            return direct
+        try:  # "instead" must replace, never add: the request with the critique appended would add
+            plan = None if replaces(critique) else fast_plan(combined, files)
         except NeedInfo as exc:
             outcome = PlanOutcome(previous.request, "rules", question=Question(str(exc), exc.choices))
             plan = None
@@ -108,7 +113,23 @@ class Planner:
                     ),
                 )
         outcome.stats.seconds = time.perf_counter() - started
-        return outcome
+        return _with_history(outcome, previous)
+
+    def _revise_directly(self, previous: PlanOutcome, critique: str, files: dict[str, FileInfo]) -> PlanOutcome | None:
+        """ "undo that", "… instead", "without the …" applied to the previous plan itself (fast path)."""
+        assert previous.plan is not None
+        if is_undo(critique):
+            if previous.previous is None:
+                return PlanOutcome(previous.request, "rules", error="There is no earlier plan to go back to.")
+            return previous.previous
+        revised = replace_arguments(previous.plan, critique, files) or remove_steps(previous.plan, critique, files)
+        if revised is None:
+            return None
+        verdict = verify_plan(revised, self.tools, files)
+        if not verdict.ok or verdict.plan is None:
+            return None
+        outcome = self._done(PlanOutcome(f"{previous.request}. {critique}", "rules"), verdict.plan, verdict.order)
+        return _with_history(outcome, previous)
 
     def _with_llm(self, request: str, files: dict[str, FileInfo], critique: tuple[Plan, str] | None) -> PlanOutcome:
         """Plan with the model: typed passwords become placeholders before any text reaches a prompt."""
@@ -207,6 +228,14 @@ def _load_in_background(llm: Any) -> None:
 
 
 _MERGE = re.compile(r"\b(?:combine|merge|join|concatenate|put together|stitch|bundle)\b", re.IGNORECASE)
+
+
+def _with_history(outcome: PlanOutcome, previous: PlanOutcome) -> PlanOutcome:
+    """A revised outcome remembers the plan it replaced ("undo that") and what changed (shown as a diff)."""
+    if outcome.ok and previous.plan is not None and outcome.plan is not None:
+        outcome.previous = previous
+        outcome.changes = plan_changes(previous.plan, outcome.plan)
+    return outcome
 
 
 def _hide_secrets(plan: Plan, swaps: dict[str, str]) -> Plan:

@@ -234,7 +234,8 @@ def handle_revise(pilot: Any, session: Session, critique: str) -> None:
         )
         return
     _mask_last_user_message(session, critique, revised)
-    _present(session, revised, "Here is the revised plan:")
+    changes = "\n".join(f"- {mask_text(line, revised)}" for line in revised.changes)
+    _present(session, revised, "Here is the revised plan:" + (f"\n\nWhat changed:\n{changes}" if changes else ""))
 
 
 def cancel(session: Session) -> None:
