@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from docpilot.errors import DocPilotError
 from docpilot.files import FileInfo
+from docpilot.planning.triage import QA_NOT_AVAILABLE
 from docpilot.settings import Settings
 
 if TYPE_CHECKING:
@@ -39,12 +40,6 @@ __all__ = [
     "secret_values",
     "warm_sandbox",
 ]
-
-QA_NOT_AVAILABLE = (
-    "Answering questions about what a document says is not available yet (document Q&A is coming). "
-    'For now I can act on your PDFs: for example "redact \'ACME\'", "rotate page 2 by 90 degrees", '
-    '"add a DRAFT watermark", "encrypt with password …", "how many pages?".'
-)
 
 
 def __getattr__(name: str) -> Any:

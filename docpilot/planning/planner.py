@@ -23,6 +23,7 @@ from docpilot.planning.llm_planner import LLMPlanner, Retriever
 from docpilot.planning.outcome import PlanOutcome, Question
 from docpilot.planning.revision import is_undo, remove_steps, replace_arguments, replaces
 from docpilot.planning.stats import Stats
+from docpilot.planning.triage import QA_NOT_AVAILABLE, is_content_question, vague_suggestions
 from docpilot.plans.diff import plan_changes
 from docpilot.plans.explain import explain_plan
 from docpilot.plans.explain_program import explain_program
@@ -81,6 +82,17 @@ class Planner:
             if not verdict.ok:
                 return PlanOutcome(request, "rules", problems=verdict.problems, error=_user_error(verdict.problems))
             return self._done(PlanOutcome(request, "rules"), plan, verdict.order)
+        if is_content_question(request):  # document QA, not a workflow: answered without a model's plan
+            return PlanOutcome(request, "rules", error=QA_NOT_AVAILABLE)
+        suggestions = vague_suggestions(request, files)
+        if suggestions is not None:
+            return PlanOutcome(
+                request,
+                "rules",
+                question=Question(
+                    "What would make it nicer? For example: " + "; ".join(suggestions) + ".", suggestions
+                ),
+            )
         return self._with_llm(request, files, None)
 
     def revise(self, previous: PlanOutcome, critique: str, files: dict[str, FileInfo]) -> PlanOutcome:

@@ -1,0 +1,78 @@
+"""Before any model is asked: open questions about the content, and vague requests, in under a second.
+
+A question a tool answers exactly ("how many pages", "which pages mention X") is planned by the fast
+path; an open question about what a document says ("who is …", "what does the report say about …",
+"summarize …") is document QA, not a workflow, and never becomes a plan. A vague request ("make it
+nicer", "clean it up") gets a short question with concrete suggestions read cheaply from the document
+(size, blank pages, rotated pages, missing page numbers).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from docpilot.files import FileInfo
+
+__all__ = ["QA_NOT_AVAILABLE", "is_content_question", "vague_suggestions"]
+
+QA_NOT_AVAILABLE = (
+    "Answering questions about what a document says is not available yet (document Q&A is coming). "
+    'For now I can act on your PDFs: for example "redact \'ACME\'", "rotate page 2 by 90 degrees", '
+    '"add a DRAFT watermark", "encrypt with password …", "how many pages?".'
+)
+_QUESTION = re.compile(
+    r"^\s*(?:what|what's|whats|who|whom|whose|when|where|why|which|how|does|do|did|is|are|was|were|can|could|"
+    r"should|would|will|explain|summari[sz]e|describe|tell me)\b",
+    re.IGNORECASE,
+)
+_ACTS = re.compile(  # a request that also acts stays a workflow ("summarize pages 1-2 and add it as a page")
+    r"\b(?:add|insert|redact|black\s*out|highlight|underline|strike|save|export|convert|turn|put|stamp|watermark|"
+    r"delete|remove|drop|rotate|merge|combine|join|split|make|compress|shrink|sign|encrypt|protect|lock|unlock|"
+    r"number|crop|extract|fill|flatten|ocr|copy|rename|reorder|sort|move|print|email|send|translate|change|set)\b",
+    re.IGNORECASE,
+)
+_VAGUE = re.compile(
+    r"^\s*(?:please\s+)?(?:make\s+(?:it|this|them)\s+(?:nicer|better|look\s+(?:nicer|better|good|professional))|"
+    r"fix\s+(?:it|this|that|them)(?:\s+up)?|clean\s+(?:it|this|them)\s+up|clean\s+up(?:\s+(?:it|this|the\s+\w+))?|"
+    r"tidy\s+(?:it|this)\s+up|improve\s+(?:it|this)|polish\s+(?:it|this))\W*$",
+    re.IGNORECASE,
+)
+
+
+def is_content_question(text: str) -> bool:
+    """An open question about what the documents say (not an action, not a count a tool gives)."""
+    return (text.strip().endswith("?") or bool(_QUESTION.match(text))) and not _ACTS.search(text)
+
+
+def vague_suggestions(text: str, files: dict[str, FileInfo]) -> list[str] | None:
+    """Concrete things to offer for a vague request, from cheap signals of the PDFs; None when not vague."""
+    if not _VAGUE.match(text):
+        return None
+    import pymupdf
+
+    suggestions: list[str] = []
+    for info in files.values():
+        if info.kind != "pdf" or info.problem or info.encrypted:
+            continue
+        size = os.path.getsize(info.path)
+        with pymupdf.open(info.path) as doc:
+            pages = list(doc)[:50]
+            blank = [
+                p.number + 1 for p in pages if not p.get_text().strip() and not p.get_images() and not p.get_drawings()
+            ]
+            turned = [p.number + 1 for p in pages if p.rotation]
+            numbered = sum(bool(re.search(r"^\s*\d+\s*$", p.get_text(), re.M)) for p in pages)
+        if size > 1_000_000:
+            suggestions.append(f"compress {info.name} ({size / 1e6:.1f} MB; it may shrink)")
+        if blank:
+            suggestions.append(
+                f"remove the blank page{'s' if len(blank) > 1 else ''} of {info.name} "
+                f"({', '.join(map(str, blank[:5]))})"
+            )
+        if turned:
+            suggestions.append(f"straighten the rotated page{'s' if len(turned) > 1 else ''} of {info.name}")
+        if len(pages) > 1 and numbered < len(pages) / 2:
+            suggestions.append(f"add page numbers to {info.name}")
+    generic = ["add a header or footer", "compress it", "add a DRAFT or CONFIDENTIAL watermark"]
+    return (suggestions + [g for g in generic if not any(g.split()[0] in s for s in suggestions)])[:4]
