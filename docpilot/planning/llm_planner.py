@@ -144,7 +144,7 @@ class LLMPlanner:
         def ask(conversation: list[dict[str, str]]) -> _Reply:
             text = self.llm.chat(conversation, schema=schema, max_tokens=700).text
             cannot, payload = _split(text)
-            verdict = Verdict(None, []) if cannot else verify_plan(payload, self.tools, files)
+            verdict = Verdict(None, []) if cannot else verify_plan(payload, self.tools, files, request)
             return _Reply(text, conversation, verdict, cannot)
 
         def correct(previous: _Reply, problems: Sequence[Problem]) -> _Reply:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import graphlib
 import json
+import re
 import typing
 from dataclasses import dataclass, field
 from typing import Any
@@ -103,9 +104,16 @@ def _is_pages_type(annotation: Any) -> bool:
 
 
 def verify_plan(
-    plan_or_text: Plan | str | dict[str, Any], tools: dict[str, Tool], files: dict[str, FileInfo]
+    plan_or_text: Plan | str | dict[str, Any],
+    tools: dict[str, Tool],
+    files: dict[str, FileInfo],
+    request: str | None = None,
 ) -> Verdict:
-    """Check a plan against the tool registry and the uploaded files."""
+    """Check a plan against the tool registry and the uploaded files.
+
+    With ``request`` (the person's words), placeholder text in an argument that the person did not type
+    ("[insert date]", "TBD", "<name>", "XXX") is a problem too: a model filled a gap it should not have.
+    """
     plan: Plan | None
     problems: list[Problem]
     if isinstance(plan_or_text, Plan):
@@ -120,7 +128,35 @@ def verify_plan(
         return Verdict(plan, [Problem("syntax", None, "The plan has no steps.")])
     checker = _Checker(plan, tools, files)
     checker.run()
+    if request is not None:
+        checker.problems += _placeholders(plan, request)
     return Verdict(plan, checker.problems, checker.order)
+
+
+_PLACEHOLDER = re.compile(
+    r"\[(?:insert|add|your|enter|todo|tbd|placeholder|name|date|amount)[^\]]*\]|\{\{[^}]*\}\}|<[a-z_ ]{2,30}>|"
+    r"\b(?:TBD|TODO|XXX+|lorem ipsum)\b",
+    re.IGNORECASE,
+)
+
+
+def _placeholders(plan: Plan, request: str) -> list[Problem]:
+    """Placeholder text in string arguments that is not in the person's request."""
+    said = request.lower()
+    found = []
+    for step in plan.steps:
+        for name, value in step.args.items():
+            texts = [v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str)]
+            for match in (m for text in texts for m in _PLACEHOLDER.finditer(text)):
+                if match.group(0).lower() not in said:
+                    found.append(Problem("placeholder", step.id, _PLACEHOLDER_MESSAGE.format(name, match.group(0))))
+    return found
+
+
+_PLACEHOLDER_MESSAGE = (
+    "'{}' holds placeholder text {!r} that the request does not give. Use only values the request states; "
+    "if a value is missing, the plan cannot be made without it."
+)
 
 
 class _Checker:

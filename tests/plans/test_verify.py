@@ -178,3 +178,22 @@ def test_execution_order_is_topological() -> None:
     plan["steps"] = [plan["steps"][0], plan["steps"][2], plan["steps"][1]]
     verdict = verify_plan(plan, TOOLS, FILES)
     assert verdict.ok and verdict.order == [1, 3, 2]
+
+
+@pytest.mark.parametrize("text", ["- Contract summary | Date: [insert date]", "Signed by <name>", "Total: TBD", "XXX"])
+def test_placeholder_text_the_person_did_not_type_is_refused(text: str) -> None:
+    plan = {
+        "steps": [
+            {
+                "id": 1,
+                "task": "add_page_with_text",
+                "dep": [],
+                "return": "extended",
+                "args": {"file": "report.pdf", "text": text},
+            }
+        ]
+    }
+    files = {"report.pdf": FileInfo("report.pdf", "/x/report.pdf", "pdf", 3)}
+    verdict = verify_plan(plan, all_tools(), files, request="summarize the report and add it as a page")
+    assert not verdict.ok and verdict.problems[0].code == "placeholder"
+    assert verify_plan(plan, all_tools(), files, request=f"add a page saying {text}").ok, "typed by the person"
