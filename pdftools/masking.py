@@ -72,6 +72,15 @@ _NOT_SECRET = {
 }
 
 
+def _could_be_secret(word: str) -> bool:
+    """A bare word after "password" that may be one: not a common word, a placeholder or punctuation ("…")."""
+    return (
+        any(ch.isalnum() for ch in word)
+        and word.lower().strip(".") not in _NOT_SECRET
+        and not _PLACEHOLDER_RE.fullmatch(word)
+    )
+
+
 def is_secret(task: str, arg: str) -> bool:
     """Whether argument ``arg`` of tool ``task`` is secret (what the tool declares; for a tool the
     registry does not know, any argument named like a password)."""
@@ -116,7 +125,7 @@ def mask_text(text: str, secrets: Iterable[str] | Any = ()) -> str:
 
     def hide(match: re.Match[str]) -> str:
         bare = match.group("bare")
-        if bare is not None and (bare.lower().strip(".") in _NOT_SECRET or _PLACEHOLDER_RE.fullmatch(bare)):
+        if bare is not None and not _could_be_secret(bare):
             return match.group(0)
         quote = match.group("q") or ""
         return f"{match.group('lead')}{quote}{MASK}{quote}"
@@ -135,9 +144,7 @@ def hide_passwords(text: str, swaps: dict[str, str] | None = None) -> tuple[str,
 
     def swap(match: re.Match[str]) -> str:
         value = match.group("quoted") if match.group("quoted") is not None else match.group("bare")
-        if match.group("bare") is not None and (
-            value.lower().strip(".") in _NOT_SECRET or _PLACEHOLDER_RE.fullmatch(value)
-        ):
+        if match.group("bare") is not None and not _could_be_secret(value):
             return match.group(0)
         name = next((k for k, v in swaps.items() if v == value), None)
         if name is None:

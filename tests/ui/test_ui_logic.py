@@ -350,3 +350,7 @@ def test_two_files_and_no_mention_asks_which_then_changes_only_that_one(pilot, s
     assert s.outcome is not None and "memo.pdf" in s.history[-2]["content"]
     approve(pilot, s)
     assert [Path(p).name for p in s.outputs] == ["memo_rotated.pdf"], last(s)
+
+
+def test_the_qa_message_is_not_masked_as_if_it_held_a_password():
+    assert mask_text(QA_NOT_AVAILABLE) == QA_NOT_AVAILABLE
