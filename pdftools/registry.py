@@ -431,11 +431,15 @@ def _check_facts(
     page_words: dict[str, tuple[str, ...]],
     takes: dict[str, tuple[FileKind, ...]],
 ) -> None:
-    """Facts must name real arguments, and every password-like argument must be declared secret."""
+    """Facts must name real arguments, page words must be written as they are compared (stripped,
+    lower case), and every password-like argument must be declared secret."""
     for what, names in (("secrets", secrets), ("page_words", tuple(page_words)), ("takes", tuple(takes))):
         unknown = [n for n in names if n not in fields]
         if unknown:
             raise TypeError(f"tool {name}: {what} names unknown arguments {unknown}")
+    unmatchable = [w for words in page_words.values() for w in words if w != w.strip().lower()]
+    if unmatchable:
+        raise TypeError(f"tool {name}: page_words {unmatchable} never match; write them stripped and in lower case")
     undeclared = [n for n in fields if "password" in n and n not in secrets]
     if undeclared:
         raise TypeError(f"tool {name}: arguments {undeclared} look secret; list them in secrets=")

@@ -5,6 +5,7 @@ from the registry, with no other edit."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pymupdf
@@ -16,7 +17,7 @@ from docpilot.plans.explain import explain_plan
 from docpilot.plans.plan import Plan
 from docpilot.plans.verify import verify_plan
 from docpilot.running.messages import answer_text
-from pdftools import all_tools, get_tool
+from pdftools import all_tools, call_tool, get_tool
 from pdftools.effects import added
 from pdftools.masking import MASK, mask_args, mask_text
 from pdftools.pages import Pages, parse_pages
@@ -120,14 +121,37 @@ def test_its_explanation_and_masking(new_tool: str, make_pdf: Callable[..., str]
     assert verdict.ok and verdict.plan is not None
     text = explain_plan(verdict.plan, all_tools(), verdict.order)
     assert text.startswith("1. Add a note page after pages 1-2 of doc.pdf locked with") and SECRET not in text
+    assert MASK in text
     assert mask_args(new_tool, {"password": SECRET, "pages": "1"}) == {"password": MASK, "pages": "1"}
     assert SECRET not in mask_text(f"ran with {SECRET}", verdict.plan)
+
+
+def test_it_runs_and_adds_the_page_it_declares(new_tool: str, make_pdf: Callable[..., str], tmp_path: Path) -> None:
+    path = make_pdf(["a", "b", "c"], name="doc.pdf")
+    out = call_tool(new_tool, {"file": path, "pages": "1-2", "output": str(tmp_path / "noted.pdf")})
+    with pymupdf.open(out) as doc:
+        assert doc.page_count == get_tool(new_tool).pages_after({"pages": "1-2"}, 3, None) == 4
+        assert "Reviewed: [1, 2]" in doc[-1].get_text()
 
 
 def test_its_result_is_named_as_declared(new_tool: str) -> None:
     used: set[str] = set()
     assert result_name(new_tool, used) == "annotated_copy"
     assert result_name(new_tool, used) == "annotated_copy_2"
+
+
+def test_a_page_word_that_could_never_match_is_refused_at_registration() -> None:
+    with pytest.raises(TypeError, match="never match"):
+
+        @tool(kind="pdf", category="pages", explain="Flip {file}", page_words={"order": ("Reverse",)})
+        def flip(file: str, order: Pages = "all") -> str:
+            """Flip.
+
+            Args:
+                file: The PDF.
+                order: The order.
+            """
+            return file
 
 
 def test_undeclared_secret_is_refused_at_registration() -> None:
