@@ -12,6 +12,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
+from pdftools.masking import MASK
 from sandbox import Limits, RunResult, Sandbox, check_program, run_program
 from sandbox.checks import ALLOWED_IMPORTS
 
@@ -124,7 +125,7 @@ def test_passwords_are_masked_in_step_records(sandbox: Sandbox, contract: str) -
     with sandbox.run(code, {"contract.pdf": contract}) as result:
         assert result.ok, result.error
         assert "hunter2" not in result.to_json()
-        assert result.steps[0]["args"]["password"] == "***"
+        assert result.steps[0]["args"]["password"] == MASK
 
 
 def test_odd_input_names_work(sandbox: Sandbox, make_pdf: Callable[..., str]) -> None:
