@@ -8,12 +8,13 @@ it holds. Follow-ups across turns and clarifying questions build on it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from docpilot.files import FileInfo
+from docpilot.files import FileInfo, inspect_files
 from docpilot.service import Edit, mask_text
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ class Conversation:
     turns: list[Turn] = field(default_factory=list)
     pending: PlanOutcome | None = None  # the plan waiting for approval
     last_run: RunOutcome | None = None
-    asking: PlanOutcome | None = None  # a request that got a clarifying question, waiting for the answer
+    asking: tuple[str, list[str]] | None = None  # (request, choices) of a question waiting for its answer
 
     def _said(self, role: str, text: str, outcome: PlanOutcome | None = None, run: RunOutcome | None = None) -> None:
         self.turns.append(Turn(role, mask_text(text, outcome), outcome, run))
@@ -52,20 +53,48 @@ class Conversation:
         outcome: PlanOutcome = pilot.plan(planned, self.files)
         self._said("user", text, outcome)
         self.pending = outcome if outcome.ok else None
-        self.asking = outcome if outcome.question is not None else None
+        question = outcome.question
+        self.asking = (outcome.request, list(question.choices)) if question is not None else None
         return outcome
 
     def _answered(self, reply: str) -> str | None:
         """The earlier request completed by ``reply`` when it answers the question asked ("contract.pdf",
         "all of them"); None when it is a new request."""
-        if self.asking is None or self.asking.question is None:
+        if self.asking is None:
             return None
+        request, choices = self.asking
         said = " ".join(reply.lower().split()).strip(" .!")
-        for choice in self.asking.question.choices:
+        for choice in choices:
             if said in (choice.lower(), choice.lower().rsplit(".", 1)[0]) or said == f"the {choice.lower()}":
                 where = "for all files" if choice == "all of them" else f"in {choice}"
-                return f"{self.asking.request}, {where}"
+                return f"{request}, {where}"
         return None
+
+    def save_question(self, folder: Path) -> Path:
+        """Keep the question waiting for an answer in ``folder`` (mode 0700), for ``run REPLY --continue``.
+
+        The request is kept as shown (secrets masked): a password typed in it must be typed again.
+        """
+        if self.asking is None:
+            raise ValueError("no question is waiting")
+        folder.mkdir(parents=True, exist_ok=True)
+        folder.chmod(0o700)
+        request, choices = self.asking
+        record = {"request": mask_text(request), "choices": choices, "files": [i.path for i in self.files.values()]}
+        (folder / "question.json").write_text(json.dumps(record, ensure_ascii=False, indent=1))
+        return folder
+
+    @classmethod
+    def resume(cls, folder: Path) -> Conversation:
+        """The conversation a run's question record holds (its files read again); ValueError when unreadable."""
+        try:
+            record = json.loads((Path(folder) / "question.json").read_text())
+            request, choices, paths = record["request"], list(record["choices"]), list(record["files"])
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"{folder} is not the record of a run that asked a question ({exc})") from None
+        talk = cls(inspect_files(paths))
+        talk.asking = (request, choices)
+        return talk
 
     def revise(self, pilot: Any, critique: str) -> PlanOutcome:
         """Change the waiting plan by a critique; when that fails, the previous plan still waits."""

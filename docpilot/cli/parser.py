@@ -36,8 +36,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", help="plan, ask for approval, execute and write the results to DIR")
     run.add_argument("request")
-    run.add_argument("files", nargs="+", metavar="FILE")
+    run.add_argument("files", nargs="*", metavar="FILE")
     run.add_argument("--out", required=True, metavar="DIR")
+    run.add_argument(
+        "--continue",
+        dest="resume",
+        metavar="RECORD",
+        help="answer the question a run asked (its record folder); the files come from the record",
+    )
     run.add_argument("--yes", action="store_true", help="run without asking for approval")
     run.add_argument("--json", action="store_true")
     run.add_argument("--backend", choices=BACKEND_CHOICES)

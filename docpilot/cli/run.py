@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import secrets
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -10,9 +12,9 @@ from typing import Any
 from docpilot import service
 from docpilot.cli.commands import emit
 from docpilot.conversation import Conversation
-from docpilot.errors import USER_ERRORS
+from docpilot.errors import USER_ERRORS, UsageError
 from docpilot.files import inspect_files
-from docpilot.settings import Settings
+from docpilot.settings import Settings, cache_dir
 
 __all__ = ["cmd_run"]
 
@@ -58,13 +60,16 @@ def cmd_run(args: Any, ask: Callable[[str], str] = input) -> int:
     if out_dir.exists() and not out_dir.is_dir():
         print(f"docpilot run: --out {out_dir} is a file, not a folder", file=sys.stderr)
         return 2
+    if not args.files and not args.resume:
+        print("docpilot run: give at least one FILE (or --continue RECORD)", file=sys.stderr)
+        return 2
     with service.warm_sandbox() as box:  # started first: its imports overlap ours and planning on a second core
         return _plan_and_run(args, ask, service.make_pilot(Settings.from_env(args.backend), sandbox=box), out_dir)
 
 
 def _plan_and_run(args: Any, ask: Callable[[str], str], pilot: Any, out_dir: Path) -> int:
     try:
-        talk = Conversation(inspect_files(args.files))
+        talk = _conversation(args)
         outcome = talk.request(pilot, args.request)
         while outcome.question is not None and not args.yes:  # on a terminal the reply comes straight back
             print(outcome.question.text, file=sys.stderr)
@@ -84,7 +89,7 @@ def _plan_and_run(args: Any, ask: Callable[[str], str], pilot: Any, out_dir: Pat
                 outcome = talk.pending
         stats = outcome.stats.to_json()
         if outcome.question is not None:
-            return _ask_back(args, outcome)
+            return _ask_back(args, outcome, talk)
         if not outcome.ok:
             return _emit(
                 args,
@@ -128,8 +133,24 @@ def _plan_and_run(args: Any, ask: Callable[[str], str], pilot: Any, out_dir: Pat
     )
 
 
-def _ask_back(args: Any, outcome: Any) -> int:
-    """A clarifying question is not an error: exit code 3, nothing written (DESIGN.md)."""
+def _conversation(args: Any) -> Conversation:
+    """A new conversation over FILE…, or the one whose question ``--continue RECORD`` answers."""
+    if not args.resume:
+        return Conversation(inspect_files(args.files))
+    try:
+        talk = Conversation.resume(Path(args.resume).expanduser())
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if args.files:
+        talk.files = inspect_files(args.files)
+    return talk
+
+
+def _ask_back(args: Any, outcome: Any, talk: Conversation) -> int:
+    """A clarifying question is not an error: exit code 3, nothing written to DIR (DESIGN.md); its record
+    lets ``run REPLY --continue RECORD`` answer it."""
+    stamp = time.strftime("%Y-%m-%dT%H-%M-%S")
+    folder = talk.save_question(cache_dir() / "runs" / f"{stamp}-{secrets.token_hex(2)}-question")
     result = _result(
         False,
         args.request,
@@ -140,7 +161,7 @@ def _ask_back(args: Any, outcome: Any) -> int:
         [],
         [],
         outcome.question.text,
-        None,
+        str(folder) + "/",
         None,
     )
     result["question"] = outcome.question.to_json()

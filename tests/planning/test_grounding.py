@@ -126,3 +126,28 @@ def test_cli_question_is_exit_code_3_and_writes_nothing(two_files: dict[str, Fil
     assert result["ok"] is False and result["error"] is None
     assert result["question"]["choices"] == ["contract.pdf", "annual_report.pdf", "all of them"]
     assert not out.exists() or not any(out.iterdir())
+
+    # The reply continues from the run's record: the files and the request come from there.
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "docpilot",
+            "run",
+            "annual_report.pdf",
+            "--continue",
+            result["record"],
+            "--out",
+            str(out),
+            "--yes",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    done = json.loads(proc.stdout.splitlines()[-1])
+    assert [Path(p).name for p in done["outputs"]] == ["annual_report_numbered.pdf"]
+    assert [s["args"]["file"] for s in done["plan"]["steps"]] == ["annual_report.pdf"]
