@@ -265,3 +265,19 @@ def test_critique_revises_the_plan(make_pdf) -> None:
     first = planner.plan("Delete page 2", files)
     revised = planner.revise(first, "also compress it", files)
     assert revised.ok and [s.task for s in revised.plan.steps] == ["delete_pages", "compress"]
+
+
+@pytest.mark.parametrize(
+    "request_text, task, args",
+    [
+        ("set the title in the properties to Q3 Budget", "set_metadata", {"title": "Q3 Budget"}),
+        ("set the title to Road to Recovery", "set_metadata", {"title": "Road to Recovery"}),
+        ("save it as final.pdf after rotating page 1", "rotate_pages", {"pages": "1", "output": "final.pdf"}),
+    ],
+)
+def test_sentences_as_people_write_them(request_text, task, args, make_pdf) -> None:
+    """A value after "to" is the value only; pages that belong to another action are not extracted."""
+    files = inspect_files([make_pdf(["a", "b", "c"], name="doc.pdf")])
+    plan = fast_plan(request_text, files)
+    assert plan is not None and [s.task for s in plan.steps] == [task]
+    assert {k: plan.steps[0].args.get(k) for k in args} == args

@@ -39,7 +39,10 @@ def set_metadata(c: str, low: str, ctx: Context) -> list[Intent] | None:
         )
         if m:
             raw = m.group(1).strip()
-            args[name] = ctx.quotes[int(raw[1:-1])] if raw.startswith("⟦") else raw
+            # "the title in the properties to Q3 Budget": the value is what follows "to" / "as" only
+            where = re.match(r"^(?:in|of|for|on|inside|within)\b.*?\b(?:to|as)\s+(.+)$", raw, re.IGNORECASE)
+            raw = where.group(1).strip() if where else raw
+            args[name] = ctx.quotes[int(raw[1:-1])] if raw.startswith("⟦") and raw.endswith("⟧") else raw
     return [Intent("set_metadata", _with_output(args, c, ctx))] if args else None
 
 

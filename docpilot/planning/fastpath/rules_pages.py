@@ -73,6 +73,12 @@ def delete_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
 def extract_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if not _has(low, r"\b(?:extract|pull out|take|keep only|only keep|copy|save|split out|separate|get)\b.*\bpages?\b"):
         return None
+    if _has(
+        low,
+        r"\b(?:rotat\w*|delet\w*|remov\w*|crop\w*|insert\w*|numbering|watermark\w*|stamp\w*|"
+        r"redact\w*|highlight\w*|underlin\w*|sign\w*)\b",
+    ):
+        return None  # the pages belong to another action ("save it as x.pdf after rotating page 1")
     pages = pages_in(c, ctx.page_count)
     if not pages or pages == "all":
         return None
@@ -86,11 +92,11 @@ def extract_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
 def rotate(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if not _has(
         low,
-        r"\brotate\b|\bturn\b.*\b(?:pages?|clockwise|degrees|upside|sideways|landscape|portrait)\b|"
+        r"\brotat(?:e|ed|ing)\b|\bturn\b.*\b(?:pages?|clockwise|degrees|upside|sideways|landscape|portrait)\b|"
         r"\bupside[- ]down\b",
     ):
         return None
-    if not _has(low, r"\brotate\b") and _has(
+    if not _has(low, r"\brotat(?:e|ed|ing)\b") and _has(
         low,
         r"\bturn\b.*\binto\b|\bturn\b.*\bto\s+(?:an?\s+)?(?:images?|pictures?|"
         r"png|jpe?g|word|powerpoint|slides?|excel|text|markdown|tiff?)\b",
