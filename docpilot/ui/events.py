@@ -1,9 +1,10 @@
 """The app's events: each one updates only the components it changes.
 
 A message is shown in the chat at once and planned in a second step (``send`` then ``plan``, chained
-with ``.then()``), so the person sees it while the planner works, and only the chat and the plan
-panels wait on planning; the viewer does not. Handlers lock the person's session for one request
-(:meth:`~docpilot.ui.session.SessionStore.use`) and call the plain functions of
+with ``.then()``), so the person sees it while the planner works. Sending also turns the plan buttons
+off (the plan they would act on is being replaced); the planning step shows "Planning…" in the chat
+only, with no progress overlay, and the viewer is never touched. Handlers lock the person's session
+for one request (:meth:`~docpilot.ui.session.SessionStore.use`) and call the plain functions of
 :mod:`docpilot.ui.actions`.
 
 No ``from __future__ import annotations`` here: gradio reads the handlers' annotations (``gr.Request``,
@@ -81,8 +82,10 @@ def wire(demo: Any, c: Components, store: SessionStore, pilot: Any) -> None:
     def on_upload(files: list[str] | None, sid: str | None, request: gr.Request) -> tuple[Any, ...]:
         return (*act(sid, request, lambda s: actions.handle_upload(s, files), [*chat, *viewer, *logs]), None)
 
+    buttons = [c.approve, c.revise, c.cancel]
+
     def on_send(text: str, sid: str | None, request: gr.Request) -> tuple[Any, ...]:
-        return act(sid, request, lambda s: actions.add_message(s, text), [*chat, c.request], clear_box=True)
+        return act(sid, request, lambda s: actions.add_message(s, text), [*chat, c.request, *buttons], clear_box=True)
 
     def on_plan(sid: str | None, request: gr.Request) -> tuple[Any, ...]:
         return act(sid, request, lambda s: actions.respond(pilot, s), [*chat, *plan, *logs])
@@ -134,10 +137,10 @@ def wire(demo: Any, c: Components, store: SessionStore, pilot: Any) -> None:
         [c.send.click, c.request.submit],
         on_send,
         [c.request, c.state],
-        [*chat, c.request],
+        [*chat, c.request, *buttons],
         api_name="send",
         queue=False,
-    ).then(on_plan, [c.state], [*chat, *plan, *logs], api_name="plan")
+    ).then(on_plan, [c.state], [*chat, *plan, *logs], api_name="plan", show_progress="hidden")
     c.revise.click(on_revise, [c.request, c.state], [*chat, c.request, *plan, *logs], api_name="revise")
     c.approve.click(on_approve, [c.editor, c.state], [*chat, *plan, *viewer, *results, *logs], api_name="approve")
     c.cancel.click(on_cancel, [c.state], [*chat, *plan, *results, *logs], api_name="cancel")

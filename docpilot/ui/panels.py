@@ -35,7 +35,7 @@ class View:
     thumbs: list[tuple[str, str]] = field(default_factory=list)
     page: str | None = None
     before_after: list[tuple[str, str]] = field(default_factory=list)
-    pending: bool = False
+    pending: bool = False  # a plan waits for approval (and no new message is being planned)
 
 
 def _documents(session: Session) -> dict[str, str]:
@@ -93,7 +93,7 @@ def render(session: Session | None, pilot: Any, pictures: bool = True) -> View:
         docs=list(_documents(session)),
         doc=label,
         before_after=[pair for pair in session.before_after if Path(pair[0]).is_file()],
-        pending=outcome is not None,
+        pending=outcome is not None and session.waiting is None,
     )
     if path and pictures:
         try:

@@ -115,6 +115,26 @@ def test_launch_is_local_with_no_share_link_and_no_analytics(app):
     assert not any(str(root).startswith(str(p)) for p in demo.allowed_paths)
 
 
+def test_each_event_updates_only_what_it_changes(app):
+    """Send shows the message (no planning), the chained plan step shows no overlay and neither touches
+    the viewer; choosing a page updates the page view only."""
+    running, _ = app
+    config = running.demo.get_config_file()
+    names = {c["id"]: c.get("props", {}).get("elem_id") for c in config["components"]}
+    events = {d["api_name"]: (i, d) for i, d in enumerate(config["dependencies"]) if d.get("api_name")}
+
+    def outputs(api: str) -> set:
+        return {names[o] for o in events[api][1]["outputs"]} - {None}  # None: the session State
+
+    viewer = {"files", "viewer-doc", "thumbs", "page-view", "before-after"}
+    send, plan = events["send"], events["plan"]
+    assert plan[1]["trigger_after"] == send[0], "planning is chained after the message is shown"
+    assert plan[1]["show_progress"] == "hidden" and send[1]["queue"] is False
+    assert outputs("send") == {"chat", "request", "approve", "revise", "cancel"}
+    assert not outputs("plan") & viewer and "chat" in outputs("plan")
+    assert outputs("view_page") == {"page-view"}
+
+
 def test_upload_plan_edit_approve_download(app, make_pdf):
     demo, _ = app
     client = client_for(demo)

@@ -51,12 +51,11 @@ def app(tmp_path, monkeypatch):
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # run records stay out of the user's cache
     root = tmp_path / "sessions"
-    demo = launch(
+    running = launch(
         "127.0.0.1", free_port(), backend="rules", idle_timeout=600, session_root=root, prevent_thread_lock=True
     )
-    yield demo, root
-    demo.close()
-    demo.store.close_all()
+    yield running, root
+    running.close()  # the server and every session's folder
 
 
 @pytest.fixture
@@ -68,7 +67,7 @@ def shots(tmp_path):
 
 def test_browser_flow(app, shots, guard, make_pdf, tmp_path):
     expect = sync_api.expect
-    demo, root = app
+    running, root = app
     source = (
         guard(CONTRACT) if CONTRACT.exists() else make_pdf(["One.", "Two.", "Three.", "Four."], name="contract.pdf")
     )
@@ -78,7 +77,7 @@ def test_browser_flow(app, shots, guard, make_pdf, tmp_path):
         page = context.new_page()
         hosts: set[str] = set()
         page.on("request", lambda r: hosts.add(urlsplit(r.url).hostname or urlsplit(r.url).scheme))
-        page.goto(demo.local_url)
+        page.goto(running.local_url)
         chat, request = page.locator("#chat"), page.locator("#request textarea")
 
         def shot(name: str) -> Path:

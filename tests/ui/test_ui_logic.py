@@ -341,6 +341,15 @@ def test_the_message_shows_before_planning_starts(pilot, session):
     assert sum(m["role"] == "user" for m in session.history) == 1
 
 
+def test_a_new_message_turns_the_plan_buttons_off_until_it_is_planned(pilot, session):
+    handle_message(pilot, session, "rotate page 2 by 90 degrees")
+    assert render(session, pilot).pending
+    add_message(session, "add a DRAFT watermark")
+    assert not render(session, pilot, pictures=False).pending, "the old plan cannot be approved meanwhile"
+    respond(pilot, session)
+    assert render(session, pilot).pending and "DRAFT" in session.outcome.explanation
+
+
 def test_two_files_and_no_mention_asks_which_then_changes_only_that_one(pilot, store, make_pdf):
     s = store.create()
     handle_upload(s, [make_pdf(PAGES, name="contract.pdf"), make_pdf(PAGES, name="memo.pdf")])
