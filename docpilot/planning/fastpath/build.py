@@ -10,20 +10,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from docpilot.files import FileInfo
 from docpilot.planning.fastpath import rules as r
 from docpilot.planning.fastpath import rules_files as f
 from docpilot.planning.fastpath import rules_pages as p
+from docpilot.planning.fastpath.accounting import bind_arguments, leftovers
 from docpilot.planning.fastpath.extract import password_in
 from docpilot.planning.fastpath.grounding import ground_files
 from docpilot.planning.fastpath.rules import Context, Intent, NeedInfo
+from docpilot.planning.fastpath.spans import deciding, tag
 from docpilot.planning.fastpath.text import split_request
 from docpilot.plans.plan import Plan
 from pdftools import all_tools, get_tool
 
-__all__ = ["fast_plan", "partial_plan", "hint_tools", "NeedInfo", "RULE_ORDER", "LOGIC"]
+__all__ = ["fast_plan", "fast_reading", "Reading", "partial_plan", "hint_tools", "NeedInfo", "RULE_ORDER", "LOGIC"]
 
 RULE_ORDER: list[Callable[[str, str, Context], list[Intent] | None]] = [
     r.check_password,
@@ -49,6 +52,7 @@ RULE_ORDER: list[Callable[[str, str, Context], list[Intent] | None]] = [
     r._markup("underline_text", "underline|underscore"),
     r._markup("strikeout_text", "strike ?out|strikethrough|strike through|cross out|strike"),
     r.redact,
+    p.keep_or_drop,
     p.delete_pages,
     p.extract_pages,
     p.rotate,
@@ -177,31 +181,55 @@ def result_name(task: str, used: set[str]) -> str:
     return name
 
 
+@dataclass
+class Reading:
+    """What the fast path made of a request: the plan, the words that decided each step, the words it could not read."""
+
+    plan: Plan | None
+    words: dict[int, list[str]] = field(default_factory=dict)
+    unread: list[str] = field(default_factory=list)
+
+
 def fast_plan(request: str, files: dict[str, FileInfo]) -> Plan | None:
     """A plan for ``request`` with zero LLM calls, or None when a clause is not understood.
 
     Raises:
         NeedInfo: understood, but something only the user can say is missing.
     """
+    return fast_reading(request, files).plan
+
+
+def fast_reading(request: str, files: dict[str, FileInfo]) -> Reading:
+    """:func:`fast_plan` with its reasons: which words decided each step, or which words were not understood."""
     if LOGIC.search(request):
-        return None
-    found = _understood(request, files, skip_unknown=False)
-    return _assemble(*found) if found else None
+        return Reading(None, unread=[m.group(0) for m in LOGIC.finditer(request)])
+    unread: list[str] = []
+    found = _understood(request, files, skip_unknown=False, unread=unread)
+    if not found:
+        return Reading(None, unread=unread)
+    plan, words = _assemble(*found)
+    return Reading(plan, words)
 
 
 def partial_plan(request: str, files: dict[str, FileInfo]) -> Plan | None:
     """The steps for the clauses the rules do understand (a draft for the LLM), or None."""
     try:
         found = _understood(request, files, skip_unknown=True)
-        return _assemble(*found) if found else None
+        return _assemble(*found)[0] if found else None
     except NeedInfo:
         return None
 
 
+def _file_words(files: dict[str, FileInfo]) -> frozenset[str]:
+    words = {w for name in files for w in re.split(r"[\W_]+", name.rsplit(".", 1)[0].lower()) if w}
+    return frozenset(words | {name.lower() for name in files})
+
+
 def _understood(
-    request: str, files: dict[str, FileInfo], skip_unknown: bool
+    request: str, files: dict[str, FileInfo], skip_unknown: bool, unread: list[str] | None = None
 ) -> tuple[list[Intent], dict[str, FileInfo], list[str], str | None] | None:
     req = split_request(request)
+    file_words = _file_words(files)
     grounding = ground_files(req.text, files)
     if grounding.ambiguous:
         raise NeedInfo(f"Which file do you mean: {_either(grounding.ambiguous)}?", grounding.ambiguous)
@@ -218,9 +246,20 @@ def _understood(
             if pw:
                 password = pw
                 continue
-            if _FILLER.match(clause) or skip_unknown:
+            if _FILLER.match(clause) or clause.endswith(":") or skip_unknown:
                 continue
+            if unread is not None:
+                unread.append(clause)
             return None
+        spans = tag(clause, req.quotes, file_words)
+        bind_arguments(spans, found, clause)
+        left = leftovers(spans, found, list(files))
+        if left and not skip_unknown:
+            if unread is not None:
+                unread.extend(s.text for s in left)
+            return None
+        for intent in found:
+            intent.decided = deciding(spans)
         intents.extend(found)
         targets = [i.target for i in found if i.target is not None]
         if targets:
@@ -237,7 +276,9 @@ def _either(names: list[str]) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else "".join(names)
 
 
-def _assemble(intents: list[Intent], files: dict[str, FileInfo], pdfs: list[str], password: str | None) -> Plan:
+def _assemble(
+    intents: list[Intent], files: dict[str, FileInfo], pdfs: list[str], password: str | None
+) -> tuple[Plan, dict[int, list[str]]]:
     tools = all_tools()
     merging = [i for i in intents if i.task in ("combine_files", "images_to_pdf")]
     rest = [i for i in intents if i not in merging]
@@ -252,8 +293,9 @@ def _assemble(intents: list[Intent], files: dict[str, FileInfo], pdfs: list[str]
     rest.sort(key=lambda i: 0 if i.stage == 0 else 1 if i.stage == 1 else i.stage)
     steps: list[dict[str, Any]] = []
     used: set[str] = set()
+    words: dict[int, list[str]] = {}
 
-    def add(task: str, args: dict[str, Any], source: str | None) -> str:
+    def add(task: str, args: dict[str, Any], source: str | None, intent: Intent | None = None) -> str:
         entry = tools[task]
         full = dict(args)
         deps = []
@@ -265,11 +307,13 @@ def _assemble(intents: list[Intent], files: dict[str, FileInfo], pdfs: list[str]
                     deps.append(next(s["id"] for s in steps if s["return"] == item[1:]))
         name = result_name(task, used)
         steps.append({"id": len(steps) + 1, "task": task, "dep": sorted(set(deps)), "args": full, "return": name})
+        if intent is not None:
+            words[len(steps)] = list(intent.decided)
         return f"${name}"
 
     sources: list[str | None] = list(pdfs) or [None]
     if merging:
-        sources = [add(merging[0].task, merging[0].args, None)]
+        sources = [add(merging[0].task, merging[0].args, None, merging[0])]
     for source in sources:
         current = source
         info = files.get(source) if source and not source.startswith("$") else None
@@ -286,7 +330,7 @@ def _assemble(intents: list[Intent], files: dict[str, FileInfo], pdfs: list[str]
         for intent in rest:
             if intent.task == "count_pages" and info is not None and info.encrypted and password:
                 intent.args.setdefault("password", password)
-            result = add(intent.task, intent.args, current)
+            result = add(intent.task, intent.args, current, intent)
             if tools[intent.task].kind == "pdf" and intent.task not in ("duplicate", "rename"):
                 current = result
-    return Plan.model_validate({"steps": steps})
+    return Plan.model_validate({"steps": steps}), words

@@ -211,7 +211,7 @@ def output_name_in(clause: str, quotes: list[str]) -> str | None:
 
 
 _CATEGORY_WORDS = [
-    (r"e-?mail(?:\s+address(?:es)?)?s?", "email"),
+    (r"e-?mail(?:\s+address(?:es)?)?s?(?!\s+(?:it|them|this|that|to|me|him|her|us|the\s+\w+\s+to)\b)", "email"),
     (r"(?:tele)?phone(?:\s+numbers?)?s?|mobile numbers?|fax numbers?|contact numbers?", "phone"),
     (r"social security(?:\s+numbers?)?|ssns?\b|ss numbers?", "ssn"),
     (r"(?:credit|debit)?\s*card(?:\s+numbers?)?s?", "card"),

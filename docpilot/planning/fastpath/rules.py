@@ -48,6 +48,8 @@ class Intent:
     args: dict[str, Any] = field(default_factory=dict)
     stage: int = 1  # 0 unlock · 1 edit (request order) · 2 convert/export · 3 lock
     target: Target | None = None
+    words: set[str] = field(default_factory=set)  # modifier words the rule used ("except", "down")
+    decided: list[str] = field(default_factory=list)  # the words of the request this step was made from
 
 
 @dataclass

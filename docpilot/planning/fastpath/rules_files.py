@@ -87,8 +87,9 @@ def fill_form(c: str, low: str, ctx: Context) -> list[Intent] | None:
 
 
 def form_tools(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if _has(low, r"\bflatten"):
-        return [Intent("flatten_form", _with_output({}, c, ctx))]
+    if _has(low, r"\bflatten"):  # "… so the fields can no longer be edited" says why, not what else
+        purpose = {"no", "longer", "edited", "editable", "edit", "changed", "can't", "cannot", "not"}
+        return [Intent("flatten_form", _with_output({}, c, ctx), words=purpose)]
     if _has(
         low,
         r"\b(?:read|list|show|what are|get|extract)\b.*\b(?:form fields?|fields|form values|form data|"
@@ -128,6 +129,8 @@ def extraction(c: str, low: str, ctx: Context) -> list[Intent] | None:
     page_args = {"pages": pages} if pages and pages != "all" else {}
     if _has(low, r"\battach(?:ments|ed files)\b|\bembedded files\b"):
         return [Intent("extract_attachments", {}, stage=2)]
+    if _has(low, r"\b(?:as|into|to)\s+(?:an?\s+)?(?:\w+\s+)?(?:images|pictures|pngs?|jpe?gs?)\b"):
+        return None  # "export them as PNG images" renders the pages (a conversion)
     if _has(low, r"\b(?:images|pictures|photos|figures|graphics)\b"):
         return [Intent("extract_images", dict(page_args), stage=2)]
     if _has(low, r"\btables?\b"):

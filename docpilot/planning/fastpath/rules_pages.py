@@ -33,6 +33,8 @@ def add_page_with_text(c: str, low: str, ctx: Context) -> list[Intent] | None:
     args: dict[str, Any] = {"text": quoted[0]}
     if _has(low, r"\b(?:beginning|start|front|first page|prepend|cover)\b"):
         args["position"] = "start"
+    elif _has(low, r"\b(?:end|last page|append)\b"):
+        args["position"] = "end"
     return [Intent("add_page_with_text", _with_output(args, c, ctx))]
 
 
@@ -61,6 +63,41 @@ def blank_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
     return [Intent("insert_blank_pages", _with_output(args, c, ctx))]
 
 
+_KEEP = re.compile(r"\b(?:keep|keeping|retain|preserve|leave|leaving|hold on to)\b")
+_DROP = re.compile(r"\b(?:delete|remove|drop|cut|get rid of|discard|take out|lose|trash|throw away|strip|ditch)\b")
+_EXCEPT = re.compile(
+    r"\b(?:except(?:\s+for)?|but|other\s+than|apart\s+from|save\s+for|besides|excluding)\s+"
+    r"(?=(?:the\s+|for\s+)?(?:pages?\b|p\.|first\b|last\b|final\b|\d|odd\b|even\b|cover\b|title\b|front\b|"
+    r"one\b|two\b|three\b|four\b|five\b))"
+)
+_DOWN = re.compile(r"\b(?:cut|trim|reduce|pare|slim|shrink|narrow|chop)\b(?:\s+[\w.]+){0,3}?\s+down\s+to\b")
+
+
+def keep_or_drop(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    """Meanings that flip an operation: "cut it down to pages 1-4" and "delete all but page 2" keep those pages;
+    "keep everything except page 2" deletes it."""
+    down = _DOWN.search(low)
+    if down:
+        pages = pages_in(c[down.end() :], ctx.page_count)
+        if not pages or pages == "all":
+            return None
+        words = {"down", "to", *down.group(0).split()}
+        return [Intent("extract_pages", _with_output({"pages": pages}, c, ctx), words=words)]
+    exc = _EXCEPT.search(low)
+    keep, drop = _KEEP.search(low), _DROP.search(low)
+    verbs = [m for m in (keep, drop) if m and m.start() < (exc.start() if exc else -1)]
+    if not exc or not verbs:
+        return None
+    pages = pages_in(re.sub(r"^(?:the\s+)?(first|last|final)\b(?!\s+\w*\s*pages?)", r"\1 page", c[exc.end() :]),
+                     ctx.page_count)  # fmt: skip
+    if not pages or pages == "all":
+        return None
+    words = {*exc.group(0).split(), "everything", "all", "every", "other"}
+    first = min(verbs, key=lambda m: m.start())
+    task = "delete_pages" if first is keep else "extract_pages"
+    return [Intent(task, _with_output({"pages": pages}, c, ctx), words=words)]
+
+
 def delete_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if not _has(low, r"\b(?:delete|remove|drop|cut|get rid of|discard|take out)\b"):
         return None
@@ -71,7 +108,9 @@ def delete_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
 
 
 def extract_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if not _has(low, r"\b(?:extract|pull out|take|keep only|only keep|copy|save|split out|separate|get)\b.*\bpages?\b"):
+    if not _has(
+        low, r"\b(?:extract|pull out|take|keep|retain|preserve|copy|save|split out|separate|get)\b.*\bpages?\b"
+    ):
         return None
     if _has(
         low,
@@ -79,6 +118,10 @@ def extract_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
         r"redact\w*|highlight\w*|underlin\w*|sign\w*)\b",
     ):
         return None  # the pages belong to another action ("save it as x.pdf after rotating page 1")
+    if _has(low, r"\b(?:images|pictures|photos|figures|graphics|tables?|text|attachments)\b") and not _has(
+        low, r"\b(?:as|into|to)\s+(?:an?\s+)?(?:\w+\s+)?(?:images|pictures|text)\b"
+    ):
+        return None  # "extract the images from page 2" takes what is on the pages, not the pages
     pages = pages_in(c, ctx.page_count)
     if not pages or pages == "all":
         return None
@@ -132,7 +175,12 @@ def split(c: str, low: str, ctx: Context) -> list[Intent] | None:
         low, r"\bsplit\b|\bbreak (?:it |the (?:file|document) )?(?:up|apart|into)\b|\bseparate (?:files|pdfs)\b"
     ):
         return None
-    every = re.search(r"\bevery\s+(\w+)\s+pages?\b|\binto\s+(\w+)-page\b|\b(\w+) pages? each\b", low)
+    every = re.search(
+        r"\bevery\s+(\w+)\s+pages?\b|\binto\s+(\w+)-page\b|\b(\w+) pages? (?:each|apiece|per (?:file|part|pdf))\b|"
+        r"\b(?:chunks|groups|parts|pieces|sets|batches|sections|files|blocks|bundles|pdfs)\s+of\s+(\w+)(?:\s+pages?)?\b|"
+        r"\b(\w+)[- ]page\s+(?:chunks|parts|pieces|files|sections|documents|pdfs|groups|blocks|sets)\b",
+        low,
+    )
     at = re.search(r"\b(?:at|before|after)\s+pages?\s+((?:\d+\s*(?:,|and)?\s*)+)", low)
     args: dict[str, Any] = {}
     if every:

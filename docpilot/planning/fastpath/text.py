@@ -47,6 +47,10 @@ def split_request(request: str) -> Request:
         part = part.strip().rstrip(".!;")
         if not part:
             continue
+        intro = re.match(rf"^([^:⟦]{{3,80}}):\s+(?={_VERB_START})", part, flags=re.IGNORECASE)
+        if intro:  # "Tidy up the contract for the board: number the pages …" — the list after the colon says what
+            clauses.append(intro.group(1).strip() + ":")
+            part = part[intro.end() :]
         pieces = re.split(
             rf"(?:,\s*(?:and\s+)?|\s+and\s+|\s+then\s+|,\s*then\s+)(?={_VERB_START})", part, flags=re.IGNORECASE
         )
