@@ -14,15 +14,27 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from docpilot.planning.fastpath.extract import PII, categories_in, format_in
+from docpilot.planning.fastpath.extract import PII, categories_in, format_in, pages_in
 from docpilot.planning.fastpath.rules import Intent
 from docpilot.planning.fastpath.spans import VERB_TASKS, Span
 from pdftools import get_tool
+from pdftools.errors import PdfToolError
+from pdftools.pages import parse_pages
 
 __all__ = ["bind_arguments", "leftovers"]
 
 _PAGE_KEYS = ("pages", "page", "after", "at", "order", "every")
-_POSITION_KEYS = ("position", "align", "header", "footer", "after", "rect", "order", "degrees", "margin")
+_PLACES: list[tuple[str, Callable[[dict[str, Any]], bool]]] = [  # a position word, and the arguments that say it
+    (r"top|upper|header", lambda a: "top" in str(a.get("position", "")) or "header" in a),
+    (r"bottom|lower|footer", lambda a: "bottom" in str(a.get("position", "")) or "footer" in a),
+    (r"left|left-hand", lambda a: "left" in str(a.get("position", "")) + str(a.get("align", "")) or "degrees" in a),
+    (r"right|right-hand", lambda a: "right" in str(a.get("position", "")) + str(a.get("align", "")) or "degrees" in a),
+    (r"center|centre|centered|centred|middle", lambda a: "center" in str(a.get("position", "")) + str(a.get("align"))),
+    (r"corners?", lambda a: "-" in str(a.get("position", "")) and "center" not in str(a.get("position"))),
+    (r"margins?", lambda a: "margin" in a or "header" in a or "footer" in a),
+    (r"beginning|start|front", lambda a: a.get("position") == "start" or a.get("after") in (0, "0") or "order" in a),
+    (r"end", lambda a: a.get("position") == "end" or a.get("after") == "last" or "order" in a or "every" in a),
+]
 
 
 def _strings(value: Any) -> Iterable[str]:
@@ -82,7 +94,9 @@ def _argument_of(span: Span, low: str) -> tuple[str | None, Any]:
     return None, None
 
 
-def leftovers(spans: list[Span], intents: list[Intent], file_names: list[str]) -> list[Span]:
+def leftovers(
+    spans: list[Span], intents: list[Intent], file_names: list[str], page_count: int | None = None
+) -> list[Span]:
     """The spans no step accounts for (empty when the clause is fully understood)."""
     strings = [s for i in intents for s in _strings(i.args)]
     numbers = [n for i in intents for n in _numbers(i.args)]
@@ -102,11 +116,11 @@ def leftovers(spans: list[Span], intents: list[Intent], file_names: list[str]) -
         "filler": lambda s: True,
         "file": lambda s: True,
         "quote": lambda s: in_args(str(s.value)) or str(s.value).lower() in names or str(s.value).lower() in strings,
-        "pages": lambda s: bool(keys & set(_PAGE_KEYS)) or _means_all(s.text),
+        "pages": lambda s: _pages_used(s, spans, intents, page_count),
         "number": lambda s: has_number(float(s.value)) or bool(keys & {"count"}) and s.value == 1,
         "measure": lambda s: _measure_used(s, numbers, keys, intents),
         "colour": lambda s: any(_colour(s.text) in x for x in strings),
-        "position": lambda s: bool(keys & set(_POSITION_KEYS)),
+        "position": lambda s: _position_used(s.text.lower(), intents),
         "format": lambda s: _format_used(s.text, intents),
         "category": lambda s: _category_used(s.text, intents),
         "verb": lambda s: bool(tasks & set(_verb_tasks(s.text))),
@@ -115,6 +129,44 @@ def leftovers(spans: list[Span], intents: list[Intent], file_names: list[str]) -
     }
     literal = ("word", "modifier", "position", "colour", "number", "format", "verb", "category")
     return [s for s in spans if not (checks[s.kind](s) or s.kind in literal and in_args(s.text))]
+
+
+def _position_used(word: str, intents: list[Intent]) -> bool:
+    for pattern, said in _PLACES:
+        if re.fullmatch(pattern, word):
+            return any(said(i.args) for i in intents)
+    return False
+
+
+def _page_set(spec: Any, count: int | None) -> frozenset[int] | str:
+    if count:
+        try:
+            return frozenset(parse_pages(str(spec), count))
+        except PdfToolError:
+            pass
+    return str(spec).replace(" ", "")
+
+
+def _pages_used(span: Span, spans: list[Span], intents: list[Intent], count: int | None) -> bool:
+    """A page reference is used when a step's pages are exactly what the clause's references say together."""
+    if any(k in i.args for i in intents for k in ("at", "after", "order")):
+        return True
+    said = pages_in(span.text, count)
+    if said is None or said == "all" or _means_all(span.text):
+        return _means_all(span.text) or said == "all"
+    mine = _page_set(said, count)
+    others = [_page_set(pages_in(s.text, count) or "", count) for s in spans if s.kind == "pages" and s is not span]
+    for intent in intents:
+        for key in ("pages", "page"):
+            if key not in intent.args:
+                continue
+            value = _page_set(intent.args[key], count)
+            if value == mine:
+                return True
+            if isinstance(mine, frozenset) and isinstance(value, frozenset) and mine <= value:
+                # "pages 1-3 and page 5": each a part of the whole, none inside another
+                return not any(isinstance(o, frozenset) and (o <= mine or mine <= o) for o in others)
+    return False
 
 
 def _means_all(text: str) -> bool:
@@ -184,7 +236,7 @@ _MODIFIERS: list[tuple[str, Callable[[Intent], bool]]] = [
     (r"diagonal(?:ly)?", lambda i: i.task == "add_watermark" and i.args.get("rotation", 45) == 45),
     (r"horizontal(?:ly)?", lambda i: i.args.get("rotation") == 0),
     (r"vertical(?:ly)?", lambda i: i.args.get("rotation") in (90, -90)),
-    (r"clockwise|counter-?clockwise|anti-?clockwise|upside|sideways|landscape|portrait", lambda i: "degrees" in i.args),
+    (r"clockwise|counter-?clockwise|anti-?clockwise|upside", lambda i: "degrees" in i.args),
     (r"reverse|reversed|backwards?|opposite", lambda i: i.args.get("order") == "reverse"),
     (r"lossless|gently|light|lightly|minimum|quality", lambda i: i.args.get("level") == "low"),
     (r"strongly|aggressive(?:ly)?|heavily|maximum|max|highest|lowest", lambda i: i.args.get("level") == "high"),

@@ -253,7 +253,7 @@ def _understood(
             return None
         spans = tag(clause, req.quotes, file_words)
         bind_arguments(spans, found, clause)
-        left = leftovers(spans, found, list(files))
+        left = leftovers(spans, found, list(files), ctx.page_count)
         if left and not skip_unknown:
             if unread is not None:
                 unread.extend(s.text for s in left)

@@ -270,8 +270,10 @@ def watermark(c: str, low: str, ctx: Context) -> list[Intent] | None:
     m = re.search(r"(\d+)\s*%\s*(?:opacity|opaque|transparent|transparency)?", low)
     if m:
         args["opacity"] = round(int(m.group(1)) / 100, 2)
-    if _has(low, r"\bhorizontal\b"):
+    if _has(low, r"\bhorizontal(?:ly)?\b"):
         args["rotation"] = 0
+    elif _has(low, r"\bdiagonal(?:ly)?\b"):
+        args["rotation"] = 45
     position = position_in(c)
     if position:
         args["position"] = position.split("-")[0] if position.startswith(("top", "bottom")) else position

@@ -148,7 +148,9 @@ def rotate(c: str, low: str, ctx: Context) -> list[Intent] | None:
     degrees = degrees_in(c) or 90
     if degrees % 90:
         raise NeedInfo(f"Pages can only be turned in steps of 90 degrees, not {degrees}.")
-    return [Intent("rotate_pages", _with_output({"pages": _pages(c, ctx), "degrees": degrees}, c, ctx))]
+    turned = set() if _has(low, r"\d|clockwise|\bleft\b|\bright\b|upside") else {"sideways", "landscape", "portrait"}
+    args = {"pages": _pages(c, ctx), "degrees": degrees}
+    return [Intent("rotate_pages", _with_output(args, c, ctx), words=turned)]
 
 
 def reorder(c: str, low: str, ctx: Context) -> list[Intent] | None:
