@@ -21,6 +21,7 @@ from docpilot.planning.triage import QA_NOT_AVAILABLE
 from docpilot.settings import Settings
 
 if TYPE_CHECKING:
+    from docpilot.planning.followup import FollowUp
     from docpilot.planning.outcome import PlanOutcome
     from docpilot.planning.planner import Planner
     from docpilot.plans.verify import Problem
@@ -29,12 +30,14 @@ if TYPE_CHECKING:
 __all__ = [
     "QA_NOT_AVAILABLE",
     "DocPilot",
+    "MASK",
     "Edit",
     "PlanOutcome",
     "RunOutcome",
     "call_tool",
     "catalogue",
     "exact_plan",
+    "follow_up",
     "make_pilot",
     "mask_text",
     "secret_values",
@@ -53,6 +56,22 @@ def __getattr__(name: str) -> Any:
 
         return RunOutcome
     raise AttributeError(name)
+
+
+MASK = "***"  # what a secret shows as; the same string as pdftools.masking.MASK (checked by a test)
+
+
+def follow_up(
+    text: str,
+    previous: str | None,
+    files: dict[str, FileInfo],
+    results: dict[str, FileInfo] | None,
+    previous_files: list[str] | None = None,
+) -> FollowUp | None:
+    """A follow-up ("the same for the invoice", "also lock it") read against the previous request, or None."""
+    from docpilot.planning.followup import follow_up as read
+
+    return read(text, previous, files, results, previous_files)
 
 
 @dataclass

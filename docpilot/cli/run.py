@@ -109,6 +109,8 @@ def _plan_and_run(args: Any, ask: Callable[[str], str], pilot: Any, out_dir: Pat
                 outcome,
             )
         run = talk.approve(pilot, out_dir)
+        if run.ok and run.record:  # "docpilot run 'also lock it' --continue RECORD" follows up on this run
+            talk.save_turn(Path(run.record))
     except USER_ERRORS as exc:
         return _emit(args, _result(False, args.request, "rules", None, "", {}, [], [], str(exc), None, str(exc)))
     stats["seconds"] = round(stats["seconds"] + run.seconds, 2)
@@ -134,7 +136,8 @@ def _plan_and_run(args: Any, ask: Callable[[str], str], pilot: Any, out_dir: Pat
 
 
 def _conversation(args: Any) -> Conversation:
-    """A new conversation over FILE…, or the one whose question ``--continue RECORD`` answers."""
+    """A new conversation over FILE…, or the one ``--continue RECORD`` goes on with (a question it asked, or
+    the run a follow-up refers to)."""
     if not args.resume:
         return Conversation(inspect_files(args.files))
     try:

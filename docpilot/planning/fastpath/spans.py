@@ -13,11 +13,11 @@ rules made; a span nothing used sends the request to the model.
 from __future__ import annotations
 
 import functools
+import importlib.util
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
-
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 __all__ = ["Span", "tag", "deciding", "VERB_TASKS"]
 
@@ -186,6 +186,19 @@ _POLITE = {"please", "pls", "plz", "kindly", "thanks", "thank", "cheers", "ok", 
            "doc", "pdf", "this", "one"}  # fmt: skip
 
 
+@functools.cache
+def _stop_words() -> frozenset[str]:
+    """scikit-learn's English stop words (the Glasgow IR list), read from its module file: importing
+    scikit-learn itself takes over a second, more than the whole fast path may."""
+    spec = importlib.util.find_spec("sklearn")
+    if spec is None or spec.origin is None:
+        return frozenset()
+    namespace: dict[str, Any] = {}
+    source = Path(spec.origin).parent / "feature_extraction" / "_stop_words.py"
+    exec(compile(source.read_text(), str(source), "exec"), namespace)  # noqa: S102 - a constant, no imports
+    return frozenset(namespace["ENGLISH_STOP_WORDS"])
+
+
 def deciding(spans: list[Span]) -> list[str]:
     """The words that say what to do (quoted text as typed): what a plan step shows it was made from."""
     return [
@@ -193,14 +206,14 @@ def deciding(spans: list[Span]) -> list[str]:
         for s in spans
         if s.kind not in ("filler", "file")
         or s.kind == "filler"
-        and s.text.lower() not in ENGLISH_STOP_WORDS
+        and s.text.lower() not in _stop_words()
         and s.text.lower() not in _POLITE
     ]
 
 
 @functools.cache
 def _fillers() -> frozenset[str]:
-    return frozenset((set(ENGLISH_STOP_WORDS) - _MEANING) | _KNOWN)
+    return frozenset((set(_stop_words()) - _MEANING) | _KNOWN)
 
 
 # "these two invoices", "into one PDF", "both files": which files, not how many of anything.
