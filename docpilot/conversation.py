@@ -9,6 +9,7 @@ it holds. Follow-ups across turns and clarifying questions build on it.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -97,8 +98,22 @@ class Conversation:
             return None
         request, choices = self.asking
         said = " ".join(reply.lower().split()).strip(" .!")
+        said = re.sub(r"^(?:(?:in|on|for|to|only|just|please|the)\s+)+|\s+(?:one|file|document|pdf|please)$", "", said)
+        everything = said in (
+            "all",
+            "all of them",
+            "both",
+            "both of them",
+            "all files",
+            "every file",
+            "each",
+            "them all",
+        )
         for choice in choices:
-            if said in (choice.lower(), choice.lower().rsplit(".", 1)[0]) or said == f"the {choice.lower()}":
+            name = choice.lower()
+            if said in (name, name.rsplit(".", 1)[0], name.rsplit(".", 1)[0].replace("_", " ")) or (
+                everything and choice == "all of them"
+            ):
                 where = "for all files" if choice == "all of them" else f"in {choice}"
                 return f"{request}, {where}"
         return None

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from docpilot.files import FileInfo
 from docpilot.planning.fastpath.extract import pages_in
-from docpilot.planning.fastpath.grounding import ground_files
+from docpilot.planning.fastpath.grounding import ground_files, name_pattern
 
 __all__ = ["FollowUp", "follow_up"]
 
@@ -80,7 +80,10 @@ def _same(text: str, previous: str, files: dict[str, FileInfo], previous_files: 
     if not chosen:
         return None
     meant = {n: i for n, i in files.items() if n in chosen or i.kind != "pdf"}
-    return FollowUp(previous, meant, on_results=False)
+    request = previous
+    for name in previous_files:  # "… to invoice 1001" → "… to invoice_1002.pdf"
+        request = name_pattern(name).sub(chosen[0] if len(chosen) == 1 else "each file", request)
+    return FollowUp(request, meant, on_results=False)
 
 
 def _with_pages(previous: str, pages: str) -> str:

@@ -11,7 +11,10 @@ import re
 
 from docpilot.files import FileInfo
 from docpilot.planning.fastpath import NeedInfo, fast_plan, hint_tools
+from docpilot.planning.fastpath.extract import degrees_in, pages_in, position_in
+from docpilot.planning.fastpath.spans import tag
 from docpilot.plans.plan import REF, Plan
+from pdftools import get_tool
 
 __all__ = ["is_undo", "remove_steps", "replace_arguments", "replaces"]
 
@@ -49,13 +52,43 @@ def replace_arguments(previous: Plan, critique: str, files: dict[str, FileInfo])
     except NeedInfo:
         return None
     if wanted is None:
-        return None
+        return _rebind(previous, core, files)
     data = previous.dump()
     for new in wanted.steps:
         same = [s for s in data["steps"] if s["task"] == new.task]
         if len(same) != 1:
             return None
         same[0]["args"].update({k: v for k, v in new.args.items() if k != "file"})
+    return Plan.model_validate(data)
+
+
+def _rebind(previous: Plan, core: str, files: dict[str, FileInfo]) -> Plan | None:
+    """ "put them at the top instead", "make it red instead", "on page 3 instead": the values said go to the one
+    step that takes them; a word that is not such a value (or a value two steps could take) gives None."""
+    count = next((i.pages for i in files.values() if i.kind == "pdf" and i.pages), None)
+    values: dict[tuple[str, ...], object] = {}
+    for span in tag(core, []):
+        if span.kind == "filler" or span.kind == "word" and span.text.lower() in ("them", "it", "those", "these"):
+            continue
+        if span.kind == "position":
+            values[("position",)] = position_in(core)
+        elif span.kind == "colour":
+            values[("color",)] = span.text.lower()
+        elif span.kind == "pages":
+            values[("pages", "page")] = pages_in(core, count)
+        elif span.kind == "modifier" and degrees_in(core) is not None:
+            values[("degrees",)] = degrees_in(core)
+        else:
+            return None
+    if not values or any(v is None for v in values.values()):
+        return None
+    data = previous.dump()
+    for names, value in values.items():
+        takers = [s for s in data["steps"] if any(n in get_tool(s["task"]).arg_docs for n in names)]
+        if len(takers) != 1:
+            return None
+        name = next(n for n in names if n in get_tool(takers[0]["task"]).arg_docs)
+        takers[0]["args"][name] = value
     return Plan.model_validate(data)
 
 

@@ -85,6 +85,9 @@ LOGIC = re.compile(
 
 
 def _match(clause: str, ctx: Context) -> list[Intent] | None:
+    both = _two_objects(clause, ctx)
+    if both:
+        return both
     low = clause.lower()
     for rule in RULE_ORDER:
         found = rule(clause, low, ctx)
@@ -93,6 +96,19 @@ def _match(clause: str, ctx: Context) -> list[Intent] | None:
                 found = found + r._password_suffix(clause, ctx)
             return found + _tail(clause, found, ctx)
     return None
+
+
+def _two_objects(clause: str, ctx: Context) -> list[Intent] | None:
+    """'add a DRAFT watermark and page numbers to the contract': one verb, two objects of different tools."""
+    verb = re.match(r"^\s*(\w+)\b", clause)
+    parts = re.split(r"\s+and\s+(?:also\s+)?", clause, maxsplit=1)
+    if not verb or len(parts) < 2 or parts[0].count("⟦") != parts[0].count("⟧"):
+        return None
+    head = _match_head(parts[0], ctx)
+    tail = _match_head(f"{verb.group(1)} {parts[1]}", ctx)
+    if not head or not tail or {i.task for i in head} & {i.task for i in tail}:
+        return None
+    return head + tail
 
 
 def _tail(clause: str, found: list[Intent], ctx: Context) -> list[Intent]:
@@ -220,16 +236,10 @@ def partial_plan(request: str, files: dict[str, FileInfo]) -> Plan | None:
         return None
 
 
-def _file_words(files: dict[str, FileInfo]) -> frozenset[str]:
-    words = {w for name in files for w in re.split(r"[\W_]+", name.rsplit(".", 1)[0].lower()) if w}
-    return frozenset(words | {name.lower() for name in files})
-
-
 def _understood(
     request: str, files: dict[str, FileInfo], skip_unknown: bool, unread: list[str] | None = None
 ) -> tuple[list[Intent], dict[str, FileInfo], list[str], str | None] | None:
     req = split_request(request)
-    file_words = _file_words(files)
     grounding = ground_files(req.text, files)
     if grounding.ambiguous:
         raise NeedInfo(f"Which file do you mean: {_either(grounding.ambiguous)}?", grounding.ambiguous)
@@ -251,7 +261,7 @@ def _understood(
             if unread is not None:
                 unread.append(clause)
             return None
-        spans = tag(clause, req.quotes, file_words)
+        spans = tag(clause, req.quotes, tuple(files))
         bind_arguments(spans, found, clause)
         left = leftovers(spans, found, list(files), ctx.page_count)
         if left and not skip_unknown:

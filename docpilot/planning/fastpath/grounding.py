@@ -14,12 +14,12 @@ from dataclasses import dataclass
 
 from docpilot.files import FileInfo
 
-__all__ = ["Grounding", "ground_files"]
+__all__ = ["Grounding", "ground_files", "FILE_MENTIONS", "name_pattern"]
 
 _LEAD = r"(?:the|this|that|these|those|both|each|every|all|my|our|your|in|to|of|from|for|on|into|with)"
 _NUMBER = r"(?:two|three|four|five|six|\d+)"
 _ALL = re.compile(
-    r"\b(?:both(?:\s+(?:of\s+them|files|documents|pdfs))?|all\s+(?:of\s+)?(?:the\s+|these\s+|my\s+)?"
+    r"\b(?:both(?:\s+(?:of\s+them|files|documents|pdfs)|(?!\s+[a-z]))|all\s+(?:of\s+)?(?:the\s+|these\s+|my\s+)?"
     r"(?:files|documents|pdfs|of\s+them|uploads)|each\s+(?:file|document|pdf|one)|every\s+(?:file|document|pdf)|"
     r"these\s+(?:" + _NUMBER + r"\s+)?(?:files|documents|pdfs)|them\s+all|all\s+" + _NUMBER + r"|"
     r"the\s+" + _NUMBER + r"\s+(?:files|documents|pdfs))\b",
@@ -31,6 +31,8 @@ _ORDER = re.compile(
     re.IGNORECASE,
 )
 
+FILE_MENTIONS = (_ALL, _ORDER)  # phrases that say which files ("both files", "the second one"), for the span tagger
+
 
 @dataclass(frozen=True)
 class Grounding:
@@ -39,6 +41,12 @@ class Grounding:
     pdfs: list[str]
     mentioned: bool
     ambiguous: list[str] | None = None  # a mention that fits several files where one was meant
+
+
+def name_pattern(name: str) -> re.Pattern[str]:
+    """A file's name as people write it: "invoice_1002.pdf", "invoice 1002", "the Q3 budget"."""
+    words = _words(name.rsplit(".", 1)[0])
+    return re.compile(rf"(?<![\w.]){re.escape(name)}(?!\w)|\b{_phrase(words, True)}\b", re.IGNORECASE)
 
 
 def _words(stem: str) -> list[str]:
@@ -90,8 +98,9 @@ def _by_words(text: str, pdfs: list[str]) -> tuple[list[str], list[str] | None]:
         groups: dict[str, list[str]] = {}
         for name, words in words_of.items():
             alpha = [w for w in words if not w.isdigit()]
-            if len(alpha) >= size:
-                groups.setdefault(" ".join(alpha[:size]), []).append(name)
+            keys = [" ".join(alpha[:size])] if size == 2 else [w for w in alpha if len(w) > 2 or w == alpha[0]]
+            for key in keys if len(alpha) >= size else []:  # "the invoice", "the minutes" (board_minutes)
+                groups.setdefault(key, []).append(name)
         for key, names in groups.items():
             lead = rf"\b{_LEAD}\s+(?:{_NUMBER}\s+)?"
             plural = re.search(lead + _phrase(key.split(), False) + r"s\b", text, re.IGNORECASE)

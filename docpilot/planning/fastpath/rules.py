@@ -254,7 +254,8 @@ def watermark(c: str, low: str, ctx: Context) -> list[Intent] | None:
         text = across.group(1)
     if not text:
         m = re.search(r"\b((?:[A-Z][A-Z0-9'’-]+\s+)*[A-Z][A-Z0-9'’-]+)\s+(?i:watermark|stamp)", c) or re.search(
-            r"(?i:watermark|stamp(?:ed|ing)?)\s+(?:(?:it|them|the pages|each page|every page|all pages)\s+(?:as\s+|with\s+)?)?"  # noqa: E501 - one alternation reads best whole
+            r"(?i:watermark|stamp(?:ed|ing)?)\s+(?:(?:it|them|the pages|each page|every page|all pages|"
+            r"[a-z]+(?:\s+[a-z]+){0,2})\s+(?:as\s+|with\s+)?)?"
             r"(?:saying\s+|that says\s+|reading\s+|of\s+|with\s+(?:the\s+)?(?:text|word)\s+)?"
             r"((?:[A-Z][A-Z0-9'’-]+\s+)*[A-Z][A-Z0-9'’-]+)\b",
             c,
@@ -287,7 +288,9 @@ def signature(c: str, low: str, ctx: Context) -> list[Intent] | None:
         return None  # "the signature page as a picture" names a page, not an action
     args: dict[str, Any] = {"page": pages_in(c, ctx.page_count) or "last"}
     named = re.search(
-        r"\b(?:sign(?:ed)? (?:it )?(?:as|by|with the name)|name)\s+(⟦\d+⟧|[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*)", c
+        r"\b(?:sign(?:ed)? (?:it |this |the \w+ (?:\w+ )?)?(?:as|by|with the name)|name)\s+"
+        r"(⟦\d+⟧|[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*)",
+        c,
     )
     if ctx.images:
         args["image"] = ctx.images[0]

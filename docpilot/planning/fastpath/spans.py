@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from docpilot.planning.fastpath.grounding import FILE_MENTIONS, name_pattern
+
 __all__ = ["Span", "tag", "deciding", "VERB_TASKS"]
 
 
@@ -241,7 +243,7 @@ def _whole_token(clause: str, m: re.Match[str]) -> bool:
 _TOKEN = re.compile(r"⟦\d+⟧|#?[\w'’]+(?:[.\-–][\w'’]+)*", re.UNICODE)
 
 
-def tag(clause: str, quotes: list[str], file_words: frozenset[str] = frozenset()) -> list[Span]:
+def tag(clause: str, quotes: list[str], file_names: tuple[str, ...] = ()) -> list[Span]:
     """Every word of ``clause`` in one span, longer phrases first (a page reference before its numbers)."""
     spans: list[Span] = []
     taken = [False] * len(clause)
@@ -260,6 +262,10 @@ def tag(clause: str, quotes: list[str], file_words: frozenset[str] = frozenset()
         claim("pages", m)
     for m in _MEASURE.finditer(clause):
         claim("measure", m, (float(m.group(1)), m.group(2).lower()))
+    file_words = {w for n in file_names for w in re.split(r"[\W_]+", n.rsplit(".", 1)[0].lower()) if w}
+    for pattern in (_FILE_REFERENCE, *FILE_MENTIONS, *(name_pattern(n) for n in file_names)):
+        for m in pattern.finditer(clause):
+            claim("file", m)
     for m in _PURPOSE.finditer(clause):
         claim("filler", m)
     for pattern, kind in (
@@ -272,14 +278,14 @@ def tag(clause: str, quotes: list[str], file_words: frozenset[str] = frozenset()
         for m in pattern.finditer(clause):
             if _whole_token(clause, m):
                 claim(kind, m)
-    for m in _FILE_REFERENCE.finditer(clause):
-        claim("file", m)
     fillers = _fillers()
     for m in _TOKEN.finditer(clause):
         word = m.group(0).lower().replace("’", "'")
         if word.isdigit() or word in _NUMBER_WORDS:
             claim("number", m, float(word) if word.isdigit() else _NUMBER_WORDS[word])
-        elif word in file_words or word.rsplit(".", 1)[0] in file_words:
+        elif (
+            word in file_words or word.rsplit(".", 1)[0] in file_words or word.endswith("s") and word[:-1] in file_words
+        ):
             claim("file", m)
         elif (word in fillers or word.rstrip("s") in fillers) and not _shouted(m.group(0)):
             claim("filler", m)
