@@ -170,3 +170,51 @@ def test_browser_flow(app, shots, guard, make_pdf, tmp_path):
         context.close()
         browser.close()
     assert wait_gone([folder]), "closing the tab removes the session folder"
+
+
+def test_browser_two_files(app, shots, guard, make_pdf, tmp_path):
+    """Issue F: with two PDFs uploaded, a change asked for one changes only that one; a revision with
+    "instead" replaces the step (the diff is shown) and the result has it."""
+    expect = sync_api.expect
+    running, root = app
+    contract = make_pdf(["Contract one.", "Contract two."], name="contract.pdf")
+    report = make_pdf(["Report one.", "Report two.", "Report three."], name="annual_report.pdf")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+        page.goto(running.local_url)
+        chat, request = page.locator("#chat"), page.locator("#request textarea")
+
+        page.locator("#upload input[type=file]").set_input_files([contract, report])
+        expect(chat).to_contain_text("annual_report.pdf", timeout=WAIT)
+        expect(page.locator("#files")).to_contain_text("contract.pdf", timeout=WAIT)
+
+        # a change to the contract only
+        request.fill("add a DRAFT watermark to the contract")
+        page.locator("#send").click()
+        expect(chat).to_contain_text('Add the watermark "DRAFT"', timeout=WAIT)
+        expect(page.locator("#approve")).to_be_enabled(timeout=WAIT)
+        page.locator("#approve").click()
+        expect(page.locator("#downloads")).to_contain_text("contract_watermarked", timeout=WAIT)
+        expect(page.locator("#downloads")).not_to_contain_text("annual_report")  # only the contract changed
+        page.screenshot(path=str(shots / "two-files-1-contract.png"), full_page=True)
+
+        # a plan for the report, revised with "instead": the diff is shown, the result has the change
+        request.fill("put page numbers at the bottom of the annual report")
+        page.locator("#send").click()
+        expect(page.locator("#approve")).to_be_enabled(timeout=WAIT)
+        expect(chat).to_contain_text("annual_report.pdf", timeout=WAIT)
+        request.fill("put them at the top instead")
+        page.locator("#revise").click()
+        expect(chat).to_contain_text("What changed", timeout=WAIT)
+        expect(chat).to_contain_text("top", timeout=WAIT)
+        page.screenshot(path=str(shots / "two-files-2-revised.png"), full_page=True)
+        page.locator("#approve").click()
+        expect(page.locator("#downloads")).to_contain_text("annual_report_numbered", timeout=WAIT)
+        [saved] = list(root.rglob("annual_report_numbered.pdf"))  # the result the link serves
+        with pymupdf.open(saved) as doc:
+            assert len(doc) == 3
+            for pg in doc:
+                numbers = [b for b in pg.get_text("blocks") if b[4].strip().isdigit()]
+                assert numbers and all(b[1] < pg.rect.height / 2 for b in numbers), "numbers at the top only"
+        browser.close()
