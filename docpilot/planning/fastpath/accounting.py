@@ -173,7 +173,8 @@ def _means_all(text: str) -> bool:
     """'every page', 'all pages', 'the whole page': the default of every tool that takes pages."""
     return (
         re.fullmatch(
-            r"(?:every|each|all(?:\s+the)?|all\s+of\s+the|the\s+whole|the\s+entire|whole|entire)\s+pages?",
+            r"(?:every|each|all(?:\s+the)?|all\s+of\s+the|the\s+whole|the\s+entire|whole|entire|(?:the\s+)?remaining)"
+            r"\s+pages?|(?:the\s+)?(?:rest|remainder)\s+of\s+the\s+pages",
             text,
             re.IGNORECASE,
         )
