@@ -64,6 +64,7 @@ class PlanOutcome:
     question: Question | None = None  # asked instead of guessing; not an error
     previous: PlanOutcome | None = field(default=None, repr=False)  # the plan a revision replaced ("undo that")
     changes: list[str] = field(default_factory=list)  # what a revision changed, step by step
+    words: dict[int, list[str]] = field(default_factory=dict)  # step id -> the request's words it was made from
     # Placeholder -> password for the passwords typed in the request: a model saw only the placeholders;
     # a written program holds them too, and gets the real values when it runs.
     secrets: dict[str, str] = field(default_factory=dict, repr=False)
@@ -111,4 +112,9 @@ class PlanOutcome:
             "stats": self.stats.to_json(),
             "error": mask_text(self.error, self.plan) if self.error else None,
             **({"question": self.question.to_json()} if self.question is not None else {}),
+            **(
+                {"words": {str(k): [mask_text(w, self.plan) for w in v] for k, v in self.words.items()}}
+                if self.words
+                else {}
+            ),
         }

@@ -17,7 +17,7 @@ from docpilot.errors import DocPilotError, RepairFailed
 from docpilot.files import FileInfo
 from docpilot.llm.base import Metered
 from docpilot.planning.codegen import CodeWriter
-from docpilot.planning.fastpath import LOGIC, NeedInfo, fast_plan
+from docpilot.planning.fastpath import LOGIC, NeedInfo, fast_plan, fast_reading
 from docpilot.planning.fastpath.grounding import ground_files
 from docpilot.planning.llm_planner import LLMPlanner, Retriever
 from docpilot.planning.outcome import PlanOutcome, Question
@@ -74,14 +74,14 @@ class Planner:
         if problem:
             return PlanOutcome(request, "rules", error=problem)
         try:
-            plan = fast_plan(request, files)
+            reading = fast_reading(request, files)
         except NeedInfo as exc:
             return PlanOutcome(request, "rules", question=Question(str(exc), exc.choices))
-        if plan is not None:
-            verdict = verify_plan(plan, self.tools, files)
+        if reading.plan is not None:
+            verdict = verify_plan(reading.plan, self.tools, files)
             if not verdict.ok:
                 return PlanOutcome(request, "rules", problems=verdict.problems, error=_user_error(verdict.problems))
-            return self._done(PlanOutcome(request, "rules"), plan, verdict.order)
+            return self._done(PlanOutcome(request, "rules", words=reading.words), reading.plan, verdict.order)
         if is_content_question(request):  # document QA, not a workflow: answered without a model's plan
             return PlanOutcome(request, "rules", error=QA_NOT_AVAILABLE)
         suggestions = vague_suggestions(request, files)

@@ -105,3 +105,12 @@ def test_the_plan_says_which_words_decided_each_step() -> None:
     assert reading.plan is not None
     assert reading.words[1] == ["rotate", "page 2", "clockwise"]
     assert "red" in reading.words[2] and "COPY" in reading.words[2]
+
+
+def test_plan_json_shows_the_deciding_words_with_secrets_masked() -> None:
+    from docpilot.planning.planner import Planner
+
+    outcome = Planner().plan("protect it with password s3cretPW and add a red 'COPY' watermark", ONE)
+    shown = outcome.to_json()
+    assert shown["words"]["1"] == ["add", "red", "COPY", "watermark"]
+    assert "s3cretPW" not in str(shown) and "***" in shown["words"]["2"]

@@ -1,5 +1,5 @@
 """The deterministic fast path: requests it fully understands become plans with zero LLM calls."""
 
-from docpilot.planning.fastpath.build import LOGIC, NeedInfo, fast_plan, hint_tools, partial_plan
+from docpilot.planning.fastpath.build import LOGIC, NeedInfo, Reading, fast_plan, fast_reading, hint_tools, partial_plan
 
-__all__ = ["fast_plan", "partial_plan", "hint_tools", "NeedInfo", "LOGIC"]
+__all__ = ["fast_plan", "fast_reading", "Reading", "partial_plan", "hint_tools", "NeedInfo", "LOGIC"]
