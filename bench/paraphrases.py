@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 import time
 from pathlib import Path
@@ -73,6 +74,8 @@ def files_of(case: dict[str, Any]) -> dict[str, FileInfo]:
 
 
 def _norm(value: Any) -> Any:
+    if isinstance(value, str) and re.fullmatch(r"-?\d+(?:\.\d+)?", value.strip()):
+        return round(float(value), 4)
     if isinstance(value, str):
         return " ".join(value.lower().split())
     if isinstance(value, bool):
@@ -90,11 +93,11 @@ _PAGE_ARGS = ("pages", "page")
 
 
 def _same(arg: str, want: Any, got: Any, count: int | None) -> bool:
-    if arg in _PAGE_ARGS and count:
+    if arg in (*_PAGE_ARGS, "order", "at", "after") and count:
         try:
             return parse_pages(str(want), count) == parse_pages(str(got), count)
-        except Exception:  # noqa: BLE001 - an unreadable page spec is a mismatch
-            return False
+        except Exception:  # noqa: BLE001 - not a page list ("reverse"): compared as said
+            return _norm(want) == _norm(got)
     return _norm(want) == _norm(got)
 
 
@@ -197,7 +200,7 @@ def modifiers(bases: list[tuple[dict[str, Any], Plan]], show: bool) -> None:
     for case, plan in bases:
         files = files_of(case)
         for modifier in MODIFIERS:
-            if set(modifier.lower().split()) - _SMALL <= set(case["request"].lower().split()):
+            if set(modifier.lower().split()) - _SMALL <= set(re.findall(r"[\w']+", case["request"].lower())):
                 continue  # already said: nothing new to use
             total += 1
             got = fast(with_modifier(case["request"], modifier), files)

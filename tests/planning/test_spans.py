@@ -94,10 +94,7 @@ def test_argument_words_are_bound_to_the_step_that_takes_them() -> None:
     assert steps("add a DRAFT watermark at 20% opacity in 60 pt font") == [
         ("add_watermark", {"pages": "all", "text": "DRAFT", "opacity": 0.2, "font_size": 60.0})
     ]
-    assert steps("save pages 1-2 as PNG at 300 dpi") == [
-        ("extract_pages", {"pages": "1-2"}),
-        ("convert_to_png", {"dpi": 300}),
-    ]
+    assert steps("save pages 1-2 as PNG at 300 dpi") == [("convert_to_png", {"pages": "1-2", "dpi": 300})]
 
 
 def test_the_plan_says_which_words_decided_each_step() -> None:

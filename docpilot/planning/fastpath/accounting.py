@@ -114,7 +114,7 @@ def leftovers(
 
     checks: dict[str, Callable[[Span], bool]] = {
         "filler": lambda s: True,
-        "file": lambda s: True,
+        "file": lambda s: _file_exists(s.text, file_names),
         "quote": lambda s: in_args(str(s.value)) or str(s.value).lower() in names or str(s.value).lower() in strings,
         "pages": lambda s: _pages_used(s, spans, intents, page_count),
         "number": lambda s: has_number(float(s.value)) or bool(keys & {"count"}) and s.value == 1,
@@ -127,8 +127,18 @@ def leftovers(
         "modifier": lambda s: set(s.text.lower().split()) <= said or _modifier_used(s.text.lower(), intents),
         "word": lambda s: s.text.lower() in said or in_args(s.text) or any(s.text.lower() in n for n in names),
     }
-    literal = ("word", "modifier", "position", "colour", "number", "format", "verb", "category")
+    literal = ("word", "modifier", "position", "colour", "number", "format", "category")
     return [s for s in spans if not (checks[s.kind](s) or s.kind in literal and in_args(s.text))]
+
+
+_ORDINAL_FILE = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+
+
+def _file_exists(text: str, file_names: list[str]) -> bool:
+    """'the second file' with one file uploaded refers to nothing: the request means something else."""
+    m = re.search(r"\b(first|1st|second|2nd|third|3rd|fourth|4th)\b", text, re.IGNORECASE)
+    pdfs = [n for n in file_names if n.lower().endswith(".pdf")]
+    return m is None or _ORDINAL_FILE[m.group(1).lower()] <= len(pdfs)
 
 
 def _position_used(word: str, intents: list[Intent]) -> bool:
@@ -149,7 +159,7 @@ def _page_set(spec: Any, count: int | None) -> frozenset[int] | str:
 
 def _pages_used(span: Span, spans: list[Span], intents: list[Intent], count: int | None) -> bool:
     """A page reference is used when a step's pages are exactly what the clause's references say together."""
-    if any(k in i.args for i in intents for k in ("at", "after", "order")):
+    if any(_placed(span.text, intent.args.get(key)) for intent in intents for key in ("at", "after", "order")):
         return True
     said = pages_in(span.text, count)
     if said is None or said == "all" or _means_all(span.text):
@@ -167,6 +177,21 @@ def _pages_used(span: Span, spans: list[Span], intents: list[Intent], count: int
                 # "pages 1-3 and page 5": each a part of the whole, none inside another
                 return not any(isinstance(o, frozenset) and (o <= mine or mine <= o) for o in others)
     return False
+
+
+def _placed(text: str, value: Any) -> bool:
+    """A page reference that says where ("after page 3" → after 3 or at 4, "before page 2" → after 1, "after the last
+    page" → last) or which pages move ("pages 2 and 5" in an order); None (no such argument) says nothing."""
+    if value is None or re.search(r"(?i)\b(?:first|last|final|next|remaining)\s+\w+\s+pages\b", text):
+        return False  # "the last 2 pages" counts pages; it does not say where
+    said = {int(n) for n in re.findall(r"\d+", text)}
+    given = {int(n) for n in re.findall(r"\d+", str(value))}
+    if not said:
+        words = set(re.findall(r"[a-z]+", text.lower()))
+        return "last" in words and "last" in str(value) or "first" in words and str(value) in ("0", "1")
+    if re.match(r"(?i)(?:after|before|from|starting)\b", text):
+        return said <= given | {n + 1 for n in given} | {n - 1 for n in given}
+    return said <= given
 
 
 def _means_all(text: str) -> bool:
@@ -237,11 +262,14 @@ _MODIFIERS: list[tuple[str, Callable[[Intent], bool]]] = [
     (r"diagonal(?:ly)?", lambda i: i.task == "add_watermark" and i.args.get("rotation", 45) == 45),
     (r"horizontal(?:ly)?", lambda i: i.args.get("rotation") == 0),
     (r"vertical(?:ly)?", lambda i: i.args.get("rotation") in (90, -90)),
-    (r"clockwise|counter-?clockwise|anti-?clockwise|upside", lambda i: "degrees" in i.args),
+    (r"clockwise", lambda i: i.args.get("degrees", 0) > 0),
+    (r"counter-?clockwise|anti-?clockwise", lambda i: i.args.get("degrees", 0) < 0),
+    (r"upside", lambda i: abs(i.args.get("degrees", 0)) == 180),
     (r"reverse|reversed|backwards?|opposite", lambda i: i.args.get("order") == "reverse"),
     (r"lossless|gently|light|lightly|minimum|quality", lambda i: i.args.get("level") == "low"),
     (r"strongly|aggressive(?:ly)?|heavily|maximum|max|highest|lowest", lambda i: i.args.get("level") == "high"),
-    (r"small|smaller|tiny", lambda i: i.task == "compress"),
+    (r"smaller", lambda i: i.task == "compress"),
+    (r"small|tiny", lambda i: i.task == "compress" and i.args.get("level") == "high"),
     (r"faint|light|transparent|semi-transparent|see-through|opaque|solid", lambda i: "opacity" in i.args),
     (r"large|larger|big|bigger|huge", lambda i: "font_size" in i.args),
     (

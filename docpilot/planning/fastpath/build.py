@@ -79,7 +79,8 @@ LOGIC = re.compile(
     r"\b(?:if|unless|otherwise|else|whether or not|in case)\b|\bonly when\b|"
     r"\b(?:every|each|all|any)\s+(?:page|pages|file|files|document|documents)\s+(?:that|which|where|with|containing|"
     r"mentioning|having)\b|\bafter (?:every|each) page (?:that|which|containing|with)\b|\bfor each\b|"
-    r"\b(?:pages?|files?)\s+(?:that|which)\s+(?:mention|contain|have|include|talk)",
+    r"\b(?:pages?|files?|ones)\s+(?:that|which|where)\s+(?:mention|contain|have|has|include|talk|are|is|were|look|"
+    r"seem|appear|show|need)",
     re.IGNORECASE,
 )
 
@@ -250,12 +251,19 @@ def _understood(
     intents: list[Intent] = []
     password: str | None = None
     for clause in req.clauses:
+        named = _OUTPUT_ONLY.fullmatch(clause)
+        if named and intents:  # "… and save it as notes.txt": the name of the last result
+            raw = named.group(1)
+            intents[-1].args["output"] = req.quotes[int(raw[1:-1])] if raw.startswith("⟦") else raw
+            continue
         found = _match(clause, ctx)
         if found is None:
             pw = password_in(clause, req.quotes) if re.search(r"\bpassword\b", clause, re.I) else None
-            if pw:
+            if pw and not _said_besides(clause, pw, req.quotes, files):
                 password = pw
                 continue
+            if pw and unread is not None:
+                unread.append(clause)
             if _FILLER.match(clause) or clause.endswith(":") or skip_unknown:
                 continue
             if unread is not None:
@@ -276,10 +284,46 @@ def _understood(
             ctx.last_target = targets[-1]
     if not intents:
         return None
+    intents = _merged(intents)
+    if password and not any(files[n].encrypted for n in pdfs if n in files):
+        takers = [i for i in intents if "password" in get_tool(i.task).arg_docs and "password" not in i.args]
+        if not takers:  # a password said and used by nothing: not understood
+            if unread is not None:
+                unread.append("password")
+            return None
+        takers[0].args["password"] = password
     merging = any(i.task in ("combine_files", "images_to_pdf") for i in intents)
     if len(pdfs) > 1 and not grounding.mentioned and not merging:
         raise NeedInfo(f"Which file should I change: {_either(pdfs)} (or all of them)?", [*pdfs, "all of them"])
     return intents, files, pdfs, password
+
+
+_OUTPUT_ONLY = re.compile(
+    r"(?:and\s+)?(?:then\s+)?(?:save|call|name)\s+(?:it|the\s+result|that|this|the\s+file|them)?\s*(?:as|to)?\s*"
+    r"(⟦\d+⟧|[\w.\-]+\.(?:pdf|docx|pptx|xlsx|txt|md|png|jpe?g|tiff?))",
+    re.IGNORECASE,
+)
+
+
+def _said_besides(clause: str, password: str, quotes: list[str], files: dict[str, FileInfo]) -> bool:
+    """'the password is X in red': a clause that gives a password and says something more."""
+    for span in tag(clause, quotes, tuple(files)):
+        if span.kind in ("filler", "file") or span.text == password or span.value == password:
+            continue
+        return True
+    return False
+
+
+def _merged(intents: list[Intent]) -> list[Intent]:
+    """Two clauses setting properties ("make me the author …, set the subject to …") are one step."""
+    out: list[Intent] = []
+    for intent in intents:
+        if out and intent.task == out[-1].task == "set_metadata":
+            out[-1].args.update(intent.args)
+            out[-1].decided += intent.decided
+            continue
+        out.append(intent)
+    return out
 
 
 def _either(names: list[str]) -> str:

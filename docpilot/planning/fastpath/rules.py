@@ -264,7 +264,7 @@ def watermark(c: str, low: str, ctx: Context) -> list[Intent] | None:
     args: dict[str, Any] = {"pages": _pages(c, ctx)}
     if text:
         args["text"] = text
-    elif ctx.images and _has(low, r"\b(?:logo|image|picture|png|jpe?g)\b"):
+    elif ctx.images and _has(low, r"\b(?:logo|image|picture|png|jpe?g)\b") and _has(low, r"\bwatermark"):
         args["image"] = ctx.images[0]
     else:
         return None

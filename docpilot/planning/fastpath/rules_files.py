@@ -42,7 +42,8 @@ def set_metadata(c: str, low: str, ctx: Context) -> list[Intent] | None:
             # "the title in the properties to Q3 Budget": the value is what follows "to" / "as" only
             where = re.match(r"^(?:in|of|for|on|inside|within)\b.*?\b(?:to|as)\s+(.+)$", raw, re.IGNORECASE)
             raw = where.group(1).strip() if where else raw
-            args[name] = ctx.quotes[int(raw[1:-1])] if raw.startswith("⟦") and raw.endswith("⟧") else raw
+            raw = raw.strip("()[] ")
+            args[name] = ctx.quotes[int(raw[1:-1])] if re.fullmatch(r"⟦\d+⟧", raw) else raw
     return [Intent("set_metadata", _with_output(args, c, ctx))] if args else None
 
 
@@ -80,7 +81,7 @@ def fill_form(c: str, low: str, ctx: Context) -> list[Intent] | None:
     for m in pattern.finditer(c):
         key = ctx.quotes[int(m.group(1)[1:-1])]
         raw = m.group(2).strip()
-        values[key] = ctx.quotes[int(raw[1:-1])] if raw.startswith("⟦") else raw
+        values[key] = ctx.quotes[int(raw[1:-1])] if re.fullmatch(r"⟦\d+⟧", raw) else raw
     if not values:
         return None
     return [Intent("fill_form", _with_output({"values": values}, c, ctx))]
@@ -146,10 +147,12 @@ def extraction(c: str, low: str, ctx: Context) -> list[Intent] | None:
 
 def ocr(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if _has(low, r"\bocr\b|\bsearchable\b|\brecogni[sz]e (?:the )?text\b|\btext recognition\b"):
-        m = re.search(r"\b(english|german|french|spanish|italian|dutch|portuguese)\b", low)
+        from pdftools._ocr import LANGUAGE_NAMES
+
+        names = [w for w in re.findall(r"[a-z]+", low) if len(w) > 2 and w in LANGUAGE_NAMES]
         args: dict[str, Any] = {"pages": _pages(c, ctx)}
-        if m:
-            args["language"] = m.group(1)
+        if names:
+            args["language"] = "+".join(dict.fromkeys(LANGUAGE_NAMES[n] for n in names))
         return [Intent("ocr", _with_output(args, c, ctx))]
     return None
 
@@ -183,4 +186,4 @@ def search(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if target.empty or target.unsupported:
         return None
     args = {**target.args(), "pages": _pages(c, ctx)}
-    return [Intent("search_text", args, target=target)]
+    return [Intent("search_text", args, target=target, words={"how", "many", "times", "often"})]

@@ -48,7 +48,10 @@ def blank_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
     count = re.search(r"\b(\w+)\s+(?:blank|empty)\s+pages?\b", low)
     args: dict[str, Any] = {"count": number_words(count.group(1)) or 1 if count else 1}
     after = re.search(r"\bafter\s+(?:every\s+page|each\s+page|page\s+(\d+)|the\s+(first|last)\s+page)", low)
-    if after and after.group(1):
+    several = re.search(r"\bafter\s+pages\s+(\d+(?:\s*(?:,|and|&)\s*\d+)+)", low)
+    if several:
+        args["after"] = ",".join(re.findall(r"\d+", several.group(1)))
+    elif after and after.group(1):
         args["after"] = after.group(1)
     elif after and after.group(2):
         args["after"] = "1" if after.group(2) == "first" else "last"
@@ -92,7 +95,7 @@ def keep_or_drop(c: str, low: str, ctx: Context) -> list[Intent] | None:
                      ctx.page_count)  # fmt: skip
     if not pages or pages == "all":
         return None
-    words = {*exc.group(0).split(), "everything", "all", "every", "other"}
+    words = {*exc.group(0).split(), "everything", "all"}
     first = min(verbs, key=lambda m: m.start())
     task = "delete_pages" if first is keep else "extract_pages"
     return [Intent(task, _with_output({"pages": pages}, c, ctx), words=words)]
@@ -125,11 +128,10 @@ def extract_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
     pages = pages_in(c, ctx.page_count)
     if not pages or pages == "all":
         return None
-    intents = [Intent("extract_pages", _with_output({"pages": pages}, c, ctx))]
     fmt = format_in(re.sub(r"\bseparate (?:file|pdf|document)\b", "", low))
     if fmt and _has(low, rf"\b(?:as|to|into)\s+(?:an?\s+)?(?:\w+\s+)?{fmt[:3]}"):
-        intents.append(Intent(convert_task(fmt), {}, stage=2))
-    return intents
+        return [Intent(convert_task(fmt), _with_output({"pages": pages}, c, ctx), stage=2)]  # those pages, converted
+    return [Intent("extract_pages", _with_output({"pages": pages}, c, ctx))]
 
 
 def rotate(c: str, low: str, ctx: Context) -> list[Intent] | None:

@@ -123,7 +123,7 @@ VERB_TASKS: dict[str, tuple[str, ...]] = {
 _VERB = re.compile("|".join(rf"\b(?:{p})\b" for p in VERB_TASKS), re.IGNORECASE)
 # Words that change what an operation means or how; accounting knows which plans use each.
 _MODIFIER = re.compile(
-    r"\b(?:down\s+to|except(?:\s+for)?|excluding|exclude|but|other\s+than|apart\s+from|save\s+for|besides|not|no|never|none|nothing|"
+    r"\b(?:\w+\s+times|once|down\s+to|except(?:\s+for)?|excluding|exclude|but|other\s+than|apart\s+from|save\s+for|besides|not|no|never|none|nothing|"
     r"without|don't|dont|do\s+not|twice|thrice|double|triple|again|every\s+other|alternate|alternating|only|"
     r"diagonal(?:ly)?|horizontal(?:ly)?|vertical(?:ly)?|bold|italics?|large|larger|big|bigger|huge|small|tiny|"
     r"smaller|faint|light|lightly|transparent|semi-transparent|see-through|opaque|solid|clockwise|"
