@@ -111,3 +111,15 @@ def test_plan_json_shows_the_deciding_words_with_secrets_masked() -> None:
     shown = outcome.to_json()
     assert shown["words"]["1"] == ["add", "red", "COPY", "watermark"]
     assert "s3cretPW" not in str(shown) and "***" in shown["words"]["2"]
+
+
+def test_paraphrase_bench_bugs_stay_fixed() -> None:
+    # "remove the highlights" must not delete the comments too
+    assert steps("Remove the highlights.") == [("delete_annotations", {"pages": "all", "types": ["highlight"]})]
+    # a second verb without a comma starts its own clause; the quoted password is the password, not a term
+    assert steps("scrub the metadata and then password protect it with 'vault77'") == [
+        ("sanitize", {}),
+        ("add_password", {"password": "vault77"}),
+    ]
+    # a password said and used by nothing hands the request on
+    assert fast_reading("add page numbers; the password is 'x1'", ONE).plan is None

@@ -115,7 +115,9 @@ def leftovers(
     checks: dict[str, Callable[[Span], bool]] = {
         "filler": lambda s: True,
         "file": lambda s: _file_exists(s.text, file_names),
-        "quote": lambda s: in_args(str(s.value)) or str(s.value).lower() in names or str(s.value).lower() in strings,
+        "quote": lambda s: (
+            s.text in said or in_args(str(s.value)) or str(s.value).lower() in names or str(s.value).lower() in strings
+        ),
         "pages": lambda s: _pages_used(s, spans, intents, page_count),
         "number": lambda s: has_number(float(s.value)) or bool(keys & {"count"}) and s.value == 1,
         "measure": lambda s: _measure_used(s, numbers, keys, intents),

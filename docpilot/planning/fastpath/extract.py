@@ -139,6 +139,10 @@ _NOT_PASSWORD = {
     "please",
     "required",
     "set",
+    "protect",
+    "lock",
+    "encrypt",
+    "needed",
 }
 
 
@@ -150,7 +154,8 @@ def password_in(clause: str, quotes: list[str]) -> str | None:
             return quotes[int(raw[1:-1])]
         if raw.lower() not in _NOT_PASSWORD:
             return raw
-    return None
+    given = re.search(r"\b(?:protect|encrypt|lock)\w*\b.*?\bwith\s+(?:the\s+)?(⟦\d+⟧)", clause, re.IGNORECASE)
+    return quotes[int(given.group(1)[1:-1])] if given else None  # "password protect it with 'vault77'"
 
 
 def degrees_in(clause: str) -> int | None:

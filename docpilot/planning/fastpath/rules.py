@@ -234,7 +234,12 @@ def comment(c: str, low: str, ctx: Context) -> list[Intent] | None:
 
 def annotation_tools(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if _has(low, r"\b(?:remove|delete|clear|strip)\b.*\b(?:annotations?|comments?|highlights?|markups?|notes)\b"):
-        return [Intent("delete_annotations", _with_output({"pages": _pages(c, ctx)}, c, ctx))]
+        args: dict[str, Any] = {"pages": _pages(c, ctx)}
+        kinds = re.findall(r"\b(comment|note|highlight|underline|strikeout|strike-?through)s?\b", low)
+        if kinds and not _has(low, r"\b(?:annotations?|markups?|all\s+(?:the\s+)?(?:marks|markings))\b"):
+            # "remove the highlights" removes highlights only, never the comments too
+            args["types"] = list(dict.fromkeys("comment" if k == "note" else k.replace("-", "") for k in kinds))
+        return [Intent("delete_annotations", _with_output(args, c, ctx))]
     if _has(low, r"\b(?:list|show|read|what are|get)\b.*\b(?:annotations?|comments?|highlights?|markups?)\b"):
         return [Intent("read_annotations", {"pages": _pages(c, ctx)})]
     return None
@@ -316,12 +321,16 @@ def page_numbers(c: str, low: str, ctx: Context) -> list[Intent] | None:
     position = position_in(c)
     if position:
         args["position"] = position
+    said: set[str] = set()
     if _has(low, r"page \w+ of \w+|\bof (?:the )?total\b|\bx of y\b|\bn of m\b"):
         args["format"] = "Page {n} of {total}"
+    for marker, text in ((m, ctx.quotes[int(m[1:-1])]) for m in re.findall(r"⟦\d+⟧", c)):
+        if re.fullmatch(r"(?i)page\s+[xn#]\s+of\s+[ynm]", text.strip()):  # 'Page X of Y'
+            args["format"], said = "Page {n} of {total}", {marker}
     pages = pages_in(c.replace("page numbers", "").replace("page number", ""), ctx.page_count)
     if pages:
         args["pages"] = pages
-    return [Intent("add_page_numbers", _with_output(args, c, ctx))]
+    return [Intent("add_page_numbers", _with_output(args, c, ctx), words=said)]
 
 
 def header_footer(c: str, low: str, ctx: Context) -> list[Intent] | None:

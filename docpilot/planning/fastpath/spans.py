@@ -70,7 +70,7 @@ _POSITION = re.compile(
     re.IGNORECASE,
 )
 _FORMAT = re.compile(
-    r"(?<!the )\b(?:ms\s+)?word(?:\s+(?:document|doc|file))?\b(?!\s*⟦)|\bdocx?\b|\bpower\s*point\b|\bpptx?\b|"
+    r"(?<!the )\b(?:ms\s+)?word(?:\s+(?:document|doc|file))?\b(?!\s*⟦)|\bdocx\b|\bpower\s*point\b|\bpptx?\b|"
     r"\bslides?\b|"
     r"\bslide\s*deck\b|\bpresentation\b|\bexcel\b|\bxlsx\b|\bspreadsheets?\b|\bworkbook\b|\bpngs?\b|\bjpe?gs?\b|"
     r"\btiffs?\b|\btif\b|\bmarkdown\b|\bmd\b|\btxt\b|\bplain[- ]text\b|\btext\s+files?\b|\bimages?\b|\bpictures?\b|"
@@ -91,7 +91,7 @@ _CATEGORY = re.compile(
 # Words that name one tool family: the plan must have a step of that family when the word is said.
 VERB_TASKS: dict[str, tuple[str, ...]] = {
     r"redact\w*|black\s*out|blacked\s+out|blank\s+out|censor\w*|white\s*out": ("redact_text", "redact_pages"),
-    r"highlight\w*": ("highlight_text",),
+    r"highlight\w*": ("highlight_text", "delete_annotations", "read_annotations"),
     r"underlin\w*|underscor\w*": ("underline_text",),
     r"strike\s*out|strikethrough|strike\s+through|struck|cross(?:ed)?\s+out": ("strikeout_text",),
     r"rotat\w*": ("rotate_pages",),
@@ -177,7 +177,8 @@ _KNOWN = {
     "throughout", "across", "over", "on", "onto", "in", "into", "as", "to", "name", "sheet",
     "individual", "separately", "single", "per", "total", "there", "long", "big", "encrypted",
     "using", "use", "entirely", "completely", "fully", "deck", "multi-page", "multipage", "non-editable",
-    "uneditable", "does", "did", "doing", "has", "having", "is", "are", "was", "be", "been", "done", "open", "opens",
+    "uneditable", "kinda", "sorta", "permanently", "empty", "scan", "anything", "any", "stuff",
+    "does", "did", "doing", "has", "having", "is", "are", "was", "be", "been", "done", "open", "opens",
     "opening", "read-only", "readonly", "editable", "selectable", "nice", "nicely", "neat",
 }  # fmt: skip
 

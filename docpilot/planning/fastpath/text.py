@@ -14,6 +14,7 @@ VERBS = (
     "concatenate|compress|shrink|reduce|optimi[sz]e|convert|export|save|make|create|give|send|put|reverse|reorder|"
     "rearrange|sort|move|protect|encrypt|lock|password-protect|unlock|decrypt|fill|flatten|set|change|update|crop|"
     "ocr|search|find|count|list|show|tell|check|sanitize|clean|copy|duplicate|rename|place|include|keep|read|mark|"
+    "password[- ]protect|scrub|strip|"
     "erase|censor|mask|hide|scrub|apply|paginate|get|pull|attach|render|output"
 )
 _VERB_START = rf"(?:please\s+)?(?:also\s+)?(?:then\s+)?(?:{VERBS})\b"
