@@ -50,6 +50,7 @@ $(STAMP): pyproject.toml | $(PY)
 	@ls $(WHEELS)/llama_cpp_python-0.3.36-*.whl >/dev/null 2>&1 || \
 	  CMAKE_ARGS="-DGGML_NATIVE=OFF" $(PIP) wheel -q --no-deps --wheel-dir $(WHEELS) $(LLAMA)
 	$(PIP) install -q --find-links $(WHEELS) -e ".[local,dev]"
+	$(VENV)/bin/docpilot warm --backend local  # the model's prompt prefix, read once here, not on a first request
 	touch $(STAMP)
 
 clean:

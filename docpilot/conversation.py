@@ -20,7 +20,7 @@ from docpilot.service import MASK, Edit, follow_up, mask_text
 
 if TYPE_CHECKING:
     from docpilot.planning.followup import FollowUp
-    from docpilot.service import PlanOutcome, RunOutcome
+    from docpilot.service import PlanOutcome, RunOutcome, Stop
 
 __all__ = ["Conversation", "Turn"]
 
@@ -64,14 +64,14 @@ class Conversation:
     def _said(self, role: str, text: str, outcome: PlanOutcome | None = None, run: RunOutcome | None = None) -> None:
         self.turns.append(Turn(role, mask_text(text, outcome), outcome, run))
 
-    def request(self, pilot: Any, text: str) -> PlanOutcome:
+    def request(self, pilot: Any, text: str, stop: Stop | None = None) -> PlanOutcome:
         """Plan a new request (or the answer to a question just asked); a plan that can be run waits for
         approval (a failed one replaces none)."""
         answered = self._answered(text)
         follow = None if answered else self.follow_up(text)
         planned = answered or (follow.request if follow else text)
         self.working = follow.files if follow else None
-        outcome: PlanOutcome = pilot.plan(planned, self.acting_on)
+        outcome: PlanOutcome = pilot.plan(planned, self.acting_on, stop)
         self._said("user", text, outcome)
         self.pending = outcome if outcome.ok else None
         if outcome.ok and outcome.plan is not None:
@@ -168,11 +168,11 @@ class Conversation:
         talk.asking = (request, choices)
         return talk
 
-    def revise(self, pilot: Any, critique: str) -> PlanOutcome:
+    def revise(self, pilot: Any, critique: str, stop: Stop | None = None) -> PlanOutcome:
         """Change the waiting plan by a critique; when that fails, the previous plan still waits."""
         if self.pending is None:
             raise ValueError("there is no plan to revise")
-        revised: PlanOutcome = pilot.revise(self.pending, critique, self.acting_on)
+        revised: PlanOutcome = pilot.revise(self.pending, critique, self.acting_on, stop)
         self._said("user", critique, revised if revised.ok else self.pending)
         if revised.ok:
             self.pending = revised

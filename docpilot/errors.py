@@ -11,7 +11,7 @@ from typing import Any
 
 from pdftools.errors import PdfToolError
 
-__all__ = ["DocPilotError", "UsageError", "LLMError", "RepairFailed", "USER_ERRORS", "PdfToolError"]
+__all__ = ["DocPilotError", "UsageError", "LLMError", "Stopped", "RepairFailed", "USER_ERRORS", "PdfToolError"]
 
 
 class DocPilotError(Exception):
@@ -24,6 +24,17 @@ class UsageError(DocPilotError):
 
 class LLMError(DocPilotError):
     """The language model could not answer: server unreachable, model missing, timeout, bad reply."""
+
+
+class Stopped(LLMError):
+    """The model's work on a request was stopped: the person cancelled it, or it used its time.
+
+    ``cancelled`` tells the two apart (a cancel is not a failure to report as one).
+    """
+
+    def __init__(self, message: str, cancelled: bool) -> None:
+        super().__init__(message)
+        self.cancelled = cancelled
 
 
 class RepairFailed(DocPilotError):

@@ -21,6 +21,7 @@ from docpilot.planning.triage import QA_NOT_AVAILABLE
 from docpilot.settings import Settings
 
 if TYPE_CHECKING:
+    from docpilot.llm.stopping import Stop
     from docpilot.planning.followup import FollowUp
     from docpilot.planning.outcome import PlanOutcome
     from docpilot.planning.planner import Planner
@@ -34,6 +35,7 @@ __all__ = [
     "Edit",
     "PlanOutcome",
     "RunOutcome",
+    "Stop",
     "call_tool",
     "catalogue",
     "exact_plan",
@@ -46,7 +48,8 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    """``PlanOutcome`` and ``RunOutcome`` for the faces' annotations, imported when asked for."""
+    """``PlanOutcome``, ``RunOutcome`` and ``Stop`` (a request's cancel switch) for the faces, imported when
+    asked for."""
     if name == "PlanOutcome":
         from docpilot.planning.outcome import PlanOutcome
 
@@ -55,6 +58,10 @@ def __getattr__(name: str) -> Any:
         from docpilot.running.executor import RunOutcome
 
         return RunOutcome
+    if name == "Stop":
+        from docpilot.llm.stopping import Stop
+
+        return Stop
     raise AttributeError(name)
 
 
@@ -105,13 +112,22 @@ class DocPilot:
         self.executor = executor or Executor()
         self.max_revisions = max_revisions
 
-    def plan(self, request: str, files: dict[str, FileInfo]) -> PlanOutcome:
-        """A verified plan (or program) with its explanation, or an outcome whose ``error`` says why not."""
-        return self.planner.plan(request, files)
+    def plan(self, request: str, files: dict[str, FileInfo], stop: Stop | None = None) -> PlanOutcome:
+        """A verified plan (or program) with its explanation, or an outcome whose ``error`` says why not.
 
-    def revise(self, outcome: PlanOutcome, critique: str, files: dict[str, FileInfo]) -> PlanOutcome:
+        ``stop`` cancels the model's part of the planning and limits its time (60 s when not given).
+        """
+        return self.planner.plan(request, files, stop)
+
+    def revise(
+        self, outcome: PlanOutcome, critique: str, files: dict[str, FileInfo], stop: Stop | None = None
+    ) -> PlanOutcome:
         """The pending plan changed by a person's critique ("also compress it", "not page 5, page 6")."""
-        return self.planner.revise(outcome, critique, files)
+        return self.planner.revise(outcome, critique, files, stop)
+
+    def warm(self) -> list[str]:
+        """Prepare the model and the example index now (at install or server start); what was done."""
+        return self.planner.warm()
 
     def rows(self, outcome: PlanOutcome | None) -> list[list[str]]:
         """The plan as editor rows ``[step, tool, parameter, value]`` (secrets masked)."""

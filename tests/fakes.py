@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from docpilot.errors import LLMError
@@ -30,8 +30,9 @@ class ScriptedLLM:
 
     name = "scripted"
 
-    def __init__(self, replies: Iterable[str]) -> None:
+    def __init__(self, replies: Iterable[str], seconds: float | None = None) -> None:
         self.replies = list(replies)
+        self.seconds = seconds  # the model time each reply reports (None: the real, tiny time taken)
         self.calls: list[ScriptedCall] = []
         self.usage = Usage()
 
@@ -47,6 +48,7 @@ class ScriptedLLM:
         schema: dict | None = None,
         max_tokens: int = 512,
         temperature: float = 0.0,
+        should_stop: Callable[[], bool] | None = None,
     ) -> Reply:
         start = time.perf_counter()
         index = len(self.calls)
@@ -55,6 +57,7 @@ class ScriptedLLM:
             raise LLMError(f"ScriptedLLM was called {index + 1} times but has only {len(self.replies)} replies.")
         text = self.replies[index]
         prompt_tokens = sum(len(str(m.get("content") or "").split()) for m in messages)
-        reply = Reply(text, prompt_tokens, len(text.split()), time.perf_counter() - start)
+        seconds = self.seconds if self.seconds is not None else time.perf_counter() - start
+        reply = Reply(text, prompt_tokens, len(text.split()), seconds)
         self.usage.add(reply)
         return reply

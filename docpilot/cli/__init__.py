@@ -35,6 +35,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "plan": commands.cmd_plan,
         "ask": commands.cmd_ask,
         "serve": commands.cmd_serve,
+        "warm": commands.cmd_warm,
     }[args.command]
     return handler(args)
 

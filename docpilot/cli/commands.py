@@ -1,4 +1,4 @@
-"""The small commands: ``tools``, ``call``, ``plan``, ``ask`` and ``serve``; ``run`` has its own module.
+"""The small commands: ``tools``, ``call``, ``plan``, ``ask``, ``serve`` and ``warm``; ``run`` has its own module.
 
 Every command reaches DocPilot through :mod:`docpilot.service` only. Machine-readable results go to
 stdout as one JSON object on the last line; logs go to stderr.
@@ -16,7 +16,7 @@ from docpilot.errors import USER_ERRORS
 from docpilot.files import inspect_files
 from docpilot.settings import Settings
 
-__all__ = ["emit", "cmd_tools", "cmd_call", "cmd_plan", "cmd_ask", "cmd_serve"]
+__all__ = ["emit", "cmd_tools", "cmd_call", "cmd_plan", "cmd_ask", "cmd_serve", "cmd_warm"]
 
 
 def emit(obj: dict[str, Any], as_json: bool, text: str) -> None:
@@ -90,6 +90,19 @@ def cmd_ask(args: argparse.Namespace) -> int:
         )
         return 1
     emit({"ok": True, "question": args.question, **answer, "error": None}, args.json, str(answer.get("answer")))
+    return 0
+
+
+def cmd_warm(args: argparse.Namespace) -> int:
+    """Get the model's part ready (``make install`` runs it), so no person's first request pays for it."""
+    import time
+
+    from docpilot import service
+    from docpilot.settings import Settings
+
+    started = time.perf_counter()
+    done = service.make_pilot(Settings.from_env(args.backend)).warm()
+    print(f"{'; '.join(done) or 'nothing to prepare (no language model)'} ({time.perf_counter() - started:.0f} s)")
     return 0
 
 

@@ -18,6 +18,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=7860)
     serve.add_argument("--backend", choices=BACKEND_CHOICES)
 
+    warm = sub.add_parser(
+        "warm", help="prepare the embedded model now: join its weights, read its prompt prefix, build the examples"
+    )
+    warm.add_argument("--backend", choices=BACKEND_CHOICES)
+
     tools = sub.add_parser("tools", help="list the tool catalogue")
     tools.add_argument("--json", action="store_true", help="print the catalogue with argument schemas as JSON")
 

@@ -9,10 +9,14 @@ the user, never as a raw traceback.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from docpilot.errors import LLMError
+from docpilot.errors import LLMError, Stopped
+
+if TYPE_CHECKING:
+    from docpilot.llm.stopping import Stop
 
 __all__ = ["LLM", "LLMError", "Metered", "Reply", "Usage", "metered"]
 
@@ -60,6 +64,7 @@ class LLM(Protocol):
         schema: dict | None = None,
         max_tokens: int = 512,
         temperature: float = 0.0,
+        should_stop: Callable[[], bool] | None = None,
     ) -> Reply:
         """Answer ``messages`` (OpenAI-style ``{"role", "content"}`` dicts).
 
@@ -69,9 +74,12 @@ class LLM(Protocol):
             schema: a JSON schema the reply must follow; the reply text is then a JSON document.
             max_tokens: the most tokens to generate.
             temperature: sampling temperature; 0 gives repeatable answers.
+            should_stop: called often while the model works; once it returns True the call ends
+                within a moment by raising :class:`~docpilot.errors.Stopped`.
 
         Raises:
             LLMError: the model or server could not answer; the message says why and what to do.
+            Stopped: ``should_stop`` said so.
         """
         ...
 
@@ -80,12 +88,15 @@ class Metered:
     """Wraps a backend to count one request's calls apart from the backend's process-wide totals.
 
     ``usage`` is the request's counter (a new one when not given); every reply is counted there once.
+    ``stop``: the request's cancel switch and model-time limit; every call is watched by it, and a
+    stopped call raises the stop's own :class:`~docpilot.errors.Stopped` (cancelled, or out of time).
     """
 
-    def __init__(self, llm: LLM, usage: Usage | None = None) -> None:
+    def __init__(self, llm: LLM, usage: Usage | None = None, stop: Stop | None = None) -> None:
         self.llm = llm
         self.name = llm.name
         self.usage = usage if usage is not None else Usage()
+        self.stop = stop
 
     def chat(
         self,
@@ -94,12 +105,27 @@ class Metered:
         schema: dict | None = None,
         max_tokens: int = 512,
         temperature: float = 0.0,
+        should_stop: Callable[[], bool] | None = None,
     ) -> Reply:
-        reply = self.llm.chat(messages, schema=schema, max_tokens=max_tokens, temperature=temperature)
+        stop = self.stop
+        if stop is None:
+            reply = self.llm.chat(
+                messages, schema=schema, max_tokens=max_tokens, temperature=temperature, should_stop=should_stop
+            )
+        else:
+            stop.raise_if_over(self.usage.seconds)
+            check = stop.check(self.usage.seconds)
+            watch = check if should_stop is None else (lambda: check() or should_stop())
+            try:
+                reply = self.llm.chat(
+                    messages, schema=schema, max_tokens=max_tokens, temperature=temperature, should_stop=watch
+                )
+            except Stopped:
+                raise stop.error() from None
         self.usage.add(reply)
         return reply
 
 
-def metered(llm: LLM, usage: Usage | None = None) -> Metered:
+def metered(llm: LLM, usage: Usage | None = None, stop: Stop | None = None) -> Metered:
     """A per-request view of ``llm`` counting into ``usage`` (a new counter when not given)."""
-    return Metered(llm, usage)
+    return Metered(llm, usage, stop)

@@ -21,12 +21,12 @@ import json
 import os
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from docpilot.errors import DocPilotError, LLMError
+from docpilot.errors import DocPilotError, LLMError, Stopped
 from docpilot.llm.base import Reply, Usage
 from docpilot.settings import cache_dir
 
@@ -90,7 +90,12 @@ def local_available() -> bool:
 
 
 class _Loaded:
-    """One Llama object, its call lock, and its prefix store."""
+    """One Llama object, its call lock, its prefix store, and the stop check of the call running on it.
+
+    llama.cpp calls the abort callback between the nodes of every graph it computes (prompt batches
+    and generated tokens alike), so a call stops within a fraction of a second of ``should_stop``
+    turning True, even in the middle of a long prompt.
+    """
 
     def __init__(self, llama: Any, path: Path, load_seconds: float) -> None:
         self.llama = llama
@@ -99,6 +104,28 @@ class _Loaded:
         self.lock = threading.Lock()
         self.grammars: dict[str, bool] = {}
         self.prefixes: dict[str, list[int]] = {}  # system message → its static-prefix tokens
+        self.should_stop: Callable[[], bool] | None = None
+        self.stopped = False
+        self._abort = self._install_abort()
+
+    def _install_abort(self) -> Any:
+        import llama_cpp
+
+        def abort(_data: Any) -> bool:
+            check = self.should_stop
+            if check is None or self.stopped:
+                return self.stopped
+            self.stopped = bool(check())
+            return self.stopped
+
+        callback = llama_cpp.ggml_abort_callback(abort)  # kept referenced: llama.cpp holds the pointer
+        llama_cpp.llama_set_abort_callback(self.llama.ctx, callback, None)
+        return callback
+
+    def forget_state(self) -> None:
+        """After an aborted decode the KV cache holds part of a batch: start the next call clean."""
+        self.llama.reset()
+        self.llama._ctx.kv_cache_clear()
 
 
 _MODELS: dict[tuple[str, int], _Loaded] = {}
@@ -170,6 +197,16 @@ class LocalBackend:
         """Load the model now (the app does this at start); returns the load time in seconds."""
         return self._model().load_seconds
 
+    def prime(self, system: str) -> str | None:
+        """Read the static prefix ``system`` now and keep its state on disk, so a person's first request
+        does not pay for it; returns how the prefix was found ("live", "restored", "saved"; None: no
+        prefix cache)."""
+        loaded = self._model()
+        if self.config.prefix_cache_dir is None:
+            return None
+        with loaded.lock:
+            return _PrefixStore(loaded, self.config).prepare([{"role": "system", "content": system}])
+
     def chat(
         self,
         messages: list[dict],
@@ -177,6 +214,7 @@ class LocalBackend:
         schema: dict | None = None,
         max_tokens: int = 512,
         temperature: float = 0.0,
+        should_stop: Callable[[], bool] | None = None,
     ) -> Reply:
         loaded = self._model()
         request: dict[str, Any] = {
@@ -191,13 +229,21 @@ class LocalBackend:
         with loaded.lock:
             start = time.perf_counter()
             decoded = _decoded(loaded.llama)
-            if self.config.prefix_cache_dir is not None:
-                store = _PrefixStore(loaded, self.config)
-                self.last_prefix_event = store.prepare(messages)
+            loaded.should_stop, loaded.stopped = should_stop, False
             try:
+                if self.config.prefix_cache_dir is not None:
+                    store = _PrefixStore(loaded, self.config)
+                    self.last_prefix_event = store.prepare(messages)
                 response = loaded.llama.create_chat_completion(**request)
             except ValueError as exc:  # e.g. "Requested tokens (9000) exceed context window of 8192"
                 raise LLMError(f"The local model could not answer: {exc}") from None
+            except RuntimeError as exc:  # "llama_decode returned 2": the abort callback stopped it
+                if not loaded.stopped:
+                    raise LLMError(f"The local model failed: {exc}") from None
+                loaded.forget_state()
+                raise Stopped("The model was stopped.", cancelled=False) from None
+            finally:
+                loaded.should_stop, loaded.stopped = None, False
             seconds = time.perf_counter() - start
             self.last_decoded_tokens = _decoded(loaded.llama) - decoded
         text = response["choices"][0]["message"].get("content") or ""

@@ -11,12 +11,12 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlparse
 
-from docpilot.errors import LLMError
+from docpilot.errors import LLMError, Stopped
 from docpilot.llm.base import Reply, Usage
 
 __all__ = ["SCHEMA_MODES", "OpenAIBackend", "OpenAIConfig"]
@@ -100,6 +100,7 @@ class OpenAIBackend:
         schema: dict | None = None,
         max_tokens: int = 512,
         temperature: float = 0.0,
+        should_stop: Callable[[], bool] | None = None,
     ) -> Reply:
         start = time.perf_counter()
         request: dict[str, Any] = {
@@ -109,9 +110,10 @@ class OpenAIBackend:
             "temperature": temperature,
         }
         if schema is None:
-            response = self._send(request)
+            send: Callable[[], Any] = lambda: self._send(request)  # noqa: E731
         else:
-            response = self._send_with_schema(request, schema)
+            send = lambda: self._send_with_schema(request, schema)  # noqa: E731
+        response = send() if should_stop is None else _watched(send, should_stop)
         reply = self._reply(response, time.perf_counter() - start)
         self.usage.add(reply)
         return reply
@@ -191,6 +193,31 @@ class OpenAIBackend:
         prompt = int(getattr(usage, "prompt_tokens", 0) or 0)
         completion = int(getattr(usage, "completion_tokens", 0) or 0)
         return Reply(text, prompt, completion, seconds)
+
+
+def _watched(send: Callable[[], Any], should_stop: Callable[[], bool], poll: float = 0.1) -> Any:
+    """``send()`` on a helper thread, given up as soon as ``should_stop()`` says so.
+
+    The HTTP request is left to finish (or time out) on its daemon thread; its answer is dropped.
+    """
+    box: dict[str, Any] = {}
+    done = threading.Event()
+
+    def work() -> None:
+        try:
+            box["value"] = send()
+        except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread
+            box["error"] = exc
+        finally:
+            done.set()
+
+    threading.Thread(target=work, name="docpilot-llm-request", daemon=True).start()
+    while not done.wait(poll):
+        if should_stop():
+            raise Stopped("The model was stopped.", cancelled=False)
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 
 
 def _short(text: str, limit: int = 300) -> str:

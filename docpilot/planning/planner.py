@@ -13,9 +13,10 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from docpilot.errors import DocPilotError, RepairFailed
+from docpilot.errors import DocPilotError, RepairFailed, Stopped
 from docpilot.files import FileInfo
 from docpilot.llm.base import Metered
+from docpilot.llm.stopping import MODEL_SECONDS, Stop
 from docpilot.planning.codegen import CodeWriter
 from docpilot.planning.fastpath import LOGIC, NeedInfo, fast_plan, fast_reading
 from docpilot.planning.fastpath.grounding import ground_files
@@ -53,23 +54,26 @@ class Planner:
         retriever: Retriever | None = None,
         tools: dict[str, Tool] | None = None,
         max_corrections: int = 3,
+        model_seconds: float = MODEL_SECONDS,
     ) -> None:
         self.llm = llm
         self.tools = tools or all_tools()
         self.retriever = retriever
         self.max_corrections = max_corrections
+        self.model_seconds = model_seconds  # the model's time on one plan, when the caller gives no Stop
 
     @property
     def llm_name(self) -> str:
         return getattr(self.llm, "name", "rules") if self.llm is not None else "rules"
 
-    def plan(self, request: str, files: dict[str, FileInfo]) -> PlanOutcome:
+    def plan(self, request: str, files: dict[str, FileInfo], stop: Stop | None = None) -> PlanOutcome:
+        """The request's plan. ``stop``: cancels the model's part and limits its time (default: 60 s)."""
         started = time.perf_counter()
-        outcome = self._plan(request, files)
+        outcome = self._plan(request, files, stop)
         outcome.stats.seconds = time.perf_counter() - started
         return outcome
 
-    def _plan(self, request: str, files: dict[str, FileInfo]) -> PlanOutcome:
+    def _plan(self, request: str, files: dict[str, FileInfo], stop: Stop | None) -> PlanOutcome:
         problem = _file_problems(files)
         if problem:
             return PlanOutcome(request, "rules", error=problem)
@@ -93,9 +97,11 @@ class Planner:
                     "What would make it nicer? For example: " + "; ".join(suggestions) + ".", suggestions
                 ),
             )
-        return self._with_llm(request, files, None)
+        return self._with_llm(request, files, None, stop)
 
-    def revise(self, previous: PlanOutcome, critique: str, files: dict[str, FileInfo]) -> PlanOutcome:
+    def revise(
+        self, previous: PlanOutcome, critique: str, files: dict[str, FileInfo], stop: Stop | None = None
+    ) -> PlanOutcome:
         """Apply a user's critique ("not page 5, page 6"; "also compress it") through the same loop."""
         started = time.perf_counter()
         combined = f"{previous.request}. {critique}"
@@ -114,7 +120,7 @@ class Planner:
                 outcome = self._done(PlanOutcome(combined, "rules"), plan, verdict.order)
         if outcome is None or not outcome.ok:
             if previous.plan is not None and self.llm is not None:
-                outcome = self._with_llm(previous.request, files, (previous.plan, critique))
+                outcome = self._with_llm(previous.request, files, (previous.plan, critique), stop)
             elif outcome is None:
                 outcome = PlanOutcome(
                     previous.request,
@@ -143,8 +149,14 @@ class Planner:
         outcome = self._done(PlanOutcome(f"{previous.request}. {critique}", "rules"), verdict.plan, verdict.order)
         return _with_history(outcome, previous)
 
-    def _with_llm(self, request: str, files: dict[str, FileInfo], critique: tuple[Plan, str] | None) -> PlanOutcome:
-        """Plan with the model: typed passwords become placeholders before any text reaches a prompt."""
+    def _with_llm(
+        self, request: str, files: dict[str, FileInfo], critique: tuple[Plan, str] | None, stop: Stop | None
+    ) -> PlanOutcome:
+        """Plan with the model: typed passwords become placeholders before any text reaches a prompt.
+
+        The model's part stops when ``stop`` is cancelled or after its limit of model time (60 s by
+        default); the outcome then says why and what to try instead.
+        """
         if self.llm is None:
             return PlanOutcome(
                 request,
@@ -173,13 +185,16 @@ class Planner:
             previous = _hide_secrets(critique[0], swaps)
             safe_critique = (previous, hide_passwords(critique[1], swaps)[0])
         outcome.secrets = swaps
-        llm = Metered(self.llm, outcome.stats.usage)
-        if critique is None and LOGIC.search(request):
-            return self._with_program(safe_request, files, outcome, llm)
+        llm = Metered(self.llm, outcome.stats.usage, stop if stop is not None else Stop(self.model_seconds))
         try:
+            if critique is None and LOGIC.search(request):
+                return self._with_program(safe_request, files, outcome, llm)
             attempt = LLMPlanner(llm, self.tools, self.retriever, self.max_corrections).plan(
                 safe_request, files, outcome.stats, safe_critique
             )
+        except Stopped as exc:
+            outcome.error = str(exc)
+            return outcome
         except RepairFailed as exc:
             verdict = exc.attempts[-1].result.verdict
             outcome.problems = verdict.problems
@@ -200,6 +215,21 @@ class Planner:
             }
         )
         return self._done(outcome, plan, attempt.verdict.order)
+
+    def warm(self) -> list[str]:
+        """Get the model's part ready before a person's first request: the few-shot index is built, the
+        local model loaded and its static prompt prefix read (its state is kept on disk for the next
+        process). Returns what was done, for the log."""
+        done: list[str] = []
+        if self.retriever is not None:
+            self.retriever.nearest("warm up", 1)
+            done.append("example index built")
+        prime = getattr(self.llm, "prime", None)
+        if callable(prime):
+            started = time.perf_counter()
+            event = prime(LLMPlanner(self.llm, self.tools, self.retriever).system_prompt())
+            done.append(f"model loaded, prompt prefix {event or 'not cached'} in {time.perf_counter() - started:.0f} s")
+        return done
 
     def code_writer(self, stats: Stats) -> CodeWriter:
         """A program writer whose model calls count in ``stats``."""
@@ -293,8 +323,13 @@ class LazyRetriever:
 
 
 def make_planner(backend: str | None, env: Mapping[str, str]) -> Planner:
-    """The planner for ``--backend`` / ``DOCPILOT_BACKEND`` and the OpenAI settings in ``env``."""
+    """The planner for ``--backend`` / ``DOCPILOT_BACKEND`` and the OpenAI settings in ``env``;
+    ``DOCPILOT_PLAN_SECONDS`` changes the model's time on one plan (default 60 s)."""
     from docpilot.llm.select import choose_backend
 
     llm = choose_backend(backend, env)
-    return Planner(llm=llm, retriever=LazyRetriever() if llm is not None else None)
+    try:
+        seconds = float(env.get("DOCPILOT_PLAN_SECONDS") or MODEL_SECONDS)
+    except ValueError:
+        raise DocPilotError("DOCPILOT_PLAN_SECONDS must be a number of seconds, e.g. 60.") from None
+    return Planner(llm=llm, retriever=LazyRetriever() if llm is not None else None, model_seconds=max(1.0, seconds))

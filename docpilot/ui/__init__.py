@@ -22,10 +22,11 @@ DEFAULT_IDLE_TIMEOUT = 1800.0
 
 @dataclass
 class App:
-    """The running parts of the app: gradio's Blocks and the store of live sessions."""
+    """The running parts of the app: gradio's Blocks, the store of live sessions, and the service."""
 
     demo: Any
     store: Any
+    pilot: Any = None
 
     @property
     def local_url(self) -> str | None:
@@ -87,7 +88,7 @@ def build_app(
         components = build_layout(idle_timeout, store.remove)
         wire(demo, components, store, pilot)
     demo.queue(default_concurrency_limit=concurrency)
-    return App(demo, store)
+    return App(demo, store, pilot)
 
 
 def launch_options(host: str = "127.0.0.1", port: int = 7860) -> dict[str, Any]:
@@ -102,6 +103,23 @@ def launch_options(host: str = "127.0.0.1", port: int = 7860) -> dict[str, Any]:
     }
 
 
+def _warm(app: App) -> None:
+    import logging
+    import time
+
+    from docpilot.errors import DocPilotError
+
+    log = logging.getLogger("docpilot.ui")
+    started = time.perf_counter()
+    try:
+        done = app.pilot.warm()
+    except DocPilotError as exc:  # the first request reports it to the person
+        log.warning("could not prepare the model: %s", exc)
+        return
+    if done:
+        print(f"docpilot: ready in {time.perf_counter() - started:.0f} s ({'; '.join(done)})", flush=True)
+
+
 def launch(
     host: str = "127.0.0.1",
     port: int = 7860,
@@ -110,10 +128,18 @@ def launch(
     idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
     session_root: str | Path | None = None,
     prevent_thread_lock: bool = False,
+    warm: bool = True,
 ) -> App:
-    """Start the app locally: no analytics, no share link. Returns the running app."""
+    """Start the app locally: no analytics, no share link. Returns the running app.
+
+    With ``warm`` the model and the example index are made ready before the server takes requests:
+    the static prompt prefix is read once (or restored from the disk cache in about a second), so a
+    person's first request does not pay for it, and Cancel never waits behind it.
+    """
     _no_analytics()
     app = build_app(backend=backend, idle_timeout=idle_timeout, session_root=session_root)
+    if warm:
+        _warm(app)
     try:
         app.demo.launch(**launch_options(host, port), prevent_thread_lock=prevent_thread_lock)
     finally:

@@ -36,12 +36,14 @@ __all__ = [
     "mask_text",
     "respond",
     "safely",
+    "stop_planning",
     "zip_outputs",
 ]
 
 log = logging.getLogger("docpilot.ui")
 
-PLANNING = "Planning…"
+PLANNING = "Planning… (press Cancel to stop)"
+STOPPED = "Stopped: I cancelled the planning. Nothing was run; type a new request when you are ready."
 _NEXT = (
     "Approve to run it, change values in the plan editor first if you like, type a change and press Revise, or Cancel."
 )
@@ -57,13 +59,18 @@ class SerialPilot:
         self.pilot = pilot
         self._plan_lock = threading.Lock()
 
-    def plan(self, request: str, files: dict[str, Any]) -> Any:
+    def plan(self, request: str, files: dict[str, Any], stop: Any = None) -> Any:
         with self._plan_lock:
-            return self.pilot.plan(request, files)
+            return self.pilot.plan(request, files, stop)
 
-    def revise(self, outcome: Any, critique: str, files: dict[str, Any]) -> Any:
+    def revise(self, outcome: Any, critique: str, files: dict[str, Any], stop: Any = None) -> Any:
         with self._plan_lock:
-            return self.pilot.revise(outcome, critique, files)
+            return self.pilot.revise(outcome, critique, files, stop)
+
+    def warm(self) -> list[str]:
+        """Prepare the model and the example index (the app does this before it takes requests)."""
+        with self._plan_lock:
+            return list(self.pilot.warm())
 
     def rows(self, outcome: Any) -> list[list[str]]:
         return self.pilot.rows(outcome)
@@ -180,7 +187,15 @@ def respond(pilot: Any, session: Session) -> None:
         return  # nothing was waiting (an empty message, or no files)
     if session.history and session.history[-1].get("content") == PLANNING:
         session.history.pop()
-    outcome = session.conversation.request(pilot, text)
+    session.stop = stop = service.Stop()
+    try:
+        outcome = session.conversation.request(pilot, text, stop)
+    finally:
+        session.stop = None
+    if stop.cancelled:
+        session.say("assistant", STOPPED)
+        session.log("planning cancelled")
+        return
     _log_outcome(session, outcome, f"planned {mask_text(text, outcome)!r}")
     if outcome.question is not None:
         choices = outcome.question.choices
@@ -224,7 +239,15 @@ def handle_revise(pilot: Any, session: Session, critique: str) -> None:
         session.say("assistant", "Type what should change in the message box, then press Revise.")
         return
     session.say("user", mask_text(critique, session.outcome))
-    revised = session.conversation.revise(pilot, critique)
+    session.stop = stop = service.Stop()
+    try:
+        revised = session.conversation.revise(pilot, critique, stop)
+    finally:
+        session.stop = None
+    if stop.cancelled:
+        session.say("assistant", "Stopped: I cancelled the revision. The previous plan is still waiting.")
+        session.log("revision cancelled")
+        return
     _log_outcome(session, revised, f"revised with {mask_text(critique, revised)!r}")
     if not revised.ok:
         session.say(
@@ -236,6 +259,15 @@ def handle_revise(pilot: Any, session: Session, critique: str) -> None:
     _mask_last_user_message(session, critique, revised)
     changes = "\n".join(f"- {mask_text(line, revised)}" for line in revised.changes)
     _present(session, revised, "Here is the revised plan:" + (f"\n\nWhat changed:\n{changes}" if changes else ""))
+
+
+def stop_planning(session: Session | None) -> bool:
+    """Stop the planning under way in ``session`` (called without its lock); False when none is."""
+    stop = session.stop if session is not None else None
+    if stop is None:
+        return False
+    stop.cancel()
+    return True
 
 
 def cancel(session: Session) -> None:

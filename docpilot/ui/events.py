@@ -3,7 +3,9 @@
 A message is shown in the chat at once and planned in a second step (``send`` then ``plan``, chained
 with ``.then()``), so the person sees it while the planner works. Sending also turns the plan buttons
 off (the plan they would act on is being replaced); the planning step shows "Planning…" in the chat
-only, with no progress overlay, and the viewer is never touched. Handlers lock the person's session
+only, with no progress overlay, and the viewer is never touched. Cancel stops a planning under way
+(the model stops within a moment, see :mod:`docpilot.llm.stopping`) without waiting for the session's
+lock, which the planning holds. Handlers lock the person's session
 for one request (:meth:`~docpilot.ui.session.SessionStore.use`) and call the plain functions of
 :mod:`docpilot.ui.actions`.
 
@@ -49,6 +51,7 @@ def wire(demo: Any, c: Components, store: SessionStore, pilot: Any) -> None:
         """The values of ``outputs`` for ``session`` (None: a reset app), in their order."""
         view = render(session, pilot, pictures=any(o in outputs for o in viewer)) if session else render(None, pilot)
         pending = bool(view.pending)
+        planning = session is not None and session.waiting is not None  # Cancel stops the planning
         table = {
             c.state: session.id if session is not None else None,
             c.chat: view.chat,
@@ -58,7 +61,7 @@ def wire(demo: Any, c: Components, store: SessionStore, pilot: Any) -> None:
             c.plan_json: view.plan_json,
             c.approve: gr.update(interactive=pending),
             c.revise: gr.update(interactive=pending),
-            c.cancel: gr.update(interactive=pending),
+            c.cancel: gr.update(interactive=pending or planning),
             c.files_md: view.files_md,
             c.doc: gr.update(choices=view.docs, value=view.doc),
             c.thumbs: view.thumbs or None,
@@ -114,7 +117,11 @@ def wire(demo: Any, c: Components, store: SessionStore, pilot: Any) -> None:
         )
 
     def on_cancel(sid: str | None, request: gr.Request) -> tuple[Any, ...]:
-        return act(sid, request, actions.cancel, [*chat, *plan, *results, *logs])
+        outputs = [*chat, *plan, *results, *logs]
+        # Planning holds the session's lock: stop it without the lock; its own event then says so.
+        if actions.stop_planning(store.get(sid)):
+            return tuple(gr.skip() for _ in outputs)
+        return act(sid, request, actions.cancel, outputs)
 
     everything = [*chat, c.request, *plan, *viewer, *results, *logs]
 

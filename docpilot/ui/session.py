@@ -75,6 +75,7 @@ class Session:
     last_seen: float = field(default_factory=time.time)
     conversation: Conversation = field(default_factory=Conversation)  # files, turns, the plan awaiting approval
     waiting: str | None = None  # a message shown in the chat and not planned yet
+    stop: Any = None  # the cancel switch of the planning under way (read without the lock by Cancel)
     rows: list[list[str]] | None = None  # plan-editor values the user edited that did not verify
     history: list[dict[str, Any]] = field(default_factory=list)
     logs: list[str] = field(default_factory=list)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from fakes import ScriptedLLM
 
-from docpilot.errors import LLMError, UsageError
+from docpilot.errors import LLMError, Stopped, UsageError
 from docpilot.llm import (
     LocalBackend,
     LocalConfig,
@@ -357,3 +357,28 @@ def test_openai_backend_plain_chat_and_timeout(llama_server):
     impatient = OpenAIBackend(OpenAIConfig(base_url=llama_server.base_url, model="local", timeout=0.2))
     with pytest.raises(LLMError, match=r"did not answer within 0\.2 s"):
         impatient.chat([{"role": "user", "content": "Count from one to twenty in words."}], max_tokens=16)
+
+
+@pytest.mark.llm
+def test_openai_backend_stops_waiting_when_told(llama_server):
+    backend = OpenAIBackend(OpenAIConfig(base_url=llama_server.base_url, model="local"))
+    asked = time.monotonic()
+    deadline = asked + 1.0
+    with pytest.raises(Stopped):
+        backend.chat(
+            [{"role": "user", "content": "Count from one to two hundred in words."}],
+            max_tokens=600,
+            should_stop=lambda: time.monotonic() > deadline,
+        )
+    assert time.monotonic() - asked < 3.0  # the person gets control back; the server's answer is dropped
+
+
+@pytest.mark.llm
+def test_priming_reads_the_prefix_before_the_first_request(tmp_path):
+    if not local_available():
+        pytest.skip("the embedded model is not installed")
+    backend = LocalBackend(LocalConfig(prefix_cache_dir=tmp_path / "llm-cache", prefix_min_tokens=32))
+    event = backend.prime(SYSTEM)  # "live" when an earlier test left this prefix in the shared model
+    assert event == "live" or (event == "saved" and list((tmp_path / "llm-cache").glob("prefix-*.state")))
+    backend.chat([{"role": "system", "content": SYSTEM}, {"role": "user", "content": "Delete page 2"}], max_tokens=8)
+    assert backend.last_prefix_event == "live"  # the request read only its own part

@@ -218,3 +218,60 @@ def test_browser_two_files(app, shots, guard, make_pdf, tmp_path):
                 numbers = [b for b in pg.get_text("blocks") if b[4].strip().isdigit()]
                 assert numbers and all(b[1] < pg.rect.height / 2 for b in numbers), "numbers at the top only"
         browser.close()
+
+
+@pytest.fixture
+def local_app(tmp_path):
+    """The app on the embedded model, made ready before it takes requests (as ``docpilot serve`` does)."""
+    from docpilot.llm import local_available
+    from docpilot.ui import launch
+
+    if not local_available():
+        pytest.skip("the embedded model is not installed")
+    root = tmp_path / "sessions"
+    running = launch(
+        "127.0.0.1", free_port(), backend="local", idle_timeout=600, session_root=root, prevent_thread_lock=True
+    )
+    yield running, root
+    running.close()
+
+
+@pytest.mark.llm
+@pytest.mark.slow
+def test_browser_cancel_stops_llm_planning(local_app, shots, make_pdf):
+    """Issue F item 5: while the model plans, the phase shows in the chat only and Cancel stops it
+    within 2 s; the app is usable at once."""
+    expect = sync_api.expect
+    running, _ = local_app
+    deck = make_pdf(["Quarterly results.", "Outlook."], name="deck.pdf")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(running.local_url)
+        chat, request = page.locator("#chat"), page.locator("#request textarea")
+        page.locator("#upload input[type=file]").set_input_files([deck])
+        expect(chat).to_contain_text("deck.pdf", timeout=WAIT)
+
+        request.fill("Tidy up this file for the board meeting")  # no rule reads it: the model plans
+        page.locator("#send").click()
+        expect(chat).to_contain_text("Planning", timeout=WAIT)
+        expect(page.locator("#cancel")).to_be_enabled(timeout=WAIT)
+        overlays = page.evaluate(
+            "() => [...document.querySelectorAll('.progress-text, .eta-bar')].map(e => "
+            "(e.closest('[id]') || {}).id + ':' + e.className + ':' + e.textContent)"
+        )
+        assert all(o.startswith("chat:") for o in overlays), overlays  # the phase shows in the chat only
+        time.sleep(2.0)  # the model is reading the request
+        page.screenshot(path=str(shots / "cancel-1-planning.png"), full_page=True)
+        clicked = time.monotonic()
+        page.locator("#cancel").click()
+        expect(chat).to_contain_text("Stopped", timeout=10_000)
+        waited = time.monotonic() - clicked
+        print(f"\ncancel to message in the chat: {waited:.2f} s")
+        assert waited < 3.0  # 2 s for the model to stop, and the browser's round trips
+        page.screenshot(path=str(shots / "cancel-2-stopped.png"), full_page=True)
+
+        request.fill("rotate page 2")  # usable at once: the fast path plans it
+        page.locator("#send").click()
+        expect(page.locator("#approve")).to_be_enabled(timeout=WAIT)
+        browser.close()
