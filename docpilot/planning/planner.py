@@ -25,6 +25,7 @@ from docpilot.planning.outcome import PlanOutcome, Question
 from docpilot.planning.revision import is_undo, remove_steps, replace_arguments, replaces
 from docpilot.planning.stats import Stats
 from docpilot.planning.triage import QA_NOT_AVAILABLE, is_content_question, vague_suggestions
+from docpilot.planning.unsupported import refusal
 from docpilot.plans.diff import plan_changes
 from docpilot.plans.explain import explain_plan
 from docpilot.plans.explain_program import explain_program
@@ -77,6 +78,9 @@ class Planner:
         problem = _file_problems(files)
         if problem:
             return PlanOutcome(request, "rules", error=problem)
+        cannot = refusal(request)  # print it, email it, translate it: no tool does it, so no plan says it is done
+        if cannot:
+            return PlanOutcome(request, "rules", error=cannot)
         try:
             reading = fast_reading(request, files)
         except NeedInfo as exc:
@@ -106,6 +110,9 @@ class Planner:
         started = time.perf_counter()
         combined = f"{previous.request}. {critique}"
         outcome: PlanOutcome | None = None
+        cannot = refusal(critique)
+        if cannot:
+            return _with_history(PlanOutcome(previous.request, "rules", error=cannot), previous)
         if previous.plan is not None and (direct := self._revise_directly(previous, critique, files)) is not None:
             direct.stats.seconds = time.perf_counter() - started
             return direct

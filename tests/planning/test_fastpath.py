@@ -255,7 +255,7 @@ def test_unreadable_file_is_refused_before_planning(tmp_path) -> None:
 
 
 def test_rules_backend_refuses_what_it_cannot_understand(make_pdf) -> None:
-    outcome = Planner(llm=None).plan("Translate this into French", inspect_files([make_pdf(["x"])]))
+    outcome = Planner(llm=None).plan("Make the fonts look like handwriting", inspect_files([make_pdf(["x"])]))
     assert not outcome.ok and "no language model" in outcome.error
 
 
