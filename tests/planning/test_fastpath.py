@@ -281,3 +281,49 @@ def test_sentences_as_people_write_them(request_text, task, args, make_pdf) -> N
     plan = fast_plan(request_text, files)
     assert plan is not None and [s.task for s in plan.steps] == [task]
     assert {k: plan.steps[0].args.get(k) for k in args} == args
+
+
+@pytest.mark.parametrize(
+    ("request_text", "task", "args"),
+    [
+        ("Trim 20 mm from the top.", "crop_pages", {"top": 20.0, "unit": "mm", "pages": "all"}),
+        ("cut 1 cm off the left and right margins", "crop_pages", {"left": 1.0, "right": 1.0, "unit": "cm"}),
+        ("crop 36 points off all edges of page 1", "crop_pages", {"margin": 36.0, "unit": "pt", "pages": "1"}),
+        ("trim 10mm all round on pages 2-3", "crop_pages", {"margin": 10.0, "unit": "mm", "pages": "2-3"}),
+        ("move the last page to the front", "reorder_pages", {"order": "4,1,2,3"}),
+        ("swap pages 1 and 2", "reorder_pages", {"order": "2,1,3,4"}),
+        ("make page 3 come right after page 1", "reorder_pages", {"order": "1,3,2,4"}),
+        ("put the first page at the back", "reorder_pages", {"order": "2,3,4,1"}),
+        ("one pdf per page pls", "split_pdf", {"every": 1}),
+        ("Please split it so that new parts begin at pages 2 and 3.", "split_pdf", {"at": "2,3"}),
+        ("chop it into pieces of two pages each", "split_pdf", {"every": 2}),
+        ("Add my signature, Robert Chen, to the last page.", "add_signature", {"name": "Robert Chen", "page": "last"}),
+        ("e-sign this for me: Laura Bennett", "add_signature", {"name": "Laura Bennett"}),
+        ("How many times does the word warranty appear?", "search_text", {"terms": ["warranty"]}),
+        ("how often does Acme come up?", "search_text", {"terms": ["Acme"]}),
+    ],
+)
+def test_more_shapes_read_exactly(make_pdf, request_text: str, task: str, args: dict) -> None:
+    """Issue F: phrasings people use (paraphrase bench misses), read with every argument they give."""
+    files = inspect_files([make_pdf(["One.", "Two.", "Three.", "Four."], name="doc.pdf")])
+    plan = fast_plan(request_text, files)
+    assert plan is not None and [s.task for s in plan.steps] == [task]
+    assert args.items() <= plan.steps[0].args.items()
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "crop 1 cm from the left and 2 cm from the top",  # two amounts: the model reads which goes where
+        "move the last 2 pages to the front",
+        "crop 5 mm off the top on both sides",
+        "swap pages 1 and 9",  # no page 9
+    ],
+)
+def test_shapes_the_fast_path_hands_on(make_pdf, request_text: str) -> None:
+    files = inspect_files([make_pdf(["One.", "Two.", "Three.", "Four."], name="doc.pdf")])
+    try:
+        plan = fast_plan(request_text, files)
+    except NeedInfo:
+        return
+    assert plan is None

@@ -52,9 +52,9 @@ def test_self_correction_is_bounded(make_pdf: Callable[..., str]) -> None:
 
 def test_model_can_decline(make_pdf: Callable[..., str]) -> None:
     files = inspect_files([make_pdf(["a"], name="deck.pdf")])
-    llm = ScriptedLLM([json.dumps({"steps": [], "cannot": "No tool translates documents."})])
-    outcome = Planner(llm=llm).plan("Translate it into French", files)
-    assert not outcome.ok and "translates" in outcome.error
+    llm = ScriptedLLM([json.dumps({"steps": [], "cannot": "No tool changes the fonts."})])
+    outcome = Planner(llm=llm).plan("Make the fonts look like handwriting", files)
+    assert not outcome.ok and "changes the fonts" in outcome.error
 
 
 def test_planner_prompt_holds_no_document_text(make_pdf: Callable[..., str]) -> None:

@@ -25,10 +25,16 @@ __all__ = ["bind_arguments", "leftovers"]
 
 _PAGE_KEYS = ("pages", "page", "after", "at", "order", "every")
 _PLACES: list[tuple[str, Callable[[dict[str, Any]], bool]]] = [  # a position word, and the arguments that say it
-    (r"top|upper|header", lambda a: "top" in str(a.get("position", "")) or "header" in a),
-    (r"bottom|lower|footer", lambda a: "bottom" in str(a.get("position", "")) or "footer" in a),
-    (r"left|left-hand", lambda a: "left" in str(a.get("position", "")) + str(a.get("align", "")) or "degrees" in a),
-    (r"right|right-hand", lambda a: "right" in str(a.get("position", "")) + str(a.get("align", "")) or "degrees" in a),
+    (r"top|upper|header", lambda a: "top" in str(a.get("position", "")) or "header" in a or "top" in a),
+    (r"bottom|lower|footer", lambda a: "bottom" in str(a.get("position", "")) or "footer" in a or "bottom" in a),
+    (
+        r"left|left-hand",
+        lambda a: "left" in str(a.get("position", "")) + str(a.get("align", "")) or "degrees" in a or "left" in a,
+    ),
+    (
+        r"right|right-hand",
+        lambda a: "right" in str(a.get("position", "")) + str(a.get("align", "")) or "degrees" in a or "right" in a,
+    ),
     (r"center|centre|centered|centred|middle", lambda a: "center" in str(a.get("position", "")) + str(a.get("align"))),
     (r"corners?", lambda a: "-" in str(a.get("position", "")) and "center" not in str(a.get("position"))),
     (r"margins?", lambda a: "margin" in a or "header" in a or "footer" in a),
@@ -122,7 +128,7 @@ def leftovers(
         "number": lambda s: has_number(float(s.value)) or bool(keys & {"count"}) and s.value == 1,
         "measure": lambda s: _measure_used(s, numbers, keys, intents),
         "colour": lambda s: any(_colour(s.text) in x for x in strings),
-        "position": lambda s: _position_used(s.text.lower(), intents),
+        "position": lambda s: _position_used(s.text.lower(), intents) or s.text.lower() in said,
         "format": lambda s: _format_used(s.text, intents),
         "category": lambda s: _category_used(s.text, intents),
         "verb": lambda s: bool(tasks & set(_verb_tasks(s.text))),
@@ -161,7 +167,7 @@ def _page_set(spec: Any, count: int | None) -> frozenset[int] | str:
 
 def _pages_used(span: Span, spans: list[Span], intents: list[Intent], count: int | None) -> bool:
     """A page reference is used when a step's pages are exactly what the clause's references say together."""
-    if any(_placed(span.text, intent.args.get(key)) for intent in intents for key in ("at", "after", "order")):
+    if any(_placed(span.text, intent.args.get(key), key) for intent in intents for key in ("at", "after", "order")):
         return True
     said = pages_in(span.text, count)
     if said is None or said == "all" or _means_all(span.text):
@@ -181,7 +187,7 @@ def _pages_used(span: Span, spans: list[Span], intents: list[Intent], count: int
     return False
 
 
-def _placed(text: str, value: Any) -> bool:
+def _placed(text: str, value: Any, key: str = "at") -> bool:
     """A page reference that says where ("after page 3" → after 3 or at 4, "before page 2" → after 1, "after the last
     page" → last) or which pages move ("pages 2 and 5" in an order); None (no such argument) says nothing."""
     if value is None or re.search(r"(?i)\b(?:first|last|final|next|remaining)\s+\w+\s+pages\b", text):
@@ -190,6 +196,8 @@ def _placed(text: str, value: Any) -> bool:
     given = {int(n) for n in re.findall(r"\d+", str(value))}
     if not said:
         words = set(re.findall(r"[a-z]+", text.lower()))
+        if key == "order" and words & {"first", "last"}:  # "move the last page to the front": a whole new order
+            return bool(re.fullmatch(r"\d+(?:,\d+)+", str(value)))
         return "last" in words and "last" in str(value) or "first" in words and str(value) in ("0", "1")
     if re.match(r"(?i)(?:after|before|from|starting)\b", text):
         return said <= given | {n + 1 for n in given} | {n - 1 for n in given}

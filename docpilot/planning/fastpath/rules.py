@@ -296,6 +296,10 @@ def signature(c: str, low: str, ctx: Context) -> list[Intent] | None:
         r"\b(?:sign(?:ed)? (?:it |this |the \w+ (?:\w+ )?)?(?:as|by|with the name)|name)\s+"
         r"(⟦\d+⟧|[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*)",
         c,
+    ) or re.search(  # "add my signature, Robert Chen, to …", "e-sign this for me: Laura Bennett"
+        r"\b(?:my\s+(?:signature|name)\s*,|(?:sign|signature)\b[^:]*:)\s*"
+        r"(⟦\d+⟧|[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)+)\s*(?:,|$)",
+        c,
     )
     if ctx.images:
         args["image"] = ctx.images[0]
@@ -309,7 +313,7 @@ def signature(c: str, low: str, ctx: Context) -> list[Intent] | None:
     position = position_in(c, default_bottom="bottom-right", default_top="top-right")
     if position and position != "center":
         args["position"] = position
-    return [Intent("add_signature", _with_output(args, c, ctx))]
+    return [Intent("add_signature", _with_output(args, c, ctx), words={"e-sign", "esign", "signature"})]
 
 
 def page_numbers(c: str, low: str, ctx: Context) -> list[Intent] | None:

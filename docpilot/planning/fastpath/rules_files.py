@@ -172,6 +172,10 @@ def find_entities(c: str, low: str, ctx: Context) -> list[Intent] | None:
     return [Intent("find_entities", args, target=Target(categories=list(cats)))]  # "… and redact them"
 
 
+_HOW_OFTEN_WORDS = {"how", "many", "times", "often", "appear", "appears", "show", "shows", "up", "occur", "occurs"}
+_HOW_OFTEN_WORDS |= {"come", "comes", "number"}
+
+
 def search(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if not _has(
         low,
@@ -181,9 +185,13 @@ def search(c: str, low: str, ctx: Context) -> list[Intent] | None:
         return None
     from docpilot.planning.fastpath.targets import target_in
 
-    verb = re.search(r"mention(?:s|ed)?|contain(?:s)?|search(?: for)?|find|look for|locate|appear|include(?:s)?", low)
+    verb = re.search(
+        r"mention(?:s|ed)?|contain(?:s)?|search(?: for)?|find|look for|locate|appears?|shows?\s+up|occurs?|"
+        r"comes?\s+up|include(?:s)?",
+        low,
+    )
     target = target_in(c, verb.group(0) if verb else "search", ctx.quotes)
     if target.empty or target.unsupported:
         return None
     args = {**target.args(), "pages": _pages(c, ctx)}
-    return [Intent("search_text", args, target=target, words={"how", "many", "times", "often"})]
+    return [Intent("search_text", args, target=target, words=_HOW_OFTEN_WORDS)]

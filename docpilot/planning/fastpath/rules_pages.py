@@ -165,18 +165,73 @@ def reorder(c: str, low: str, ctx: Context) -> list[Intent] | None:
     )
     if m and _has(low, r"\b(?:reorder|rearrange|re-order|order)\b"):
         return [Intent("reorder_pages", _with_output({"order": re.sub(r"\s*(?:and|,)\s*", ",", m.group(1))}, c, ctx))]
-    m = re.search(r"\bmove page (\d+) to the (end|front|beginning|start)\b", low)
-    if m and ctx.page_count:
-        n, total = int(m.group(1)), ctx.page_count
-        rest = [str(i) for i in range(1, total + 1) if i != n]
-        order = rest + [str(n)] if m.group(2) == "end" else [str(n)] + rest
-        return [Intent("reorder_pages", _with_output({"order": ",".join(order)}, c, ctx))]
+    order = _moved(low, ctx.page_count) if ctx.page_count else None
+    if order is not None:
+        return [Intent("reorder_pages", _with_output({"order": order}, c, ctx), words=_MOVE_WORDS)]
     return None
 
 
+_PAGE_REF = r"(?:the\s+)?(?:(first|last)\s+page|page\s+(\d+))"
+_MOVE_WORDS = {"move", "swap", "switch", "exchange", "make", "come", "comes", "right", "after", "before", "with"}
+_MOVE_WORDS |= {"to", "the", "end", "front", "beginning", "start", "back", "put", "last", "first"}
+
+
+def _page_number(groups: tuple[str | None, str | None], total: int) -> int | None:
+    word, digits = groups
+    n = total if word == "last" else 1 if word == "first" else int(digits or 0)
+    return n if 1 <= n <= total else None
+
+
+def _moved(low: str, total: int) -> str | None:
+    """ "move the last page to the front", "swap pages 1 and 2", "make page 8 come right after page 2":
+    the whole new order (every page once), or None."""
+    pages = list(range(1, total + 1))
+    m = re.search(
+        rf"\b(?:move|put)\s+{_PAGE_REF}\s+(?:to\s+the\s+|at\s+the\s+)?(end|back|front|beginning|start)\b", low
+    )
+    if m:
+        n = _page_number((m.group(1), m.group(2)), total)
+        if n is None:
+            return None
+        pages.remove(n)
+        pages = pages + [n] if m.group(3) in ("end", "back") else [n, *pages]
+        return ",".join(map(str, pages))
+    m = re.search(r"\b(?:swap|switch|exchange)\s+pages?\s+(\d+)\s+(?:and|with)\s+(?:page\s+)?(\d+)\b", low)
+    if m:
+        a, b = int(m.group(1)), int(m.group(2))
+        if a == b or not (1 <= a <= total and 1 <= b <= total):
+            return None
+        pages[a - 1], pages[b - 1] = b, a
+        return ",".join(map(str, pages))
+    m = re.search(
+        rf"\b(?:move|put|make)\s+{_PAGE_REF}\s+(?:come\s+)?(?:right\s+|just\s+)?(after|before)\s+{_PAGE_REF}", low
+    )
+    if m:
+        moving = _page_number((m.group(1), m.group(2)), total)
+        anchor = _page_number((m.group(4), m.group(5)), total)
+        if moving is None or anchor is None or moving == anchor:
+            return None
+        pages.remove(moving)
+        at = pages.index(anchor) + (1 if m.group(3) == "after" else 0)
+        pages.insert(at, moving)
+        return ",".join(map(str, pages))
+    return None
+
+
+_PER_PAGE = re.compile(  # "one pdf per page", "make each page its own PDF": a split into single pages
+    r"^(?:please\s+)?(?:(?:make|give\s+me|i\s+want)\s+)?(?:one|a|a\s+separate)\s+(?:pdf|file|document)\s+"
+    r"(?:per|for\s+each|for\s+every)\s+page(?:\s+(?:pls|please))?$|"
+    r"^(?:please\s+)?(?:make|turn)\s+(?:each|every)\s+page\s+(?:into\s+)?(?:its\s+own|a\s+separate)\s+(?:pdf|file)$"
+)
+
+
 def split(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if _PER_PAGE.match(low.strip(" .!")):
+        return [Intent("split_pdf", {"every": 1}, stage=2, words=set(low.split()))]
     if not _has(
-        low, r"\bsplit\b|\bbreak (?:it |the (?:file|document) )?(?:up|apart|into)\b|\bseparate (?:files|pdfs)\b"
+        low,
+        r"\bsplit\b|\bbreak (?:it |the (?:file|document) )?(?:up|apart|into)\b|\bseparate (?:files|pdfs)\b|"
+        r"\bchop\b.*\b(?:into|in)\b",
     ):
         return None
     every = re.search(
@@ -185,7 +240,11 @@ def split(c: str, low: str, ctx: Context) -> list[Intent] | None:
         r"\b(\w+)[- ]page\s+(?:chunks|parts|pieces|files|sections|documents|pdfs|groups|blocks|sets)\b",
         low,
     )
-    at = re.search(r"\b(?:at|before|after)\s+pages?\s+((?:\d+\s*(?:,|and)?\s*)+)", low)
+    at = re.search(
+        r"\b(?:(?:parts?|files?|pieces?|sections?)\s+(?:begin|start)s?\s+)?(?:at|before|after|on)\s+pages?\s+"
+        r"((?:\d+\s*(?:,|and)?\s*)+)",
+        low,
+    )
     args: dict[str, Any] = {}
     if every:
         n = number_words(next(g for g in every.groups() if g))
@@ -199,19 +258,40 @@ def split(c: str, low: str, ctx: Context) -> list[Intent] | None:
         args["at"] = ",".join(str(n) for n in numbers)
     elif _has(low, r"\b(?:single|individual|separate|one)\s+(?:pages?|page per file|file per page)\b|\beach page\b"):
         args["every"] = 1
-    return [Intent("split_pdf", args, stage=2)]
+    return [Intent("split_pdf", args, stage=2, words={"begin", "begins", "start", "starts", "new", "chop"})]
+
+
+_EVERY_SIDE = re.compile(
+    r"\b(?:all|each|every|both|four)\s+(?:four\s+)?(?:edges?|sides?|margins?)\b|\ball\s+(?:a)?round\b", re.IGNORECASE
+)
+_MEASURE = re.compile(r"(\d+(?:\.\d+)?)\s*(pt|points?|mm|cm|in|inch(?:es)?)\b")
+_CROP_WORDS = {"off", "from", "edges", "margins", "cut", "trim", "crop", "the"}
 
 
 def crop(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if not _has(low, r"\bcrop\b|\btrim (?:the )?margins?\b"):
+    """ "crop 20 mm from each side", "trim 2 inches off the bottom", "cut 1 cm off the left and right margins"."""
+    measures = _MEASURE.findall(low)
+    if not _has(low, r"\bcrop\b|\btrim (?:the )?margins?\b") and not (
+        measures and _has(low, r"\b(?:trim|cut|crop)\b") and (_has(low, r"\b(?:off|from)\b") or _EVERY_SIDE.search(low))
+    ):
         return None
-    m = re.search(r"(\d+(?:\.\d+)?)\s*(pt|points?|mm|cm|in|inch(?:es)?)\b", low)
-    args: dict[str, Any] = {"pages": _pages(c, ctx)}
-    if not m:
+    if not measures:
         raise NeedInfo('How much should be cropped? Give a margin, e.g. "crop 20 mm from each side".')
-    unit = {"points": "pt", "point": "pt", "inch": "in", "inches": "in"}.get(m.group(2), m.group(2))
-    args.update(margin=float(m.group(1)), unit=unit)
-    return [Intent("crop_pages", _with_output(args, c, ctx))]
+    if len(set(measures)) > 1:
+        return None  # different amounts for different sides: the model reads which goes where
+    value, unit = measures[0]
+    unit = {"points": "pt", "point": "pt", "inch": "in", "inches": "in"}.get(unit, unit)
+    sides = [side for side in ("top", "bottom", "left", "right") if re.search(rf"\b{side}\b", low)]
+    if sides and _EVERY_SIDE.search(low):
+        return None  # "all sides" and "the top": not one reading
+    every = _EVERY_SIDE.search(low)
+    words = _CROP_WORDS | set(every.group(0).split() if every else ())
+    args: dict[str, Any] = {"pages": _pages(c, ctx), "unit": unit}
+    if sides:
+        args.update({side: float(value) for side in sides})
+    else:
+        args["margin"] = float(value)
+    return [Intent("crop_pages", _with_output(args, c, ctx), words=words)]
 
 
 def combine(c: str, low: str, ctx: Context) -> list[Intent] | None:

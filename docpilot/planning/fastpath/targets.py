@@ -54,11 +54,21 @@ class Target:
         return out
 
 
+_COMES_BEFORE = re.compile(r"appears?|shows?\s+up|occurs?|comes?\s+up", re.IGNORECASE)
+_HOW_OFTEN = re.compile(
+    r"^\s*(?:count\s+)?(?:how\s+(?:many\s+times|often)|the\s+number\s+of\s+times)\s+(?:does|do|did|is|are|will)?\s*",
+    re.IGNORECASE,
+)
+
+
 def target_in(clause: str, verb: str, quotes: list[str]) -> Target:
     """Terms (quoted, 'the word X', 'mentions of X', a capitalised name) and categories in a clause."""
     target = Target()
     quoted = [quotes[int(n)] for n in re.findall(r"⟦(\d+)⟧", clause)]
-    after = re.split(rf"\b{verb}\b", clause, maxsplit=1, flags=re.IGNORECASE)[-1]
+    before, *rest = re.split(rf"\b{verb}\b", clause, maxsplit=1, flags=re.IGNORECASE)
+    after = rest[-1] if rest else before
+    if rest and _COMES_BEFORE.fullmatch(verb):  # "how many times does the word X appear": X is before the verb
+        after = _HOW_OFTEN.sub("", before)
     if quoted:
         target.terms = quoted
         if re.search(r"\bthe\s+(?:whole\s+)?words?\b", clause, re.IGNORECASE):
