@@ -301,6 +301,22 @@ def test_sentences_as_people_write_them(request_text, task, args, make_pdf) -> N
         ("e-sign this for me: Laura Bennett", "add_signature", {"name": "Laura Bennett"}),
         ("How many times does the word warranty appear?", "search_text", {"terms": ["warranty"]}),
         ("how often does Acme come up?", "search_text", {"terms": ["Acme"]}),
+        (
+            "Watermark pages 1-3 with the word SAMPLE at 50% opacity.",
+            "add_watermark",
+            {"text": "SAMPLE", "opacity": 0.5},
+        ),
+        ("watermark the even pages with PROOF, rotated 30 degrees", "add_watermark", {"pages": "even", "rotation": 30}),
+        ("'Internal' watermarked in the bottom right corner", "add_watermark", {"position": "bottom-right"}),
+        ('add a "DO NOT COPY" watermark in red, 60pt', "add_watermark", {"color": "red", "font_size": 60.0}),
+        (
+            "Add the header 'Project Falcon', right-aligned, 9pt.",
+            "add_header_footer",
+            {"align": "right", "font_size": 9.0},
+        ),
+        ("add a centred footer 'Minutes'", "add_header_footer", {"footer": "Minutes", "align": "center"}),
+        ("shrink it as much as possible", "compress", {"level": "high"}),
+        ("medium compression, and save it as small.pdf", "compress", {"level": "medium", "output": "small.pdf"}),
     ],
 )
 def test_more_shapes_read_exactly(make_pdf, request_text: str, task: str, args: dict) -> None:
@@ -318,6 +334,8 @@ def test_more_shapes_read_exactly(make_pdf, request_text: str, task: str, args: 
         "move the last 2 pages to the front",
         "crop 5 mm off the top on both sides",
         "swap pages 1 and 9",  # no page 9
+        "add a footer reading 'Prepared by Finance' in red",  # no colour for footers: "red" is not in "prepared"
+        "make it smaller but keep the quality high",
     ],
 )
 def test_shapes_the_fast_path_hands_on(make_pdf, request_text: str) -> None:

@@ -93,7 +93,10 @@ def _argument_of(span: Span, low: str) -> tuple[str | None, Any]:
             return "opacity", round(number / 100, 2)
         if unit == "dpi":
             return "dpi", int(number)
-        if unit in ("pt", "pts", "point", "points") and re.search(r"\bfont|\btext|\bsize|\bletters?\b", low):
+        if unit in ("pt", "pts", "point", "points") and (
+            re.search(r"\bfont|\btext|\bsize|\bletters?\b", low)
+            or not re.search(r"\b(?:wide|width|tall|high|height|margins?|off|from|edges?|sides?|inset)\b", low)
+        ):  # "a DRAFT watermark in red, 60pt": the size of its letters
             return "font_size", number
     if span.kind == "number" and re.search(rf"\b(?:font(?:\s+size)?|size|font-size)\s+(?:of\s+)?{span.text}\b", low):
         return "font_size", span.value
@@ -127,11 +130,13 @@ def leftovers(
         "pages": lambda s: _pages_used(s, spans, intents, page_count),
         "number": lambda s: has_number(float(s.value)) or bool(keys & {"count"}) and s.value == 1,
         "measure": lambda s: _measure_used(s, numbers, keys, intents),
-        "colour": lambda s: any(_colour(s.text) in x for x in strings),
+        "colour": lambda s: any(  # a whole word: "red" is not in "prepared"
+            re.search(rf"(?<![\w#]){re.escape(_colour(s.text))}(?![\w])", x) for x in strings
+        ),
         "position": lambda s: _position_used(s.text.lower(), intents) or s.text.lower() in said,
         "format": lambda s: _format_used(s.text, intents),
         "category": lambda s: _category_used(s.text, intents),
-        "verb": lambda s: bool(tasks & set(_verb_tasks(s.text))),
+        "verb": lambda s: bool(tasks & set(_verb_tasks(s.text))) or s.text.lower() in said,
         "modifier": lambda s: set(s.text.lower().split()) <= said or _modifier_used(s.text.lower(), intents),
         "word": lambda s: s.text.lower() in said or in_args(s.text) or any(s.text.lower() in n for n in names),
     }

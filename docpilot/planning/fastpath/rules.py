@@ -260,7 +260,7 @@ def watermark(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if not text:
         m = re.search(r"\b((?:[A-Z][A-Z0-9'’-]+\s+)*[A-Z][A-Z0-9'’-]+)\s+(?i:watermark|stamp)", c) or re.search(
             r"(?i:watermark|stamp(?:ed|ing)?)\s+(?:(?:it|them|the pages|each page|every page|all pages|"
-            r"[a-z]+(?:\s+[a-z]+){0,2})\s+(?:as\s+|with\s+)?)?"
+            r"pages?\s+\d[\d,\s-]*(?:and\s+\d+)?|[a-z]+(?:\s+[a-z]+){0,2})\s+(?:as\s+|with\s+)?)?"
             r"(?:saying\s+|that says\s+|reading\s+|of\s+|with\s+(?:the\s+)?(?:text|word)\s+)?"
             r"((?:[A-Z][A-Z0-9'’-]+\s+)*[A-Z][A-Z0-9'’-]+)\b",
             c,
@@ -276,14 +276,19 @@ def watermark(c: str, low: str, ctx: Context) -> list[Intent] | None:
     m = re.search(r"(\d+)\s*%\s*(?:opacity|opaque|transparent|transparency)?", low)
     if m:
         args["opacity"] = round(int(m.group(1)) / 100, 2)
-    if _has(low, r"\bhorizontal(?:ly)?\b"):
+    words: set[str] = set()
+    angle = re.search(r"\b(?:rotated|tilted|turned|angled|at an angle of|at)\s+(?:by\s+)?(-?\d+)\s*(?:°|degrees?)", low)
+    if angle:
+        args["rotation"], words = int(angle.group(1)), {"rotated", "tilted", "turned", "angled", "angle", "degrees"}
+    elif _has(low, r"\bhorizontal(?:ly)?\b"):
         args["rotation"] = 0
     elif _has(low, r"\bdiagonal(?:ly)?\b"):
         args["rotation"] = 45
     position = position_in(c)
     if position:
-        args["position"] = position.split("-")[0] if position.startswith(("top", "bottom")) else position
-    return [Intent("add_watermark", _with_output(args, c, ctx))]
+        corner = _has(low, r"\b(?:left|right)\b") and not position.endswith("center")
+        args["position"] = position.split("-")[0] if position.startswith(("top", "bottom")) and not corner else position
+    return [Intent("add_watermark", _with_output(args, c, ctx), words=words)]
 
 
 def signature(c: str, low: str, ctx: Context) -> list[Intent] | None:
@@ -348,4 +353,11 @@ def header_footer(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if len(quoted) > 1 and _has(low, r"\bheader\b") and _has(low, r"\bfooter\b"):
         first, second = ("header", "footer") if low.find("header") < low.find("footer") else ("footer", "header")
         args = {first: quoted[0], second: quoted[1], "pages": args["pages"]}
-    return [Intent("add_header_footer", _with_output(args, c, ctx))]
+    words: set[str] = set()
+    align = re.search(r"\b(left|right|centred|centered|center|centre)(?:[- ]aligned|[- ]justified)?\b", low)
+    if align and not re.search(r"\b(?:top|bottom)\s+(?:left|right)\b", low):  # corners are not alignments
+        args["align"] = {"centred": "center", "centered": "center", "centre": "center"}.get(
+            align.group(1), align.group(1)
+        )
+        words = {align.group(0), "aligned", "justified"}
+    return [Intent("add_header_footer", _with_output(args, c, ctx), words=words)]

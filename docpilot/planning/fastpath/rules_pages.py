@@ -329,12 +329,23 @@ def compress(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if not _has(
         low,
         r"\b(?:compress|shrink|optimi[sz]e|downsize)\b|\breduce (?:the )?(?:file )?size\b|\bsmaller\b|"
-        r"\bsmaller file\b",
+        r"\bsmaller file\b|\bcompression\b",
     ):
         return None
     args: dict[str, Any] = {}
-    if _has(low, r"\b(?:maximum|max|as small as possible|strong(?:ly)?|aggressive(?:ly)?|heavily|a lot)\b"):
+    words: set[str] = {"compression", "use", "with", "level"}
+    high = re.search(
+        r"\b(?:maximum|max|highest|high|as small as possible|as much as (?:possible|you can)|strong(?:ly)?|"
+        r"aggressive(?:ly)?|heavily|a lot)\b",
+        low,
+    )
+    if high:
         args["level"] = "high"
-    elif _has(low, r"\b(?:lossless|light(?:ly)?|gently|without losing quality)\b"):
+        words |= set(high.group(0).split())
+    elif m := re.search(r"\b(?:lossless|light(?:ly)?|gently|without losing quality|low|lowest|minimal)\b", low):
         args["level"] = "low"
-    return [Intent("compress", _with_output(args, c, ctx))]
+        words |= set(m.group(0).split())
+    elif m := re.search(r"\b(?:medium|moderate|normal|standard)\b", low):
+        args["level"] = "medium"
+        words |= set(m.group(0).split())
+    return [Intent("compress", _with_output(args, c, ctx), words=words)]
