@@ -180,6 +180,16 @@ def add_message(session: Session, text: str) -> bool:
     return True
 
 
+def _stoppable(session: Session, plan: Callable[[Any], Any]) -> Any:
+    """``plan(stop)`` with a stop that Cancel can reach (:func:`stop_planning`); None when it was cancelled."""
+    session.stop = stop = service.Stop()
+    try:
+        outcome = plan(stop)
+    finally:
+        session.stop = None
+    return None if stop.cancelled else outcome
+
+
 def respond(pilot: Any, session: Session) -> None:
     """Plan the message :func:`add_message` showed, and show the plan for approval (or say clearly why not)."""
     text, session.waiting = session.waiting, None
@@ -187,12 +197,8 @@ def respond(pilot: Any, session: Session) -> None:
         return  # nothing was waiting (an empty message, or no files)
     if session.history and session.history[-1].get("content") == PLANNING:
         session.history.pop()
-    session.stop = stop = service.Stop()
-    try:
-        outcome = session.conversation.request(pilot, text, stop)
-    finally:
-        session.stop = None
-    if stop.cancelled:
+    outcome = _stoppable(session, lambda stop: session.conversation.request(pilot, text, stop))
+    if outcome is None:
         session.say("assistant", STOPPED)
         session.log("planning cancelled")
         return
@@ -239,12 +245,8 @@ def handle_revise(pilot: Any, session: Session, critique: str) -> None:
         session.say("assistant", "Type what should change in the message box, then press Revise.")
         return
     session.say("user", mask_text(critique, session.outcome))
-    session.stop = stop = service.Stop()
-    try:
-        revised = session.conversation.revise(pilot, critique, stop)
-    finally:
-        session.stop = None
-    if stop.cancelled:
+    revised = _stoppable(session, lambda stop: session.conversation.revise(pilot, critique, stop))
+    if revised is None:
         session.say("assistant", "Stopped: I cancelled the revision. The previous plan is still waiting.")
         session.log("revision cancelled")
         return

@@ -363,3 +363,50 @@ def test_two_files_and_no_mention_asks_which_then_changes_only_that_one(pilot, s
 
 def test_the_qa_message_is_not_masked_as_if_it_held_a_password():
     assert mask_text(QA_NOT_AVAILABLE) == QA_NOT_AVAILABLE
+
+
+class _Waits:
+    """A model that works until it is told to stop (drives the Cancel wiring; the real model's stopping is
+    checked in tests/llm/test_stopping.py and the browser test)."""
+
+    name = "scripted"
+
+    def __init__(self) -> None:
+        from docpilot.llm.base import Usage
+
+        self.usage = Usage()
+
+    def chat(self, messages, *, schema=None, max_tokens=512, temperature=0.0, should_stop=None):
+        from docpilot.errors import Stopped
+
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if should_stop is not None and should_stop():
+                raise Stopped("The model was stopped.", cancelled=False)
+            time.sleep(0.01)
+        raise AssertionError("the model was never told to stop")
+
+
+def test_cancel_stops_planning_without_the_session_lock(store, make_pdf, tmp_path) -> None:
+    import threading
+
+    from docpilot.planning.planner import Planner
+    from docpilot.ui.actions import STOPPED, stop_planning
+
+    waiting = SerialPilot(DocPilot(Planner(llm=_Waits()), Executor(records=tmp_path / "records")))
+    session = store.create()
+    handle_upload(session, [make_pdf(PAGES, name="contract.pdf")])
+    assert not stop_planning(session)  # nothing is being planned
+    assert add_message(session, "Tidy up this file for the board meeting")
+    worker = threading.Thread(target=lambda: respond(waiting, session))
+    with session.lock:  # as the app's planning event holds it
+        worker.start()
+        deadline = time.monotonic() + 10
+        while session.stop is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.2)
+        assert worker.is_alive() and stop_planning(session)  # reached without the lock
+        started = time.monotonic()
+        worker.join(5)
+    assert not worker.is_alive() and time.monotonic() - started < 2.0
+    assert last(session) == STOPPED and session.outcome is None and session.stop is None
