@@ -97,9 +97,6 @@ def cmd_warm(args: argparse.Namespace) -> int:
     """Get the model's part ready (``make install`` runs it), so no person's first request pays for it."""
     import time
 
-    from docpilot import service
-    from docpilot.settings import Settings
-
     started = time.perf_counter()
     done = service.make_pilot(Settings.from_env(args.backend)).warm()
     print(f"{'; '.join(done) or 'nothing to prepare (no language model)'} ({time.perf_counter() - started:.0f} s)")

@@ -123,7 +123,8 @@ class _Loaded:
         return callback
 
     def forget_state(self) -> None:
-        """After an aborted decode the KV cache holds part of a batch: start the next call clean."""
+        """Start the next call clean: after an aborted decode (the KV cache holds part of a batch) or a
+        prefix state that did not load."""
         self.llama.reset()
         self.llama._ctx.kv_cache_clear()
 
@@ -355,8 +356,7 @@ class _PrefixStore:
         llama.reset()
         ok = llama_cpp.llama_state_load_file(llama.ctx, str(path).encode(), out, capacity, ctypes.byref(count))
         if not ok or list(out[: count.value]) != tokens:
-            llama.reset()
-            llama._ctx.kv_cache_clear()
+            self.loaded.forget_state()
             path.unlink(missing_ok=True)
             return False
         llama.input_ids[: len(tokens)] = tokens

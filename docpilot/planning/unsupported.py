@@ -67,9 +67,10 @@ def refusal(request: str) -> str | None:
         if found is None:
             continue
         verb = found.group(0).split()[0].lower()
-        rest = [c for c in _CLAUSES.split(text) if c.strip() and found.group(0) not in c]
+        clauses = _CLAUSES.split(text)
+        rest = [c for c in clauses if c.strip() and found.group(0) not in c]
         message = f"I can't {verb} files: DocPilot changes your files and gives them back to you to download. {instead}"
-        if rest and len(rest) < len(_CLAUSES.split(text)):
+        if rest and len(rest) < len(clauses):
             message += f' Ask for the rest without that part (e.g. "{rest[0].strip()}").'
         return message
     return None

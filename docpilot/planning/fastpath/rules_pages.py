@@ -271,8 +271,9 @@ _CROP_WORDS = {"off", "from", "edges", "margins", "cut", "trim", "crop", "the"}
 def crop(c: str, low: str, ctx: Context) -> list[Intent] | None:
     """ "crop 20 mm from each side", "trim 2 inches off the bottom", "cut 1 cm off the left and right margins"."""
     measures = _MEASURE.findall(low)
+    every = _EVERY_SIDE.search(low)
     if not _has(low, r"\bcrop\b|\btrim (?:the )?margins?\b") and not (
-        measures and _has(low, r"\b(?:trim|cut|crop)\b") and (_has(low, r"\b(?:off|from)\b") or _EVERY_SIDE.search(low))
+        measures and _has(low, r"\b(?:trim|cut|crop)\b") and (_has(low, r"\b(?:off|from)\b") or every)
     ):
         return None
     if not measures:
@@ -282,9 +283,8 @@ def crop(c: str, low: str, ctx: Context) -> list[Intent] | None:
     value, unit = measures[0]
     unit = {"points": "pt", "point": "pt", "inch": "in", "inches": "in"}.get(unit, unit)
     sides = [side for side in ("top", "bottom", "left", "right") if re.search(rf"\b{side}\b", low)]
-    if sides and _EVERY_SIDE.search(low):
+    if sides and every:
         return None  # "all sides" and "the top": not one reading
-    every = _EVERY_SIDE.search(low)
     words = _CROP_WORDS | set(every.group(0).split() if every else ())
     args: dict[str, Any] = {"pages": _pages(c, ctx), "unit": unit}
     if sides:
