@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 
 from docpilot.errors import DocPilotError
 from docpilot.files import FileInfo
-from docpilot.planning.triage import QA_NOT_AVAILABLE
 from docpilot.settings import Settings
 
 if TYPE_CHECKING:
@@ -29,7 +28,6 @@ if TYPE_CHECKING:
     from docpilot.running.executor import Executor, RunOutcome
 
 __all__ = [
-    "QA_NOT_AVAILABLE",
     "DocPilot",
     "MASK",
     "Edit",
@@ -205,9 +203,40 @@ class DocPilot:
         except _StopRevising as stop:
             return stop.run
 
-    def ask(self, question: str, files: dict[str, FileInfo]) -> Any:
-        """Document QA (issue G): not available yet."""
-        raise DocPilotError(QA_NOT_AVAILABLE)
+    def ask(
+        self,
+        question: str,
+        files: dict[str, FileInfo],
+        feedback: str | None = None,
+        password: str | None = None,
+        cache: Path | None = None,
+    ) -> dict[str, Any]:
+        """Answer a question about the files: ``{answer, citations: [{file, page, quote}], workflow?, stats}``.
+
+        ``feedback``: a person's correction of the shown workflow ("use the total purchase sale instead");
+        ``cache``: where the documents' structure is kept (default: the user's cache folder).
+        """
+        from docpilot.settings import cache_dir
+        from docpilot.understanding.answer import ask_files
+
+        readable = {name: info.path for name, info in files.items() if info.kind == "pdf" and not info.problem}
+        unreadable = [f"{name}: {info.problem}" for name, info in files.items() if info.problem]
+        if not readable:
+            raise DocPilotError(
+                "There is no readable PDF to answer from" + (f" ({'; '.join(unreadable)})" if unreadable else "") + "."
+            )
+        encrypted = [name for name, info in files.items() if info.encrypted]
+        if encrypted and not password:
+            raise DocPilotError(f"{', '.join(encrypted)} needs a password to be read: pass --password.")
+        answer = ask_files(
+            question,
+            readable,
+            self.planner.llm,
+            cache if cache is not None else cache_dir() / "structure",
+            password,
+            feedback,
+        )
+        return answer.to_dict()
 
 
 def make_pilot(settings: Settings, sandbox: Any = None) -> DocPilot:

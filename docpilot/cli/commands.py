@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from docpilot import service
@@ -81,7 +82,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
 def cmd_ask(args: argparse.Namespace) -> int:
     try:
         pilot = service.make_pilot(Settings.from_env(args.backend))
-        answer = pilot.ask(args.question, inspect_files(args.files))
+        answer = pilot.ask(args.question, inspect_files(args.files), feedback=args.feedback, password=args.password)
     except USER_ERRORS as exc:
         emit(
             {"ok": False, "question": args.question, "answer": None, "citations": [], "error": str(exc)},
@@ -89,7 +90,14 @@ def cmd_ask(args: argparse.Namespace) -> int:
             f"error: {exc}",
         )
         return 1
-    emit({"ok": True, "question": args.question, **answer, "error": None}, args.json, str(answer.get("answer")))
+    text = (
+        ["How I worked it out:\n" + "\n".join(f"  {i}. {s}" for i, s in enumerate(answer["workflow"], 1))]
+        if answer.get("workflow")
+        else []
+    )
+    text.append(str(answer.get("answer")))
+    text += [f"  [{Path(c['file']).name} p. {c['page']}] \u201c{c['quote']}\u201d" for c in answer["citations"]]
+    emit({"ok": True, "question": args.question, **answer, "error": None}, args.json, "\n".join(text))
     return 0
 
 

@@ -58,4 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("files", nargs="+", metavar="FILE")
     ask.add_argument("--json", action="store_true")
     ask.add_argument("--backend", choices=BACKEND_CHOICES)
+    ask.add_argument("--password", help="the password of encrypted files")
+    ask.add_argument(
+        "--feedback", help='a correction of the workflow shown with an answer, e.g. "use the net assets instead"'
+    )
     return parser

@@ -52,6 +52,33 @@ def _result(
     }
 
 
+def _answered(request: str, answer: dict[str, Any]) -> dict[str, Any]:
+    value = {"step": 1, "task": "answer_question", "value": answer["answer"], "citations": answer["citations"]}
+    if answer.get("workflow"):
+        value["workflow"] = answer["workflow"]
+    stats = answer.get("stats", {})
+    stats = {
+        "llm_calls": stats.get("llm_calls", 0),
+        "plan_corrections": 0,
+        "code_revisions": 0,
+        "prompt_tokens": stats.get("context_tokens", 0),
+        "seconds": stats.get("seconds", 0),
+    }
+    return _result(
+        True,
+        request,
+        "rules" if not stats["llm_calls"] else "local",
+        {"steps": []},
+        "",
+        stats,
+        [],
+        [value],
+        answer["answer"],
+        None,
+        None,
+    )
+
+
 def cmd_run(args: Any, ask: Callable[[str], str] = input) -> int:
     if not args.yes and not sys.stdin.isatty():
         print("docpilot run: approval needed: pass --yes (stdin is not a terminal)", file=sys.stderr)
@@ -90,6 +117,8 @@ def _plan_and_run(args: Any, ask: Callable[[str], str], pilot: Any, out_dir: Pat
         stats = outcome.stats.to_json()
         if outcome.question is not None:
             return _ask_back(args, outcome, talk)
+        if outcome.content_question:  # a question about the content: answered with citations, nothing written
+            return _emit(args, _answered(args.request, pilot.ask(args.request, talk.files)), outcome)
         if not outcome.ok:
             return _emit(
                 args,

@@ -62,6 +62,7 @@ class PlanOutcome:
     problems: list[Problem] = field(default_factory=list)
     stats: Stats = field(default_factory=Stats)
     question: Question | None = None  # asked instead of guessing; not an error
+    content_question: bool = False  # a question about what the documents say: answered by document QA, not a plan
     previous: PlanOutcome | None = field(default=None, repr=False)  # the plan a revision replaced ("undo that")
     changes: list[str] = field(default_factory=list)  # what a revision changed, step by step
     words: dict[int, list[str]] = field(default_factory=dict)  # step id -> the request's words it was made from

@@ -24,7 +24,7 @@ from docpilot.planning.llm_planner import LLMPlanner, Retriever
 from docpilot.planning.outcome import PlanOutcome, Question
 from docpilot.planning.revision import is_undo, remove_steps, replace_arguments, replaces
 from docpilot.planning.stats import Stats
-from docpilot.planning.triage import QA_NOT_AVAILABLE, is_content_question, vague_suggestions
+from docpilot.planning.triage import QA_ROUTED, is_content_question, vague_suggestions
 from docpilot.planning.unsupported import refusal
 from docpilot.plans.diff import plan_changes
 from docpilot.plans.explain import explain_plan
@@ -91,7 +91,7 @@ class Planner:
                 return PlanOutcome(request, "rules", problems=verdict.problems, error=_user_error(verdict.problems))
             return self._done(PlanOutcome(request, "rules", words=reading.words), reading.plan, verdict.order)
         if is_content_question(request):  # document QA, not a workflow: answered without a model's plan
-            return PlanOutcome(request, "rules", error=QA_NOT_AVAILABLE)
+            return PlanOutcome(request, "rules", error=QA_ROUTED, content_question=True)
         suggestions = vague_suggestions(request, files)
         if suggestions is not None:
             return PlanOutcome(

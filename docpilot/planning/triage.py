@@ -14,13 +14,9 @@ import re
 
 from docpilot.files import FileInfo
 
-__all__ = ["QA_NOT_AVAILABLE", "is_content_question", "vague_suggestions"]
+__all__ = ["QA_ROUTED", "is_content_question", "vague_suggestions"]
 
-QA_NOT_AVAILABLE = (
-    "Answering questions about what a document says is not available yet (document Q&A is coming). "
-    'For now I can act on your PDFs: for example "redact \'ACME\'", "rotate page 2 by 90 degrees", '
-    '"add a DRAFT watermark", "encrypt with password …", "how many pages?".'
-)
+QA_ROUTED = "This is a question about what the documents say: it is answered by document Q&A, not by a plan."
 _QUESTION = re.compile(
     r"^\s*(?:what|what's|whats|who|whom|whose|when|where|why|which|how|does|do|did|is|are|was|were|can|could|"
     r"should|would|will|explain|summari[sz]e|describe|tell me)\b",

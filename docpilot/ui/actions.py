@@ -18,13 +18,13 @@ from typing import Any
 
 from docpilot import service
 from docpilot.errors import USER_ERRORS
-from docpilot.service import QA_NOT_AVAILABLE
 from docpilot.ui.approve import approve, zip_outputs
 from docpilot.ui.session import Session
-from docpilot.ui.text import looks_like_question, mask_text
+from docpilot.ui.text import mask_text
 
 __all__ = [
-    "QA_NOT_AVAILABLE",
+    "UPLOAD_FIRST",
+    "answer_text",
     "SerialPilot",
     "add_message",
     "approve",
@@ -32,7 +32,6 @@ __all__ = [
     "handle_message",
     "handle_revise",
     "handle_upload",
-    "looks_like_question",
     "mask_text",
     "respond",
     "safely",
@@ -66,6 +65,10 @@ class SerialPilot:
     def revise(self, outcome: Any, critique: str, files: dict[str, Any], stop: Any = None) -> Any:
         with self._plan_lock:
             return self.pilot.revise(outcome, critique, files, stop)
+
+    def ask(self, question: str, files: dict[str, Any], cache: Path | None = None) -> dict[str, Any]:
+        with self._plan_lock:  # the model answers one at a time
+            return dict(self.pilot.ask(question, files, cache=cache))
 
     def warm(self) -> list[str]:
         """Prepare the model and the example index (the app does this before it takes requests)."""
@@ -168,16 +171,39 @@ def add_message(session: Session, text: str) -> bool:
     session.say("user", mask_text(text))
     if not session.files:
         session.conversation.pending = None
-        session.say(
-            "assistant",
-            QA_NOT_AVAILABLE
-            if looks_like_question(text)
-            else "Upload a PDF first (drop it on the upload panel), then type what to do with it.",
-        )
+        session.say("assistant", UPLOAD_FIRST)
         return False
     session.say("assistant", PLANNING, metadata={"title": "Working", "status": "pending"})
     session.waiting = text
     return True
+
+
+UPLOAD_FIRST = (
+    "Upload a PDF first (drop it on the upload panel), then type what to do with it or ask a question about it."
+)
+
+
+def answer_text(answer: dict[str, Any]) -> str:
+    """An answer as the chat shows it: the workflow it computed, the answer, and its sources."""
+    lines: list[str] = []
+    if answer.get("workflow"):
+        lines += ["How I worked it out:"] + [f"{i}. {step}" for i, step in enumerate(answer["workflow"], 1)] + [""]
+    lines.append(str(answer.get("answer", "")))
+    cites = answer.get("citations") or []
+    if cites:
+        lines += ["", "Sources:"]
+        lines += [f"- {Path(c['file']).name}, page {c['page']}: \u201c{c['quote']}\u201d" for c in cites]
+    return "\n".join(lines)
+
+
+def _answer(pilot: Any, session: Session, text: str) -> None:
+    try:
+        answer = pilot.ask(text, session.files, cache=session.sub("structure"))  # removed with the session
+    except USER_ERRORS as exc:
+        session.say("assistant", f"I could not answer that: {exc}")
+        return
+    session.say("assistant", answer_text(answer))
+    session.log(f"answered {mask_text(text)!r} with {len(answer.get('citations') or [])} citation(s)")
 
 
 def _stoppable(session: Session, plan: Callable[[Any], Any]) -> Any:
@@ -209,12 +235,13 @@ def respond(pilot: Any, session: Session) -> None:
             "assistant", outcome.question.text + (f"\n\nAnswer with one of: {', '.join(choices)}." if choices else "")
         )
         return
+    if outcome.content_question:
+        _answer(pilot, session, text)
+        return
     if not outcome.ok:
         session.say(
             "assistant",
-            QA_NOT_AVAILABLE
-            if looks_like_question(text)
-            else f"I can't do that: {mask_text(outcome.error or '', outcome)}\n\nChange the request and send it again.",
+            f"I can't do that: {mask_text(outcome.error or '', outcome)}\n\nChange the request and send it again.",
         )
         return
     _mask_last_user_message(session, text, outcome)

@@ -1,7 +1,10 @@
-"""Document understanding (issue G; empty for now).
+"""Document understanding (issue G): structure, retrieval, answers with page citations, workflows over records.
 
-Will own: document structure (sections, tables, figures, label/value pairs) cached per file,
-retrieval over it, answers with page citations, entities as targets, and summaries.
-May import: ``pdftools``, ``docpilot.llm`` (through the narrow backend interface), ``docpilot.files``,
-``docpilot.errors``, ``docpilot.settings``.
+- :mod:`.structure` reads pages, sections, label/value pairs and passages; :mod:`.tables` reads tables on
+  demand; :mod:`.cache` keeps both on disk by file hash (private folder, capped);
+- :mod:`.retrieve` ranks units lexically (TF-IDF) and by MiniLM embeddings (FAISS), fused by rank;
+- :mod:`.records` and :mod:`.workflow` answer lookups and computations over records by code (FlowMind);
+- :mod:`.answer` puts it together: ``answer_question`` / ``ask_files``.
+May import: ``pdftools``, ``docpilot.llm`` (prompts and the data rule), ``docpilot.planning.retrieval`` (the
+one embedder of the process), ``docpilot.errors``, ``docpilot.settings``.
 """

@@ -8,6 +8,7 @@ unharmed: secrets unread, no file written outside the working folder, the test p
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -201,6 +202,19 @@ def _noise_png() -> bytes:
     return pix.tobytes("png")
 
 
+def _by_the_program(names: set[str]) -> set[str]:
+    """New names in /tmp the sandboxed program may have made. Run as root, the program runs as another user, so
+    files owned by this user come from other processes on the machine (a parallel test run), not from it."""
+    if os.getuid() != 0:
+        return names
+    mine = set()
+    for name in names:
+        with contextlib.suppress(OSError):
+            if os.lstat(os.path.join("/tmp", name)).st_uid == 0:
+                mine.add(name)
+    return names - mine
+
+
 def _sha(path: str) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
@@ -222,7 +236,7 @@ def test_hostile_program_is_stopped(box: Sandbox, inputs: dict[str, str], case: 
         assert SECRET.read_text() == SECRET_TEXT
         if result.workdir:
             created = set(os.listdir("/tmp")) - outside_before - {os.path.basename(os.path.dirname(result.workdir))}
-            assert not created, f"created outside the working folder: {created}"
+            assert not _by_the_program(created), f"created outside the working folder: {created}"
         if case.may_succeed and result.ok:
             return
         assert not result.ok, f"{case.name} was not stopped: {result.steps} {result.printed[:300]}"

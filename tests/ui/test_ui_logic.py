@@ -16,7 +16,7 @@ from docpilot.running.executor import Executor
 from docpilot.service import DocPilot
 from docpilot.ui.actions import (
     PLANNING,
-    QA_NOT_AVAILABLE,
+    UPLOAD_FIRST,
     SerialPilot,
     add_message,
     approve,
@@ -24,7 +24,6 @@ from docpilot.ui.actions import (
     handle_message,
     handle_revise,
     handle_upload,
-    looks_like_question,
     mask_text,
     respond,
     safely,
@@ -201,28 +200,15 @@ def test_cancel_and_nothing_to_approve(pilot, session):
     assert "no plan to revise" in last(session)
 
 
-def test_questions_get_the_qa_not_available_answer(pilot, session):
-    handle_message(pilot, session, "what does section 3 say?")
-    assert last(session) == QA_NOT_AVAILABLE and session.outcome is None
-    handle_message(pilot, session, "summarize the contract")
-    assert last(session) == QA_NOT_AVAILABLE
+def test_questions_are_answered_with_page_citations(pilot, session):
+    handle_message(pilot, session, "what does it say about the terms?")
+    assert session.outcome is None, "a content question is answered, not planned"
+    assert "Sources:" in last(session) and "contract.pdf, page 2" in last(session), last(session)
+    assert (session.folder / "structure").is_dir(), "the structure is cached inside the session's own folder"
     handle_message(pilot, session, "how many pages?")
     assert session.outcome is not None, "a question a tool answers is planned"
     approve(pilot, session)
     assert "3 pages" in last(session)
-
-
-@pytest.mark.parametrize(
-    "text, question",
-    [
-        ("what does section 3 say?", True),
-        ("Who signed it", True),
-        ("rotate page 2", False),
-        ("add a DRAFT watermark", False),
-    ],
-)
-def test_looks_like_question(text, question):
-    assert looks_like_question(text) is question
 
 
 @pytest.mark.parametrize(
@@ -361,8 +347,8 @@ def test_two_files_and_no_mention_asks_which_then_changes_only_that_one(pilot, s
     assert [Path(p).name for p in s.outputs] == ["memo_rotated.pdf"], last(s)
 
 
-def test_the_qa_message_is_not_masked_as_if_it_held_a_password():
-    assert mask_text(QA_NOT_AVAILABLE) == QA_NOT_AVAILABLE
+def test_the_upload_hint_is_not_masked_as_if_it_held_a_password():
+    assert mask_text(UPLOAD_FIRST) == UPLOAD_FIRST
 
 
 class _Waits:

@@ -1,0 +1,356 @@
+"""``answer_question(files, question)`` → ``{answer, citations: [{file, page, quote}]}`` (PDFTriage, FlowMind).
+
+The way through, cheapest first:
+1. the document's own facts (its title, its author) when the question asks for them;
+2. a workflow over records (a value looked up, a ratio, a total, which ones, how many) — code reads
+   the values and computes; the workflow's summary is returned for the person to check;
+3. retrieval (lexical + embeddings) of ≤1,200 tokens of evidence, from which the model writes a short
+   answer citing passage numbers; an answer whose numbers are not in the evidence is not trusted;
+4. without a model, or when it finds nothing: the closest passages, cited, with an honest sentence.
+Every quote is checked to be text of its cited page (NFKC, whitespace collapsed) before it is returned.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from docpilot.errors import LLMError
+from docpilot.understanding.document import Document, Unit
+from docpilot.understanding.records import records_of
+from docpilot.understanding.retrieve import EmbedFn, Retriever
+from docpilot.understanding.textnorm import norm, numbers_in, stems, words
+from docpilot.understanding.workflow import Finding, plan_workflow, revise_workflow, run_workflow
+
+__all__ = ["Answer", "answer_question", "ask_files", "NOT_SAID"]
+
+NOT_SAID = "The document does not say."
+MAX_EVIDENCE_TOKENS = 1200
+_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "answer": {"type": "string", "maxLength": 300},
+        "evidence": {"type": "array", "items": {"type": "integer"}, "maxItems": 3},
+    },
+    "required": ["answer", "evidence"],
+}
+
+
+@dataclass
+class Answer:
+    answer: str
+    citations: list[dict[str, Any]]
+    workflow: list[str] = field(default_factory=list)  # the plain-language steps of a computed answer
+    llm_calls: int = 0
+    context_tokens: int = 0
+    seconds: float = 0.0
+    found: bool = True
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"answer": self.answer, "citations": self.citations}
+        if self.workflow:
+            out["workflow"] = self.workflow
+        out["stats"] = {
+            "llm_calls": self.llm_calls,
+            "context_tokens": self.context_tokens,
+            "seconds": round(self.seconds, 2),
+        }
+        return out
+
+
+def answer_question(
+    documents: list[Document],
+    question: str,
+    llm: Any = None,
+    embed: EmbedFn | None = None,
+    feedback: str | None = None,
+) -> Answer:
+    """Answer ``question`` over ``documents`` with page citations (``llm=None``: no model)."""
+    started = time.perf_counter()
+    result = _document_fact(documents, question)
+    if result is None:
+        result = _computed(documents, question, feedback)
+    if result is None:
+        result = _retrieved(documents, question, llm, embed)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+# --- 1. the document's own facts -------------------------------------------------------------------
+def _document_fact(documents: list[Document], question: str) -> Answer | None:
+    if len(documents) != 1:
+        return None
+    doc = documents[0]
+    q = norm(question)
+    s = doc.structure
+    if re.search(r"\btitle\b", q) and re.search(r"\b(this|the) (paper|document|book|report|article|file)\b", q):
+        for page in range(1, min(3, len(s.pages)) + 1):
+            quote = _quote_on(doc, page, [s.title] + s.title.split("  "))
+            if quote:
+                return Answer(s.title, [_cite(doc, page, quote)])
+    if re.search(r"\b(who (wrote|authored|is the author)|author of)\b", q) and s.author:
+        for page in range(1, min(12, len(s.pages)) + 1):
+            quote = _quote_on(doc, page, [s.author, s.author.upper()])
+            if quote:
+                return Answer(s.author, [_cite(doc, page, quote)])
+    return None
+
+
+# --- 2. workflows over records ---------------------------------------------------------------------
+def _computed(documents: list[Document], question: str, feedback: str | None) -> Answer | None:
+    records = records_of(documents)
+    if not records:
+        return None
+    first_pages = {d.name: norm(" ".join(d.structure.pages[:1])) for d in documents}
+    workflow = plan_workflow(question, records, first_pages)
+    if workflow is None:
+        return None
+    if feedback:
+        workflow = revise_workflow(workflow, feedback, records)
+    finding = run_workflow(workflow, records)
+    if finding is None:
+        return None
+    return _from_finding(documents, finding)
+
+
+def _from_finding(documents: list[Document], finding: Finding) -> Answer | None:
+    by_name = {d.name: d for d in documents}
+    citations = []
+    for file, page, quote in finding.citations:
+        doc = by_name[file]
+        joined = re.sub(r"\s*[|:]\s*", " ", quote)  # "Custodian: X" is drawn as "Custodian" beside "X"
+        text = _quote_on(doc, page, [quote, joined, *re.split(r"\s*[|:]\s*", quote)[::-1]])
+        if text:
+            citations.append(_cite(doc, page, text))
+    if finding.citations and not citations:
+        return None  # values that cannot be shown on their pages are not an answer
+    steps = finding.steps if finding.workflow.op != "lookup" else []
+    return Answer(finding.answer, citations, workflow=steps)
+
+
+# --- 3. retrieval and the model ----------------------------------------------------------------------
+@dataclass
+class _Evidence:
+    unit: Unit
+    block: str
+
+    @property
+    def file(self) -> str:
+        return self.unit.file
+
+    @property
+    def page(self) -> int:
+        return self.unit.page
+
+
+def _retrieved(documents: list[Document], question: str, llm: Any, embed: EmbedFn | None) -> Answer:
+    retriever = Retriever(documents, embed)
+    ranked = retriever.rank(question, k=24, extra=_table_units(documents))
+    evidence = _evidence(ranked)
+    tokens = sum(_tokens(e.block) for e in evidence)
+    if llm is not None and evidence:
+        try:
+            answer = _compose(llm, question, evidence, documents)
+        except LLMError:
+            answer = None
+        if answer is not None:
+            answer.context_tokens = tokens
+            return answer
+    closest = _closest(documents, evidence[:3], question)
+    calls = 1 if llm is not None and evidence else 0
+    if llm is None and closest:
+        lead = "I could not compose an answer without a language model; the closest passage"
+        text = f'{lead} (p. {closest[0]["page"]}): "{closest[0]["quote"]}"'
+        return Answer(text[:590], closest, llm_calls=0, context_tokens=0, found=False)
+    return Answer(NOT_SAID, closest, llm_calls=calls, context_tokens=tokens, found=False)
+
+
+def _table_units(documents: list[Document]) -> list[Unit]:
+    units = []
+    for doc in documents:
+        for table in doc.tables():
+            head = " | ".join(table.header)
+            units += [
+                Unit(doc.name, table.page, f"{table.caption} {head}: {table.row_text(i)}".strip(), "row")
+                for i in range(len(table.rows))
+            ]
+    return units
+
+
+def _evidence(ranked: list[tuple[Unit, float]]) -> list[_Evidence]:
+    chosen: list[_Evidence] = []
+    used = 0
+    seen: set[str] = set()
+    for unit, _ in ranked:
+        key = norm(unit.text)
+        if key in seen or any(key in norm(e.unit.text) for e in chosen):
+            continue
+        cost = _tokens(unit.text)
+        if used + cost > MAX_EVIDENCE_TOKENS:
+            continue
+        seen.add(key)
+        chosen.append(_Evidence(unit, unit.text))
+        used += cost
+        if len(chosen) >= 8:
+            break
+    return chosen
+
+
+def _tokens(text: str) -> int:
+    return max(1, int(len(text.split()) * 1.35))
+
+
+def _compose(llm: Any, question: str, evidence: list[_Evidence], documents: list[Document]) -> Answer | None:
+    from docpilot.llm.prompting import render
+    from docpilot.llm.untrusted import DATA_RULE, data_block
+
+    items = [{"file": e.file, "page": e.page, "block": data_block(e.block)} for e in evidence]
+    messages = [
+        {"role": "system", "content": render("qa_system.j2", data_rule=DATA_RULE)},
+        {"role": "user", "content": render("qa_user.j2", evidence=items, question=question)},
+    ]
+    calls = 0
+    for _ in range(2):
+        reply = llm.chat(messages, schema=_SCHEMA, max_tokens=120)
+        calls += 1
+        try:
+            data = json.loads(reply.text)
+        except ValueError:
+            continue
+        text = str(data.get("answer", "")).strip()
+        cited = [n for n in data.get("evidence", []) if isinstance(n, int) and 1 <= n <= len(evidence)]
+        if not text or text.upper().startswith("NOT FOUND"):
+            closest = _closest(documents, evidence[:3], question)
+            return Answer(NOT_SAID, closest, llm_calls=calls, found=False)
+        support = [evidence[n - 1] for n in cited] or _supporting(text, evidence)
+        if not _grounded(text, support):
+            support = _supporting(text, evidence)
+            if not _grounded(text, support):
+                messages.append({"role": "assistant", "content": reply.text})
+                messages.append(
+                    {
+                        "role": "user",
+                        "content": "That answer is not in the passages. Answer only "
+                        "from them, copying the words, or reply NOT FOUND.",
+                    }
+                )
+                continue
+        citations = []
+        for item in support[:3]:
+            doc = next(d for d in documents if d.name == item.file)
+            quote = _best_sentence(doc, item, text, question)
+            if quote:
+                citations.append(_cite(doc, item.page, quote))
+        if citations:
+            return Answer(text, citations, llm_calls=calls)
+    return None
+
+
+def _grounded(answer: str, support: list[_Evidence]) -> bool:
+    """The answer's numbers and most of its words are in the passages it cites."""
+    if not support:
+        return False
+    text = norm(" ".join(e.block for e in support))
+    have = set(numbers_in(text))
+    if any(n not in have for n in numbers_in(answer) if not (1900 <= n <= 2100 and n in have)):
+        return False
+    want = [w for w in stems(answer)]
+    if not want:
+        return True
+    present = set(stems(text))
+    return sum(w in present for w in want) >= 0.6 * len(want)
+
+
+def _supporting(answer: str, evidence: list[_Evidence]) -> list[_Evidence]:
+    want = set(stems(answer)) | {str(n) for n in numbers_in(answer)}
+    scored = sorted(evidence, key=lambda e: -len(want & (set(stems(e.block)) | {str(n) for n in numbers_in(e.block)})))
+    return [e for e in scored[:1] if want & (set(stems(e.block)) | {str(n) for n in numbers_in(e.block)})]
+
+
+def _sentences(text: str) -> list[str]:
+    return [s.strip() for s in re.split(r"(?<=[.!?;])\s+", text) if s.strip()]
+
+
+def _best_sentence(doc: Document, item: _Evidence, answer: str, question: str) -> str | None:
+    want_a = set(stems(answer)) | set(words(answer))
+    want_q = set(stems(question))
+    candidates = sorted(
+        _sentences(item.block),
+        key=lambda s: -(3 * len(want_a & (set(stems(s)) | set(words(s)))) + len(want_q & set(stems(s)))),
+    )
+    return _quote_on(doc, item.page, [c[:300] for c in candidates[:4]] + [item.block[:200]])
+
+
+def _closest(documents: list[Document], evidence: list[_Evidence], question: str) -> list[dict[str, Any]]:
+    out = []
+    for item in evidence:
+        doc = next(d for d in documents if d.name == item.file)
+        quote = _best_sentence(doc, item, "", question)
+        if quote:
+            out.append(_cite(doc, item.page, quote))
+    return out
+
+
+# --- citations ----------------------------------------------------------------------------------------
+def _quote_on(doc: Document, page: int, candidates: list[str]) -> str | None:
+    """The first candidate that is text of ``page`` (normalised), as the page writes it."""
+    page_text = _flat(doc.page_text(page))
+    for candidate in candidates:
+        flat = _flat(candidate).strip(" .,;:")
+        if len(flat) >= 2 and flat.lower() in page_text.lower():
+            start = page_text.lower().index(flat.lower())
+            return page_text[start : start + len(flat)]
+    return None
+
+
+def _flat(text: str) -> str:
+    import unicodedata
+
+    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip()
+
+
+def _cite(doc: Document, page: int, quote: str) -> dict[str, Any]:
+    return {"file": doc.path, "page": page, "quote": quote}
+
+
+def ask_files(
+    question: str,
+    files: dict[str, str],
+    llm: Any = None,
+    cache_root: Any = None,
+    password: str | None = None,
+    feedback: str | None = None,
+) -> Answer:
+    """Answer ``question`` over ``{name: path}``; the structure is cached under ``cache_root`` (None: not kept)."""
+    from pathlib import Path
+
+    from docpilot.understanding.cache import StructureCache
+    from docpilot.understanding.document import open_documents
+
+    cache = StructureCache(Path(cache_root) if cache_root is not None else None)
+    documents = open_documents(files, cache, password)
+    counted = _Counting(llm) if llm is not None else None
+    answer = answer_question(documents, question, counted, _embed, feedback)
+    answer.llm_calls = counted.calls if counted is not None else 0
+    return answer
+
+
+def _embed(texts: Any) -> Any:
+    from docpilot.planning.retrieval import get_embedder
+
+    return get_embedder().embed(texts)
+
+
+class _Counting:
+    """The model, counting this question's calls."""
+
+    def __init__(self, llm: Any) -> None:
+        self.llm = llm
+        self.calls = 0
+
+    def chat(self, messages: list[dict], **kwargs: Any) -> Any:
+        self.calls += 1
+        return self.llm.chat(messages, **kwargs)

@@ -1,0 +1,89 @@
+"""One uploaded file as the understanding code sees it: its structure, its tables and its passages, cached."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from docpilot.understanding.cache import StructureCache, file_key
+from docpilot.understanding.structure import Structure, read_structure
+from docpilot.understanding.tables import Table, read_tables
+from pdftools.docio import open_pdf
+
+__all__ = ["Document", "Unit", "open_documents"]
+
+MAX_TABLE_PAGES = 12  # pages searched for tables up front; on longer files only the pages retrieval points at
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A piece of evidence retrieval ranks: a passage, a label/value pair, a table row, a section title."""
+
+    file: str  # the file's name as the person uploaded it
+    page: int
+    text: str
+    kind: str  # "chunk" | "pair" | "row" | "section"
+
+
+class Document:
+    """A PDF with its structure read (or loaded from the cache) and its tables read on demand."""
+
+    def __init__(
+        self, path: str | os.PathLike[str], cache: StructureCache, name: str | None = None, password: str | None = None
+    ) -> None:
+        self.path = str(path)
+        self.name = name or Path(path).name
+        self.password = password
+        self.cache = cache
+        self.key = file_key(path)
+        self._structure: Structure | None = None
+        self._tables: dict[int, list[Table]] = {}
+
+    @property
+    def structure(self) -> Structure:
+        if self._structure is None:
+            data = self.cache.load_json(self.key, "structure")
+            if data is None:
+                with open_pdf(self.path, self.password) as doc:
+                    structure = read_structure(doc, self.name)
+                self.cache.save_json(self.key, "structure", structure.to_dict())
+            else:
+                structure = Structure.from_dict(data)
+                structure.name = self.name
+            self._structure = structure
+        return self._structure
+
+    def tables(self, pages: list[int] | None = None) -> list[Table]:
+        """The tables on ``pages`` (1-based; default: the likely table pages of a short file)."""
+        if pages is None:
+            pages = self.structure.table_pages[:MAX_TABLE_PAGES]
+        missing = [p for p in pages if p not in self._tables]
+        for page in list(missing):
+            data = self.cache.load_json(self.key, f"tables-{page}")
+            if data is not None:
+                self._tables[page] = [Table.from_dict(t) for t in data]
+                missing.remove(page)
+        if missing:
+            with open_pdf(self.path, self.password) as doc:
+                for page in missing:
+                    found = read_tables(doc[page - 1]) if 1 <= page <= doc.page_count else []
+                    self._tables[page] = found
+                    self.cache.save_json(self.key, f"tables-{page}", [t.to_dict() for t in found])
+        return [t for p in pages for t in self._tables.get(p, [])]
+
+    def units(self) -> list[Unit]:
+        """Passages, pairs and section titles, in reading order (table rows come with :meth:`tables`)."""
+        s = self.structure
+        units = [Unit(self.name, c.page, c.text, "chunk") for c in s.chunks]
+        units += [Unit(self.name, p.page, f"{p.label}: {p.value}", "pair") for p in s.pairs]
+        return units
+
+    def page_text(self, page: int) -> str:
+        pages = self.structure.pages
+        return pages[page - 1] if 1 <= page <= len(pages) else ""
+
+
+def open_documents(files: dict[str, str], cache: StructureCache, password: str | None = None) -> list[Document]:
+    """Documents for ``{name: path}``."""
+    return [Document(path, cache, name=name, password=password) for name, path in files.items()]

@@ -1,0 +1,77 @@
+"""Text as questions and pages are compared: normalised, split into words, crudely stemmed, numbers read."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+__all__ = ["norm", "words", "stems", "stem", "parse_number", "numbers_in", "format_number", "STOPWORDS"]
+
+STOPWORDS = frozenset(
+    "a an the of to in on at for by with from and or is are was were be been this that these those it its "
+    "what which who whom whose when where how do does did has have had there their they them as than into "
+    "according per all any each much many me my i you your please tell give show find about".split()
+)
+
+_WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")
+
+
+def norm(text: str) -> str:
+    """NFKC, whitespace collapsed, lower case: how quotes and answers are compared."""
+    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip().lower()
+
+
+def words(text: str) -> list[str]:
+    """The words of ``text``, lower case."""
+    return _WORD.findall(norm(text))
+
+
+_SUFFIXES = ("ations", "ation", "ments", "ment", "ings", "ing", "ies", "ied", "ers", "er", "ed", "es", "s", "y", "e")
+
+
+def stem(word: str) -> str:
+    """A crude stem, enough to match "billed"/"bill", "expire"/"expiry", "salaries"/"salary"."""
+    word = word.lower()
+    for suffix in _SUFFIXES:
+        if len(word) - len(suffix) >= 3 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def stems(text: str, keep_stopwords: bool = False) -> list[str]:
+    """The stems of the content words of ``text``."""
+    return [stem(w) for w in words(text) if keep_stopwords or w not in STOPWORDS]
+
+
+_NUMBER = re.compile(r"(?<![\w.])[-−(]?\$?\s?\d[\d,]*(?:\.\d+)?\)?(?:\s?%)?(?![\w])")
+
+
+def parse_number(text: str) -> float | None:
+    """The number a cell or value holds ("$134,000" → 134000, "(12)" → -12, "31%" → 31), or None."""
+    clean = unicodedata.normalize("NFKC", text).strip().replace("−", "-")
+    clean = re.sub(r"^(USD|EUR|GBP|US\$|\$|€|£)\s*", "", clean, flags=re.I)
+    clean = re.sub(r"\s*(USD|EUR|GBP|million|billion|thousand)$", "", clean, flags=re.I)
+    match = re.fullmatch(r"(-|\()?\s*\$?\s*(\d{1,3}(?:[, ]\d{3})+|\d+)(\.\d+)?\s*\)?\s*%?", clean)
+    if not match:
+        return None
+    value = float(match.group(2).replace(",", "").replace(" ", "") + (match.group(3) or ""))
+    return -value if match.group(1) else value
+
+
+def numbers_in(text: str) -> list[float]:
+    """Every number written in ``text``."""
+    found: list[float] = []
+    for match in _NUMBER.finditer(unicodedata.normalize("NFKC", text)):
+        value = parse_number(match.group(0))
+        if value is not None:
+            found.append(value)
+    return found
+
+
+def format_number(value: float) -> str:
+    """A computed number as a person writes it: 194750 → "194,750", 0.000576 → "0.000576"."""
+    if value == int(value) and abs(value) < 1e15:
+        return f"{int(value):,}"
+    if abs(value) >= 100:
+        return f"{value:,.2f}"
+    return f"{value:.6g}"
