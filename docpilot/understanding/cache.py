@@ -103,7 +103,7 @@ class StructureCache:
             else:
                 entries.append((used, size, folder))
         total = sum(size for _, size, _ in entries)
-        for _, size, folder in sorted(entries):
+        for _, size, folder in sorted(entries)[:-1]:  # the entry in use now stays, whatever its size
             if total <= self.max_bytes:
                 break
             shutil.rmtree(folder, ignore_errors=True)

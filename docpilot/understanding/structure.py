@@ -247,8 +247,11 @@ def _found_sections(rows: list[Row], body: float) -> tuple[list[Section], set[in
         if not rows[i].text[:1].isalnum() and not rows[i].text.startswith(("“", '"', "(")):
             continue  # ", Brendan Eich": a fragment of a line, not a heading
         last = merged[-1][-1] if merged else None
-        if last == i - 1 and rows[last].size == rows[i].size and rows[last].page == rows[i].page and (
-            rows[last].bold == rows[i].bold and not _NUMBERED.match(rows[i].text)
+        if (
+            last == i - 1
+            and rows[last].size == rows[i].size
+            and rows[last].page == rows[i].page
+            and (rows[last].bold == rows[i].bold and not _NUMBERED.match(rows[i].text))
         ):
             merged[-1].append(i)
         else:
@@ -256,8 +259,13 @@ def _found_sections(rows: list[Row], body: float) -> tuple[list[Section], set[in
     sizes = sorted({rows[group[0]].size for group in merged}, reverse=True)
     sections: list[Section] = []
     for group in merged:
-        row = Row(rows[group[0]].page, [" ".join(rows[i].text for i in group)], rows[group[0]].size,
-                  rows[group[0]].bold, rows[group[0]].y)
+        row = Row(
+            rows[group[0]].page,
+            [" ".join(rows[i].text for i in group)],
+            rows[group[0]].size,
+            rows[group[0]].bold,
+            rows[group[0]].y,
+        )
         number = re.match(r"^(\d+(?:\.\d+)*)[.)]?\s", row.text)
         level = number.group(1).count(".") + 1 if number else sizes.index(row.size) + 1
         sections.append(Section(title=row.text, level=level, page=row.page, end_page=row.page))

@@ -30,7 +30,9 @@ def test_ask_json_contract(synthetic: Callable[[str], str], tmp_path: Path) -> N
     code, out = _docpilot(["ask", "When does the passport expire?", path, "--json"], tmp_path)
     assert code == 0 and out["ok"] is True and out["error"] is None
     assert out["question"] == "When does the passport expire?" and "2 September 2031" in out["answer"]
-    assert out["citations"] == [{"file": str(Path(path).resolve()), "page": 1, "quote": "Passport expiry 02 September 2031"}]
+    assert out["citations"] == [
+        {"file": str(Path(path).resolve()), "page": 1, "quote": "Passport expiry 02 September 2031"}
+    ]
     assert set(out["stats"]) >= {"llm_calls", "context_tokens", "seconds"}
     entry = next((tmp_path / "docpilot" / "structure").iterdir())
     assert (entry / "structure.json").exists(), "the structure is cached for the next question"
@@ -46,8 +48,15 @@ def test_ask_about_an_unreadable_file_is_a_clear_error(tmp_path: Path) -> None:
 def test_a_question_in_run_is_answered_with_citations(synthetic: Callable[[str], str], tmp_path: Path) -> None:
     out_dir = tmp_path / "out"
     code, out = _docpilot(
-        ["run", "What is the average annual salary in the table?", synthetic("salaries.pdf"), "--out", str(out_dir),
-         "--yes", "--json"],
+        [
+            "run",
+            "What is the average annual salary in the table?",
+            synthetic("salaries.pdf"),
+            "--out",
+            str(out_dir),
+            "--yes",
+            "--json",
+        ],
         tmp_path,
     )
     assert code == 0 and out["ok"] is True and out["outputs"] == []

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
 from pathlib import Path
 
 import pymupdf
@@ -13,7 +12,14 @@ import pytest
 
 from docpilot.understanding.answer import NOT_SAID, ask_files
 
-NCEN = ["ncen_01_cedar", "ncen_02_lakeshore", "ncen_03_silver", "ncen_04_ironwood", "ncen_05_northgate", "ncen_06_quarry"]
+NCEN = [
+    "ncen_01_cedar",
+    "ncen_02_lakeshore",
+    "ncen_03_silver",
+    "ncen_04_ironwood",
+    "ncen_05_northgate",
+    "ncen_06_quarry",
+]
 
 
 def _flat(text: str) -> str:
@@ -74,12 +80,15 @@ def filings(synthetic) -> list[str]:
 
 def test_questions_over_six_filings_are_small_programs(filings, tmp_path) -> None:
     ratio = _ask(
-        filings, "What is the ratio of the gross commission to the total purchase sale of the Quarry Technology Fund?",
+        filings,
+        "What is the ratio of the gross commission to the total purchase sale of the Quarry Technology Fund?",
         tmp_path,
     )
     assert ratio.answer.startswith("0.000576304") and len(ratio.citations) == 2
     assert "Divide" in ratio.workflow[-1]
-    total = _ask(filings, "What are the total monthly average net assets of all funds of Lakeshore Funds Trust?", tmp_path)
+    total = _ask(
+        filings, "What are the total monthly average net assets of all funds of Lakeshore Funds Trust?", tmp_path
+    )
     assert total.answer.startswith("3,579,418,743") and "ncen_02_lakeshore.pdf" in total.workflow[0]
     which = _ask(filings, "Which funds use State Street Bank and Trust Company as custodian?", tmp_path)
     assert which.answer == (
