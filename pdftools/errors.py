@@ -17,6 +17,7 @@ __all__ = [
     "ToolUnavailableError",
     "UnknownToolError",
     "NoMatchError",
+    "LanguageError",
 ]
 
 
@@ -58,3 +59,7 @@ class RedactionError(PdfToolError):
 
 class ToolUnavailableError(PdfToolError):
     """A program the tool needs (tesseract, gs, qpdf) is not installed."""
+
+
+class LanguageError(ToolArgumentError):
+    """The text is in a language the tool cannot read (names and organisations are found in English only)."""

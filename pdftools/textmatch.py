@@ -22,9 +22,9 @@ import pymupdf
 
 from ._termsearch import mupdf_text, term_boxes_usable, term_matches
 from .errors import ToolArgumentError
-from .patterns import category_pattern, normalize_category
+from .patterns import CATEGORIES, category_pattern, normalize_category
 
-__all__ = ["Match", "Targets", "PageText", "page_text", "find_matches", "reader_text"]
+__all__ = ["Match", "Targets", "PageText", "page_text", "find_matches", "reader_text", "span_match"]
 
 # Ligatures expanded (no TEXT_PRESERVE_LIGATURES), whitespace kept, clipped to the page.
 _FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
@@ -82,7 +82,7 @@ class Targets:
         if not term_list and not regex and not cat_list:
             raise ToolArgumentError(
                 "Nothing to look for: give 'terms' (words or phrases), 'regex', or 'categories' "
-                "(email, phone, ssn, card, account, date, money, url)."
+                f"({', '.join(CATEGORIES)})."
             )
         return cls(term_list, regex or None, cat_list, case_sensitive, whole_words)
 
@@ -417,8 +417,16 @@ def _page_matches(index: int, pt: PageText, patterns: list) -> list[Match]:
         else:
             merged.append([start, end, kind])
     for start, end, kind in merged:
-        rects = _rects(pt, start, end)
-        if rects:
-            context = pt.text[max(0, start - _CONTEXT) : end + _CONTEXT]
-            found.append(Match(index, pt.text[start:end], rects, kind, " ".join(context.split())))
+        match = span_match(index, pt, start, end, kind)
+        if match:
+            found.append(match)
     return found
+
+
+def span_match(index: int, pt: PageText, start: int, end: int, kind: str) -> Match | None:
+    """The match for characters ``start:end`` of page ``index``'s reading text; None when none has a box."""
+    rects = _rects(pt, start, end)
+    if not rects:
+        return None
+    context = pt.text[max(0, start - _CONTEXT) : end + _CONTEXT]
+    return Match(index, pt.text[start:end], rects, kind, " ".join(context.split()))

@@ -1,62 +1,34 @@
-"""Finding entities in a PDF: emails, phone numbers, SSNs, card/account numbers, dates, money, URLs.
+"""Finding entities in a PDF: emails, phones, SSNs, card/account/ID numbers, dates, money, URLs,
+addresses, people, organisations, defined parties and section headings.
 
-Each entity kind has a finder ``(doc, page indices, kinds) -> [(page, kind, text)]``.
-The pattern kinds share one finder built on :mod:`pdftools.textmatch` (text as a
-reader sees it, across line breaks and ligatures). Kinds that need more than a
-pattern (person and organisation names, addresses, section headings) plug in as
-further finders in :data:`_FINDERS` without changing the tool.
+What each kind is and how it is found is in :mod:`pdftools.entity_kinds` and
+:mod:`pdftools.entity_finders`: patterns and headings are read here; people, organisations and
+parties come from the host's language model (:mod:`pdftools.hosted`) and are checked against the
+page text before they are reported, each with its page and boxes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-import pymupdf
-
+from . import hosted
 from .docio import open_pdf
-from .errors import ToolArgumentError
+from .entity_finders import entity_matches, model_kinds
+from .entity_kinds import ALL_KINDS, resolve_kinds
 from .pages import Pages, parse_pages
-from .patterns import CATEGORIES, normalize_category
 from .registry import generic_answer, tool
-from .textmatch import Targets, find_matches
 
 __all__ = ["find_entities"]
 
 MAX_ENTITIES = 1000  # occurrences returned; a longer list is no use to a reader or a prompt
 
-Found = list[tuple[int, str, str]]
-Finder = Callable[[pymupdf.Document, list[int], list[str]], Found]
-
-
-def _pattern_entities(doc: pymupdf.Document, indices: list[int], kinds: list[str]) -> Found:
-    targets = Targets.build(categories=kinds)
-    return [(m.page, m.kind, " ".join(m.text.split())) for m in find_matches(doc, indices, targets)]
-
-
-# kind -> finder; kinds sharing a finder are looked up together in one pass.
-_FINDERS: dict[str, Finder] = {kind: _pattern_entities for kind in CATEGORIES}
-
 
 def _kinds(categories: str | list[str] | None) -> list[str]:
-    if not categories:
-        return list(_FINDERS)
-    names = [categories] if isinstance(categories, str) else list(categories)
-    kinds: list[str] = []
-    for name in names:
-        if not name.strip():
-            continue
-        try:
-            kind = normalize_category(name)
-        except ToolArgumentError:
-            kind = name.strip().lower()
-        if kind not in _FINDERS:
-            raise ToolArgumentError(
-                f"'{name}' is not an entity kind this tool can find yet. Choose from: {', '.join(_FINDERS)}."
-            )
-        if kind not in kinds:
-            kinds.append(kind)
-    return kinds or list(_FINDERS)
+    """The kinds asked for; by default every kind this process can find (the model's only when hosted)."""
+    kinds = resolve_kinds(categories)
+    if kinds:
+        return kinds
+    return [k for k in ALL_KINDS if hosted.is_hosted() or not model_kinds([k])]
 
 
 def _find_entities_answer(value: Any) -> str:
@@ -78,24 +50,33 @@ def find_entities(
     categories: str | list[str] | None = None,
     pages: Pages = "all",
 ) -> list[dict]:
-    """Find emails, phone numbers, SSNs, card and account numbers, dates, money amounts and URLs.
+    """Find people, organisations, parties, addresses, dates, emails, phones, ID numbers and more.
+
+    People, organisations and parties are recognised in English text; a page in another
+    language is reported rather than passed over.
 
     Args:
         file: The PDF to read.
-        categories: Kinds to find: email, phone, ssn, card, account, date, money, url (default: all).
+        categories: Kinds to find: person, organization, party (defined parties such as "the Client"),
+            address, date, email, phone, ssn, card, account, id (passport/ID numbers), money, url,
+            heading (section headings), or pii (people, addresses, dates, IDs, emails, phones,
+            account/card numbers, SSNs). Default: all kinds.
         pages: Pages to read.
 
     Returns:
-        A list of {"page", "category", "text"}, one per occurrence in reading order (at most 1000).
+        A list of {"page", "category", "text", "boxes"}, one per occurrence in reading order (at most
+        1000); "boxes" are [x0, y0, x1, y1] in PDF points, one per line the occurrence covers.
     """
     kinds = _kinds(categories)
     with open_pdf(file) as doc:
         indices = sorted(parse_pages(pages, doc.page_count))
-        groups: dict[Finder, list[str]] = {}
-        for kind in kinds:
-            groups.setdefault(_FINDERS[kind], []).append(kind)
-        found: Found = []
-        for finder, group in groups.items():
-            found += finder(doc, indices, group)
-    found.sort(key=lambda item: item[0])  # stable: reading order within a page is kept
-    return [{"page": page + 1, "category": kind, "text": text} for page, kind, text in found[:MAX_ENTITIES]]
+        found = entity_matches(doc, indices, kinds)
+    return [
+        {
+            "page": m.page + 1,
+            "category": m.kind,
+            "text": " ".join(m.text.split()),
+            "boxes": [[round(v, 1) for v in rect] for rect in m.rects],
+        }
+        for m in found[:MAX_ENTITIES]
+    ]

@@ -118,7 +118,9 @@ def search_text(
         file: The PDF to search.
         terms: Words or phrases to find, e.g. ["battery", "warranty"].
         regex: A regular expression to find instead of (or as well as) terms.
-        categories: Kinds of data to find: email, phone, ssn, card, account, date, money, url.
+        categories: Kinds of data to find: person, organization, party, address, date, email, phone, ssn,
+            card, account, id, money, url, heading, or pii (people, addresses, dates, IDs, emails, phones,
+            account/card numbers, SSNs).
         pages: Pages to search.
         case_sensitive: Match upper/lower case exactly.
         whole_words: Match whole words only ("art" does not match "party").
@@ -187,7 +189,10 @@ _MARK_ARGS = """
         file: The PDF to mark up.
         terms: Words or phrases to {verb}, e.g. ["battery", "warranty"].
         regex: A regular expression to {verb} instead of (or as well as) terms.
-        categories: Kinds of data to {verb}: email, phone, ssn, card, account, date, money, url.
+        categories: Kinds of data to {verb}: person (people's names), organization, party (defined
+            parties such as "the Client" and the name they stand for), address, date, email, phone, ssn,
+            card, account, id (passport/ID numbers), money, url, heading (section headings), or pii
+            (people, addresses, dates, IDs, emails, phones, account/card numbers, SSNs).
         pages: Pages to mark.
         case_sensitive: Match upper/lower case exactly.
         whole_words: Match whole words only ("art" does not match "party").
@@ -205,9 +210,7 @@ _MARK_ARGS = """
     explain="Highlight [{terms}][ {categories}][ the pattern {regex}] on {pages} of {file}",
     result_name="highlighted",
 )
-@_documented(
-    "Highlight words, phrases or kinds of data (emails, dates …) in a PDF.", "highlight", "yellow", "highlighted"
-)
+@_documented("Highlight words, phrases or kinds of data (names, dates) in a PDF.", "highlight", "yellow", "highlighted")
 def highlight_text(
     file: str,
     terms: Terms = None,
@@ -231,7 +234,7 @@ def highlight_text(
     result_name="underlined",
 )
 @_documented(
-    "Underline words, phrases or kinds of data (emails, dates …) in a PDF.", "underline", "green", "underlined"
+    "Underline words, phrases or kinds of data (names, dates, headings …) in a PDF.", "underline", "green", "underlined"
 )
 def underline_text(
     file: str,

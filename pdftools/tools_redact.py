@@ -57,9 +57,9 @@ def _scrub(text: str, patterns: list[re.Pattern[str]]) -> str:
     return clean if clean != normalize(text) else text
 
 
-def _scrub_document(doc: pymupdf.Document, targets: Targets, found: list[str]) -> None:
+def _scrub_document(doc: pymupdf.Document, checks: list[Targets], found: list[str]) -> None:
     """Remove the redacted strings from metadata, XMP, bookmarks and annotation texts."""
-    patterns = [p for _, p, _ in targets.patterns()]
+    patterns = [p for targets in checks for _, p, _ in targets.patterns()]
     patterns += [re.compile(re.escape(" ".join(s.split())), re.IGNORECASE) for s in set(found)]
     meta = doc.metadata or {}
     cleaned = {
@@ -122,7 +122,7 @@ def redact_text(
     color: str | None = None,
     output: str | None = None,
 ) -> str:
-    """Permanently remove words, phrases or kinds of data (emails, phones, SSNs …) from a PDF.
+    """Permanently remove words, phrases or kinds of data (names, addresses, emails, phones, SSNs …) from a PDF.
 
     The text is deleted from the page (not just covered), a box is drawn where it was,
     image pixels under the box are blanked, and the result is checked so that no match
@@ -133,7 +133,10 @@ def redact_text(
         file: The PDF to redact.
         terms: Words or phrases to remove, e.g. ["VoltGuard", "Maria Gonzalez"].
         regex: A regular expression to remove instead of (or as well as) terms.
-        categories: Kinds of data to remove: email, phone, ssn, card, account, date, money, url.
+        categories: Kinds of data to remove: person (people's names), organization, party (defined
+            parties such as "the Client" and the name they stand for), address, date, email, phone, ssn,
+            card, account, id (passport/ID numbers), money, url, heading, or pii (people, addresses,
+            dates, IDs, emails, phones, account/card numbers, SSNs).
         pages: Pages to redact.
         case_sensitive: Match upper/lower case exactly.
         whole_words: Match whole words only ("art" does not match "party").
@@ -146,21 +149,22 @@ def redact_text(
     fill = parse_color(color, (0.0, 0.0, 0.0))
     name = str(file).replace("\\", "/").rsplit("/", 1)[-1]
     with open_pdf(file) as doc:
-        _, targets, matches = locate(doc, pages, terms, regex, categories, case_sensitive, whole_words, name)
+        _, checks, matches = locate(doc, pages, terms, regex, categories, case_sensitive, whole_words, name)
         by_page: dict[int, list[Match]] = {}
         for match in matches:
             by_page.setdefault(match.page, []).append(match)
         for index, page_matches in by_page.items():
             _redact_page(doc[index], page_matches, fill, band=True)
         touched = sorted(by_page)
-        left = find_matches(doc, touched, targets, _areas(by_page))
+        areas = _areas(by_page)
+        left = [m for targets in checks for m in find_matches(doc, touched, targets, areas)]
         if left:  # a glyph drawn outside its line band: redact what is left with full boxes
             again: dict[int, list[Match]] = {}
             for match in left:
                 again.setdefault(match.page, []).append(match)
             for index, page_matches in again.items():
                 _redact_page(doc[index], page_matches, fill, band=False)
-            left = find_matches(doc, sorted(again), targets)
+            left = [m for targets in checks for m in find_matches(doc, sorted(again), targets)]
         if left:
             pages_left = sorted({m.page + 1 for m in left})
             raise RedactionError(
@@ -168,7 +172,7 @@ def redact_text(
                 f"{', '.join(map(str, pages_left))}. No file was written; the text may be drawn in a way "
                 "that cannot be edited - use redact_pages on those pages instead."
             )
-        _scrub_document(doc, targets, [m.text for m in matches])
+        _scrub_document(doc, checks, [m.text for m in matches])
         # garbage collection drops the replaced content streams and image data for good.
         return write_pdf(doc, output_path(file, "redacted", ".pdf", output), garbage=1)
 

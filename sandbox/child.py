@@ -11,6 +11,7 @@ per-run overhead to milliseconds instead of a second of imports.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -26,6 +27,7 @@ PRELOAD_LEAN = ("heapq",)  # imported lazily by tools that need only PyMuPDF
 RESULT_CAP = 32 * 1024 * 1024
 PRINT_CAP = 64 * 1024
 PR_SET_CHILD_SUBREAPER = 36
+HOST_CALL_CAP = 16 * 1024 * 1024  # one call's text (pages for the entity recogniser), one reply
 
 
 def preload(full: bool = True) -> None:
@@ -100,7 +102,30 @@ def _trim_traceback(exc: BaseException, code: str) -> str:
     return "\n".join(["Traceback (most recent call last):"] + out[-10:])
 
 
-def _worker(request: dict[str, Any], result_fd: int) -> None:
+def _host_caller(call_fd: int, reply_fd: int) -> Any:
+    """``pdftools.hosted`` calls as lines over the worker's two pipes."""
+    from pdftools.errors import ToolUnavailableError
+
+    replies = os.fdopen(reply_fd, "rb")
+
+    def ask(name: str, payload: dict[str, Any]) -> Any:
+        data = json.dumps({"name": name, "payload": payload}).encode() + b"\n"
+        if len(data) > HOST_CALL_CAP:
+            raise ToolUnavailableError(f"'{name}': too much text to send for it at once; choose fewer pages.")
+        view = memoryview(data)
+        while view:
+            view = view[os.write(call_fd, view) :]
+        reply = json.loads(replies.readline() or b'{"error": "the host did not answer"}')
+        if "error" in reply:
+            raise ToolUnavailableError(f"'{name}' could not be done: {reply['error']}")
+        return reply.get("value")
+
+    return ask
+
+
+def _worker(request: dict[str, Any], result_fd: int, host_fds: tuple[int, int] | None = None) -> None:
+    from pdftools import hosted
+
     from . import guards
     from .api import PDFTools
 
@@ -154,9 +179,11 @@ def _worker(request: dict[str, Any], result_fd: int) -> None:
     guards.install_audit_hook(work, readable, [os.path.join(request["project"], "pdftools")], violations)
     setup_ms = (time.perf_counter() - started) * 1000
     started = time.perf_counter()
+    caller = _host_caller(*host_fds) if host_fds else None
     if compiled is not None:
         try:
-            exec(compiled, namespace)  # noqa: S102 (the sandboxed program)
+            with hosted.hosting(caller) if caller else contextlib.nullcontext():
+                exec(compiled, namespace)  # noqa: S102 (the sandboxed program)
         except BaseException as exc:  # noqa: BLE001 - everything the program raises is reported, nothing re-raised
             error = _describe(exc, tools, request, violations)
     exec_ms = (time.perf_counter() - started) * 1000
@@ -261,21 +288,39 @@ def _dir_size(path: str, cap: int) -> int:
     return total
 
 
-def _serve(request: dict[str, Any]) -> dict[str, Any]:
+def _answer_call(line: bytes, host: Any, reply_fd: int) -> None:
+    """Pass one call of the worker to the host and its answer back (an error when no host is there)."""
+    try:
+        call = json.loads(line)
+        reply = host(str(call["name"]), call.get("payload") or {}) if host else {"error": "no host answers calls"}
+    except (ValueError, KeyError, TypeError) as exc:
+        reply = {"error": f"a broken call: {exc}"}
+    try:
+        os.write(reply_fd, json.dumps(reply).encode() + b"\n")
+    except OSError:
+        pass  # the worker is gone
+
+
+def _serve(request: dict[str, Any], host: Any = None) -> dict[str, Any]:
     limits = request["limits"]
     preload_tools(request.get("tools") or [])
     read_fd, write_fd = os.pipe()
+    call_r, call_w = os.pipe()  # the worker asks the host for model work (pdftools.hosted) …
+    reply_r, reply_w = os.pipe()  # … and reads the answer here: the only way from the sandbox to a model
     pid = os.fork()
     if pid == 0:  # the worker
         code = 0
         try:
-            os.close(read_fd)
+            for fd in (read_fd, call_r, reply_w):
+                os.close(fd)
             os.setsid()
-            _worker(request, write_fd)
+            _worker(request, write_fd, (call_w, reply_r))
         except BaseException:  # noqa: BLE001
             code = 70
         os._exit(code)
-    os.close(write_fd)
+    for fd in (write_fd, call_w, reply_r):
+        os.close(fd)
+    calls = b""
     deadline = time.monotonic() + float(limits["timeout_seconds"])
     output_cap = int(limits["output_mb"]) * 1024 * 1024
     chunks: list[bytes] = []
@@ -285,8 +330,19 @@ def _serve(request: dict[str, Any]) -> dict[str, Any]:
         if now >= deadline:
             reason = "timeout"
             break
-        ready, _, _ = select.select([read_fd], [], [], min(0.05, deadline - now))
-        if ready:
+        ready, _, _ = select.select([read_fd, call_r], [], [], min(0.05, deadline - now))
+        if call_r in ready:
+            chunk = os.read(call_r, 1 << 20)
+            calls += chunk
+            if len(calls) > HOST_CALL_CAP:
+                reason = "result"
+                break
+            while b"\n" in calls:
+                line, calls = calls.split(b"\n", 1)
+                _answer_call(line, host, reply_w)
+            if chunk:
+                continue
+        if read_fd in ready:
             chunk = os.read(read_fd, 1 << 20)
             if chunk:
                 size += len(chunk)
@@ -315,7 +371,8 @@ def _serve(request: dict[str, Any]) -> dict[str, Any]:
         except (ProcessLookupError, PermissionError):
             pass
         _, status, usage = os.wait4(pid, 0)
-    os.close(read_fd)
+    for fd in (read_fd, call_r, reply_w):
+        os.close(fd)
     _kill_descendants()
     payload = None
     if chunks and reason is None:
@@ -343,11 +400,19 @@ def main() -> None:
     os.dup2(devnull, 1)  # stray library output must not corrupt the reply stream
     out.write(json.dumps({"ready": True, "pid": os.getpid()}) + "\n")
     out.flush()
+
+    def host(name: str, payload: dict[str, Any]) -> dict[str, Any]:
+        """A worker's call goes up to the runner, which answers it in the host process."""
+        out.write(json.dumps({"host_call": name, "payload": payload}) + "\n")
+        out.flush()
+        line = sys.stdin.readline()
+        return json.loads(line) if line.strip() else {"error": "the host is gone"}
+
     for line in sys.stdin:
         if not line.strip():
             continue
         try:
-            reply = _serve(json.loads(line))
+            reply = _serve(json.loads(line), host)
         except Exception as exc:  # noqa: BLE001 - a broken request: report it, keep serving
             reply = {"payload": None, "reason": "internal", "message": f"{type(exc).__name__}: {exc}"}
         out.write(json.dumps(reply) + "\n")

@@ -22,14 +22,14 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Self
 
 from .checks import ALLOWED_IMPORTS, check_program, format_problems, tools_used
 
-__all__ = ["Limits", "RunResult", "Sandbox", "SandboxStartError", "run_program"]
+__all__ = ["Host", "Limits", "RunResult", "Sandbox", "SandboxStartError", "run_program"]
 
 PROJECT = str(Path(__file__).resolve().parents[1])
 BOOT = "import sys; sys.path.insert(0, sys.argv[1]); from sandbox.child import main; main()"
@@ -94,6 +94,19 @@ def safe_name(name: str) -> str:
     if base in ("", ".", ".."):
         base = "file"
     return base[:200]
+
+
+Host = Callable[[str, dict[str, Any]], Any]
+
+
+def _host_reply(host: Host | None, message: dict[str, Any]) -> dict[str, Any]:
+    """The answer to one call from the sandbox: ``{"value": …}`` or ``{"error": …}`` (never a traceback)."""
+    if host is None:
+        return {"error": "this run has no host for model work"}
+    try:
+        return {"value": host(str(message["host_call"]), dict(message.get("payload") or {}))}
+    except Exception as exc:  # noqa: BLE001 - whatever the host raises becomes the tool's error message
+        return {"error": str(exc) or type(exc).__name__}
 
 
 def _error(kind: str, message: str, step: int | None = None, **extra: Any) -> dict[str, Any]:
@@ -207,9 +220,19 @@ class Sandbox:
 
     # --- runs -------------------------------------------------------------------------------------
     def run(
-        self, code: str, files: Mapping[str, str], *, limits: Limits | None = None, static_checks: bool = True
+        self,
+        code: str,
+        files: Mapping[str, str],
+        *,
+        limits: Limits | None = None,
+        static_checks: bool = True,
+        host: Host | None = None,
     ) -> RunResult:
-        """Run ``code`` with copies of ``files`` ({name in the program: path on disk})."""
+        """Run ``code`` with copies of ``files`` ({name in the program: path on disk}).
+
+        ``host(name, payload)`` answers the model work a tool asks for (:mod:`pdftools.hosted`) here, in the
+        caller's process: the request comes over the sandbox's own pipe, the models never load inside it.
+        """
         limits = limits or Limits()
         started = time.perf_counter()
         if static_checks:
@@ -244,7 +267,7 @@ class Sandbox:
             },
         }
         with self._lock:
-            reply = self._exchange(request, limits)
+            reply = self._exchange(request, limits, host)
         return self._result(reply, workdir, names, limits, started)
 
     def _identity(self, limits: Limits) -> tuple[int | None, int | None]:
@@ -277,7 +300,7 @@ class Sandbox:
             names[str(key)] = name
         return workdir, names
 
-    def _exchange(self, request: dict[str, Any], limits: Limits) -> dict[str, Any]:
+    def _exchange(self, request: dict[str, Any], limits: Limits, host: Host | None = None) -> dict[str, Any]:
         data = json.dumps(request).encode() + b"\n"
         for attempt in (1, 2):  # a sandbox process that died since the last run is restarted once
             self.start()
@@ -290,11 +313,19 @@ class Sandbox:
                 self.close()
                 if attempt == 2:
                     return {"payload": None, "reason": "internal", "message": "the sandbox process is gone"}
-        line = self._read_line(time.monotonic() + limits.timeout_seconds + 30)
-        if line is None:
-            self.close()  # it hung or died: never reuse it
-            return {"payload": None, "reason": "internal", "message": "the sandbox process stopped answering"}
-        return json.loads(line)
+        deadline = time.monotonic() + limits.timeout_seconds + 30
+        while True:
+            line = self._read_line(deadline)
+            if line is None:
+                self.close()  # it hung or died: never reuse it
+                return {"payload": None, "reason": "internal", "message": "the sandbox process stopped answering"}
+            message = json.loads(line)
+            if "host_call" not in message:
+                return message
+            reply = _host_reply(host, message)
+            assert self._proc is not None and self._proc.stdin is not None
+            self._proc.stdin.write(json.dumps(reply, default=str).encode() + b"\n")
+            self._proc.stdin.flush()
 
     def _result(
         self, reply: dict[str, Any], workdir: str, names: dict[str, str], limits: Limits, started: float
@@ -367,6 +398,7 @@ def run_program(
     limits: Limits | None = None,
     static_checks: bool = True,
     sandbox: Sandbox | None = None,
+    host: Host | None = None,
 ) -> RunResult:
     """Run ``code`` over copies of ``files`` and return what it produced.
 
@@ -376,8 +408,9 @@ def run_program(
         limits: Time, memory and size limits (default :class:`Limits`).
         static_checks: Check the source first; only security tests turn this off.
         sandbox: A warm :class:`Sandbox` to reuse; without one a sandbox is started and closed for this run.
+        host: Answers the model work tools ask for (:mod:`pdftools.hosted`), in this process.
     """
     if sandbox is not None:
-        return sandbox.run(code, files, limits=limits, static_checks=static_checks)
+        return sandbox.run(code, files, limits=limits, static_checks=static_checks, host=host)
     with Sandbox(lean=True) as fresh:
-        return fresh.run(code, files, limits=limits, static_checks=static_checks)
+        return fresh.run(code, files, limits=limits, static_checks=static_checks, host=host)

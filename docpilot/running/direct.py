@@ -12,8 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from docpilot.running.deliverables import deliver
+from docpilot.understanding.host import Host
 from pdftools import get_tool
 from pdftools.errors import ToolArgumentError
+from pdftools.hosted import hosting
 from pdftools.paths import IMAGE_SUFFIXES
 
 __all__ = ["call_tool_on_files", "bind_files"]
@@ -82,7 +84,8 @@ def call_tool_on_files(name: str, args: dict[str, Any], files: list[str], out_di
     try:
         os.chdir(scratch)
         try:
-            result = entry.func(**values)
+            with hosting(Host()):  # a tool's model work (entities) is done here, by the host
+                result = entry.func(**values)
         finally:
             os.chdir(previous)
         if entry.kind == "value":

@@ -225,9 +225,9 @@ def test_other_phrasings(request_text: str, files: list[str], expected: set[str]
         ("Protect this file with a password", "Which password"),
         (
             "Redact every client name, underline the dates, add a DRAFT watermark and give it to me as PowerPoint",
-            "cannot find client names",
+            "which words are client name",
         ),
-        ("highlight the names of the employees", "Put the exact words in quotes"),
+        ("highlight the name of the consultant", "put the exact words in quotes"),
         ("Crop the pages", "How much should be cropped"),
         ("Rotate page 1 by 45 degrees", "steps of 90 degrees"),
     ],
@@ -345,3 +345,28 @@ def test_shapes_the_fast_path_hands_on(make_pdf, request_text: str) -> None:
     except NeedInfo:
         return
     assert plan is None
+
+
+@pytest.mark.parametrize(
+    "request_text, task, categories",
+    [
+        (
+            "Redact all personally identifiable information in this form",
+            "redact_text",
+            ["email", "phone", "ssn", "card", "account", "date", "person", "address", "id"],
+        ),
+        ("redact all people's names", "redact_text", ["person"]),
+        ("black out the names of the employees", "redact_text", ["person"]),
+        ("underline the dates", "underline_text", ["date"]),
+        ("highlight the section headings", "highlight_text", ["heading"]),
+        ("redact the addresses and phone numbers", "redact_text", ["phone", "address"]),
+        ("underline all the organizations", "underline_text", ["organization"]),
+        ("redact the passport number", "redact_text", ["id"]),
+    ],
+)
+def test_entity_kinds_are_targets(make_pdf, request_text: str, task: str, categories: list[str]) -> None:
+    files = inspect_files([make_pdf(["one", "two"], name="form.pdf")])
+    plan = fast_plan(request_text, files)
+    assert plan is not None and [s.task for s in plan.steps] == [task]
+    assert plan.steps[0].args["categories"] == categories
+    assert fast_plan("redact the email addresses", files).steps[0].args["categories"] == ["email"]

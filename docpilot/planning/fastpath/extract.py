@@ -215,6 +215,11 @@ def output_name_in(clause: str, quotes: list[str]) -> str | None:
     return quotes[int(raw[1:-1])] if raw.startswith("⟦") else raw.strip()
 
 
+_PEOPLE = (
+    r"(?:people'?s?|persons'?|person|personal|individuals'?|employees'?|human)\s+names?|names\s+of\s+(?:all\s+)?"
+    r"(?:the\s+)?(?:people|persons|individuals|employees)|people|persons|individuals|(?:all|every|any)\s+names?|"
+    r"(?:the\s+)?names\s+(?:in|on|from|of)\s+(?:it|this|the\s+(?:document|file|form|pdf|page|contract|letter))"
+)
 _CATEGORY_WORDS = [
     (r"e-?mail(?:\s+address(?:es)?)?s?(?!\s+(?:it|them|this|that|to|me|him|her|us|the\s+\w+\s+to)\b)", "email"),
     (r"(?:tele)?phone(?:\s+numbers?)?s?|mobile numbers?|fax numbers?|contact numbers?", "phone"),
@@ -228,8 +233,17 @@ _CATEGORY_WORDS = [
         "money",
     ),
     (r"urls?|links?|web ?(?:site)?\s*addresses|websites?|web links?", "url"),
+    (_PEOPLE, "person"),
+    (r"organi[sz]ations?(?:'s)?(?:\s+names?)?|compan(?:y|ies)(?:'s)?\s+names?|companies", "organization"),
+    (
+        r"(?:postal\s+|street\s+|mailing\s+|physical\s+|home\s+)?(?<!e-mail )(?<!email )(?<!web )(?<!site )addresses",
+        "address",
+    ),
+    (r"(?:postal|street|mailing|physical|home)\s+address", "address"),
+    (r"(?:section\s+)?headings?|section\s+titles?", "heading"),
+    (r"(?:passport|id|identification|identity\s+card|licen[sc]e)\s+numbers?|passport\s+nos?\.?", "id"),
 ]
-PII = ["email", "phone", "ssn", "card", "account", "date"]
+PII = ["email", "phone", "ssn", "card", "account", "date", "person", "address", "id"]
 _PII_WORDS = (
     r"\b(?:pii|personally identifiable information|personal(?:ly)? (?:identifying )?(?:information|info|data|"
     r"details)|sensitive (?:information|data|info|details)|private (?:information|data|details)|"

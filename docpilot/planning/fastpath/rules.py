@@ -159,16 +159,15 @@ def _markup(task: str, verb: str) -> Rule:
 
 
 def _refuse_unsupported(target: Any, verb: str) -> None:
-    """Names, organisations, addresses, headings: no tool finds them yet, and no model can plan around
-    that (plans never see the document's text). Ask for the literal words instead of guessing."""
+    """One party's or one role's name ("the client name", "the name of the consultant"): the tools find
+    people, organisations and both parties, not which one a role means. Ask for the words instead of guessing."""
     if target.unsupported and target.empty:
         what = target.unsupported.strip().lower()
-        what = "names" if what.startswith("name") else what
-        what = what + "s" if what.endswith(("name", "heading", "address", "organisation", "organization")) else what
+        what = "that name" if what.startswith("name") else what
         raise NeedInfo(
-            f"I cannot find {what} on my own yet: the kinds of data I recognise are "
-            "emails, phone numbers, SSNs, card and account numbers, dates, money amounts and URLs. Put the exact "
-            f"words in quotes instead, e.g. {verb} 'Maria Gonzalez'."
+            f"I cannot tell on my own which words are {what}: I find people's names, organisations, addresses, "
+            "headings, emails, phone numbers, IDs, SSNs, card and account numbers, dates, money amounts and URLs. "
+            f"Say one of those kinds, or put the exact words in quotes, e.g. {verb} 'Maria Gonzalez'."
         )
 
 

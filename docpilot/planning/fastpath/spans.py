@@ -85,7 +85,11 @@ _CATEGORY = re.compile(
     r"(?:amounts?|values?|figures?)|amounts?\s+of\s+money|prices?|money|urls?|web\s*(?:site)?\s*(?:addresses|links?)|"
     r"websites?|links?|pii|personally\s+identifiable\s+information|personal(?:ly)?\s+(?:identifying\s+)?"
     r"(?:information|info|data|details)|sensitive\s+(?:information|data|info|details)|private\s+(?:information|"
-    r"data|details))\b",
+    r"data|details)|(?:people'?s?|persons'?|person|personal|individuals'?|employees'?|human)\s+names?|"
+    r"names\s+of\s+(?:all\s+)?(?:the\s+)?(?:people|persons|individuals|employees)|people|persons|individuals|"
+    r"(?:all|every|any)\s+names?|organi[sz]ations?(?:'s)?(?:\s+names?)?|compan(?:y|ies)(?:'s)?\s+names?|companies|"
+    r"(?:postal\s+|street\s+|mailing\s+|physical\s+|home\s+)?addresses|(?:postal|street|mailing|physical|home)\s+"
+    r"address|(?:section\s+)?headings?|section\s+titles?|(?:passport|id|identification|licen[sc]e)\s+numbers?)\b",
     re.IGNORECASE,
 )
 # Words that name one tool family: the plan must have a step of that family when the word is said.

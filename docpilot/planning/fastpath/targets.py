@@ -98,6 +98,6 @@ def target_in(clause: str, verb: str, quotes: list[str]) -> Target:
                 target.whole_words = True
     if target.empty and _PRONOUN.search(after):
         target.pronoun = True
-    if unsupported and not target.terms:
-        target.unsupported = unsupported.group(0)
+    if unsupported and not target.terms and not target.categories:
+        target.unsupported = unsupported.group(0)  # "the client name": which of the parties is the client
     return target
