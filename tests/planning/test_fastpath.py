@@ -345,3 +345,60 @@ def test_shapes_the_fast_path_hands_on(make_pdf, request_text: str) -> None:
     except NeedInfo:
         return
     assert plan is None
+
+
+def _read(make_pdf, request_text: str, pages: int = 6) -> list[tuple[str, dict]]:
+    files = inspect_files([make_pdf([f"Page {n}." for n in range(1, pages + 1)], name="doc.pdf")])
+    plan = fast_plan(request_text, files)
+    assert plan is not None, request_text
+    return [(s.task, {k: v for k, v in s.args.items() if k != "file"}) for s in plan.steps]
+
+
+def _handed_on(make_pdf, request_text: str, pages: int = 6) -> bool:
+    files = inspect_files([make_pdf([f"Page {n}." for n in range(1, pages + 1)], name="doc.pdf")])
+    try:
+        return fast_plan(request_text, files) is None
+    except NeedInfo:
+        return True
+
+
+@pytest.mark.parametrize(
+    ("request_text", "task", "args"),
+    [
+        ("Redact 'art' as a whole word only, not inside other words.", "redact_text", {"whole_words": True}),
+        ("highlight 'risk' - whole words only, I don't want 'asterisk' lit up", "highlight_text", {"terms": ["risk"]}),
+        ("count how often the whole word 'cat' shows up (not 'category' etc.)", "search_text", {"terms": ["cat"]}),
+        ("Strike out 'may' as a whole word on pages 2-3.", "strikeout_text", {"whole_words": True, "pages": "2-3"}),
+        ("Do a case-sensitive search for 'IT'.", "search_text", {"terms": ["IT"], "case_sensitive": True}),
+        ("underline 'Acme' with matching case", "underline_text", {"case_sensitive": True}),
+        ("Redact 'ACME' but only where it's written in capitals", "redact_text", {"case_sensitive": True}),
+    ],
+)
+def test_whole_word_and_case_phrasings(make_pdf, request_text: str, task: str, args: dict) -> None:
+    [(got, got_args)] = _read(make_pdf, request_text)
+    assert got == task and args.items() <= got_args.items()
+
+
+@pytest.mark.parametrize(
+    ("request_text", "absent"),
+    [
+        ("How many times does the word warranty appear?", "whole_words"),  # "the word X" is the word, anywhere
+        ("Strike out the word 'Consultant'", "whole_words"),
+        ("highlight 'risk' as whole words only, not 'asterisk'", "case_sensitive"),
+    ],
+)
+def test_whole_words_only_when_said(make_pdf, request_text: str, absent: str) -> None:
+    [(_, args)] = _read(make_pdf, request_text)
+    assert absent not in args and "asterisk" not in args["terms"]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "highlight 'risk', not 'danger'",  # a second term refused, not an illustration of whole words
+        "highlight 'risk' as whole words only, not 'danger'",
+        "Redact 'Acme' only where it's written in capitals",  # the term itself is not in capitals
+    ],
+)
+def test_whole_word_and_case_shapes_handed_on(make_pdf, request_text: str) -> None:
+    assert _handed_on(make_pdf, request_text)

@@ -17,6 +17,7 @@ from typing import Any
 from docpilot.planning.fastpath.extract import PII, categories_in, format_in, pages_in
 from docpilot.planning.fastpath.rules import Intent
 from docpilot.planning.fastpath.spans import VERB_TASKS, Span
+from docpilot.planning.fastpath.targets import CASE_SENSITIVE, WHOLE_WORDS
 from pdftools import get_tool
 from pdftools.errors import PdfToolError
 from pdftools.pages import parse_pages
@@ -274,6 +275,8 @@ def _category_used(text: str, intents: list[Intent]) -> bool:
 
 
 _MODIFIERS: list[tuple[str, Callable[[Intent], bool]]] = [
+    (WHOLE_WORDS, lambda i: i.args.get("whole_words") is True),
+    (CASE_SENSITIVE, lambda i: i.args.get("case_sensitive") is True),
     (r"diagonal(?:ly)?", lambda i: i.task == "add_watermark" and i.args.get("rotation", 45) == 45),
     (r"horizontal(?:ly)?", lambda i: i.args.get("rotation") == 0),
     (r"vertical(?:ly)?", lambda i: i.args.get("rotation") in (90, -90)),

@@ -153,7 +153,7 @@ def _markup(task: str, verb: str) -> Rule:
         color = re.search(r"\bin (yellow|green|red|blue|orange|pink|purple|gray|grey)\b", low)
         if color and task != "redact_text":
             args["color"] = color.group(1)
-        return [Intent(task, _with_output(args, c, ctx), target=target)]
+        return [Intent(task, _with_output(args, c, ctx), target=target, words=set(target.words))]
 
     return rule
 
@@ -207,7 +207,7 @@ def redact(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if verb in ("remove", "delete", "strip", "erase") and not (target.categories or _quoted(c, ctx)):
         return None
     args = {**target.args(), "pages": _pages(c, ctx)}
-    return [Intent("redact_text", _with_output(args, c, ctx), target=target)]
+    return [Intent("redact_text", _with_output(args, c, ctx), target=target, words=set(target.words))]
 
 
 def comment(c: str, low: str, ctx: Context) -> list[Intent] | None:

@@ -194,4 +194,4 @@ def search(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if target.empty or target.unsupported:
         return None
     args = {**target.args(), "pages": _pages(c, ctx)}
-    return [Intent("search_text", args, target=target, words=_HOW_OFTEN_WORDS)]
+    return [Intent("search_text", args, target=target, words=_HOW_OFTEN_WORDS | target.words)]

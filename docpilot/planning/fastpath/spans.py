@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from docpilot.planning.fastpath.grounding import FILE_MENTIONS, name_pattern
+from docpilot.planning.fastpath.targets import CASE_SENSITIVE, WHOLE_WORDS
 
 __all__ = ["Span", "tag", "deciding", "VERB_TASKS"]
 
@@ -123,6 +124,7 @@ VERB_TASKS: dict[str, tuple[str, ...]] = {
 _VERB = re.compile("|".join(rf"\b(?:{p})\b" for p in VERB_TASKS), re.IGNORECASE)
 # Words that change what an operation means or how; accounting knows which plans use each.
 _MODIFIER = re.compile(
+    rf"\b(?:{WHOLE_WORDS}|{CASE_SENSITIVE})\b|"
     r"\b(?:\w+\s+times|once|down\s+to|except(?:\s+for)?|excluding|exclude|but|other\s+than|apart\s+from|save\s+for|besides|not|no|never|none|nothing|"
     r"without|don't|dont|do\s+not|twice|thrice|double|triple|again|every\s+other|alternate|alternating|only|"
     r"diagonal(?:ly)?|horizontal(?:ly)?|vertical(?:ly)?|bold|italics?|large|larger|big|bigger|huge|small|tiny|"
