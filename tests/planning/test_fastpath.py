@@ -402,3 +402,30 @@ def test_whole_words_only_when_said(make_pdf, request_text: str, absent: str) ->
 )
 def test_whole_word_and_case_shapes_handed_on(make_pdf, request_text: str) -> None:
     assert _handed_on(make_pdf, request_text)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "task", "pages"),
+    [
+        ("I only need pages 4, 6 and 8, can you make me a PDF with just those?", "extract_pages", "4,6,8"),
+        ("pull the last three pages out into their own file", "extract_pages", "10-12"),
+        ("take pages 2-3 out into a new file", "extract_pages", "2-3"),
+        ("grab pages 7 to 9 and then page 2, in that order, as a new pdf", "extract_pages", "7-9,2"),
+        ("extract pages 5-6 followed by page 1", "extract_pages", "5-6,1"),
+        ("delete pages 1-3 and page 5", "delete_pages", "1-3,5"),
+    ],
+)
+def test_page_selection_phrasings(make_pdf, request_text: str, task: str, pages: str) -> None:
+    assert _read(make_pdf, request_text, pages=12) == [(task, {"pages": pages})]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "take the last three pages out",  # out of the file, or out for me? not one reading
+        "I need pages 2-3 turned sideways",
+        "I want pages 2-3 in Word",
+    ],
+)
+def test_page_selection_shapes_handed_on(make_pdf, request_text: str) -> None:
+    assert _handed_on(make_pdf, request_text, pages=12)

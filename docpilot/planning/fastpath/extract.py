@@ -50,7 +50,10 @@ _NUMBERS = {
 }
 _RANGE_SEP = r"\s*(?:-|–|to|through|thru|until|till)\s*"
 _NUM = r"\d+"
-_LIST = rf"{_NUM}(?:{_RANGE_SEP}(?:{_NUM}|the end|end|last))?(?:\s*(?:,|and|&|,\s*and)\s*{_NUM}(?:{_RANGE_SEP}(?:{_NUM}|the end|end|last))?)*"  # noqa: E501 - one alternation reads best whole
+# "pages 7 to 9 and then page 2": the pages in the order said (a number with a unit is no page: "page 3, 100 pt")
+_ITEM = rf"{_NUM}(?![\d.])(?:{_RANGE_SEP}(?:{_NUM}|the end|end|last))?"
+_LIST_SEP = r"\s*(?:,\s*and(?:\s+then)?|and(?:\s+then)?|&|,\s*then|then|followed\s+by|,)\s*(?:pages?\s+)?"
+_LIST = rf"{_ITEM}(?:{_LIST_SEP}{_ITEM})*"
 
 
 def number_words(text: str) -> int | None:
@@ -61,7 +64,7 @@ def number_words(text: str) -> int | None:
 
 
 def _clean_list(spec: str) -> str:
-    spec = re.sub(r"\s*(?:,\s*and|and|&)\s*", ",", spec)
+    spec = re.sub(_LIST_SEP, ",", spec)
     spec = re.sub(_RANGE_SEP, "-", spec)
     spec = re.sub(r"-(?:the end|end)", "-last", spec)
     return re.sub(r"\s+", "", spec)

@@ -110,17 +110,27 @@ def delete_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
     return [Intent("delete_pages", _with_output({"pages": pages}, c, ctx))]
 
 
+# "into their own file", "as a new PDF", "in a separate document": where pages taken out go
+_OWN_FILE = re.compile(
+    r"\b(?:into|in|as|to)\s+(?:an?|its|their|my|the)\s+(?:own|new|separate|standalone|different)\s+"
+    r"(?:pdf|file|document|doc)s?\b"
+)
+
+
 def extract_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if not _has(
-        low, r"\b(?:extract|pull out|take|keep|retain|preserve|copy|save|split out|separate|get)\b.*\bpages?\b"
+        low,
+        r"\b(?:extract|pull|take|keep|retain|preserve|copy|save|split out|separate|get|grab|need|want)\b.*\bpages?\b",
     ):
         return None
     if _has(
         low,
-        r"\b(?:rotat\w*|delet\w*|remov\w*|crop\w*|insert\w*|numbering|watermark\w*|stamp\w*|"
+        r"\b(?:rotat\w*|turn\w*|delet\w*|remov\w*|crop\w*|insert\w*|numbering|watermark\w*|stamp\w*|"
         r"redact\w*|highlight\w*|underlin\w*|sign\w*)\b",
     ):
         return None  # the pages belong to another action ("save it as x.pdf after rotating page 1")
+    if _has(low, r"\btake\b.*\bout\b") and not _OWN_FILE.search(low):
+        return None  # "take the last three pages out": out of the file (deleted) or out for me (kept)? not one reading
     if _has(low, r"\b(?:images|pictures|photos|figures|graphics|tables?|text|attachments)\b") and not _has(
         low, r"\b(?:as|into|to)\s+(?:an?\s+)?(?:\w+\s+)?(?:images|pictures|text)\b"
     ):

@@ -46,7 +46,11 @@ _UNIT = (
 _MEASURE = re.compile(rf"(?<![\w.])(-?\d+(?:\.\d+)?)\s*-?\s*({_UNIT})", re.IGNORECASE)
 _ORDINAL = r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|final|\d+(?:st|nd|rd|th))"
 _COUNT = r"(?:\d+|" + "|".join(_NUMBER_WORDS) + r")"
-_PAGE_LIST = r"\d+(?:\s*(?:-|–|to|through|thru|until|till|and|&|,)\s*(?:\d+|the end|end|last))*"
+_NOT_MEASURE = r"(?![\d.])(?!\s*(?:%|°|degrees?\b|dpi\b|pts?\b|points?\b|mm\b|cm\b|inch|px\b|pixels?\b))"
+_PAGE_LIST = (  # "pages 7 to 9 and then page 2"; "page 3, 100 points wide" is page 3 and a width
+    rf"\d+{_NOT_MEASURE}(?:\s*(?:-|–|to|through|thru|until|till|and(?:\s+then)?|&|,(?:\s*(?:and\s+)?then)?|then|"
+    rf"followed\s+by)\s*(?:pages?\s+)?(?:\d+{_NOT_MEASURE}|the end|end|last))*"
+)
 _PAGES = re.compile(
     r"\b(?:"
     rf"(?:pages?|pp?\.)\s*{_PAGE_LIST}(?:\s+(?:onwards?|on|to the end|and (?:after|beyond|following)))?"
@@ -162,7 +166,7 @@ _KNOWN = {
     "search", "look", "locate", "list", "show", "tell", "check", "count", "read", "see", "mark", "number",
     "numbered", "numbering", "stamp", "stamped", "stamping", "lock", "locked", "protect", "protected", "secure",
     "fill", "filled", "move", "sort", "sorted", "order", "ordered", "reduce", "reduced", "optimize", "optimise",
-    "trim", "join", "bundle", "break", "stick", "slap", "splash", "print", "label", "tag", "appear", "appears",
+    "trim", "join", "bundle", "break", "stick", "slap", "splash", "print", "label", "tag", "appear", "appears", "grab",
     "mention", "mentions", "mentioned", "contain", "contains", "occur", "occurs", "say", "says", "saying", "reading",
     "called", "named", "titled", "rid", "known", "go", "goes", "comment", "comments", "note", "notes",
     "sticky", "annotate", "recognise", "recognize", "searchable", "scanned",
