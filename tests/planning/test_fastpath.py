@@ -429,3 +429,47 @@ def test_page_selection_phrasings(make_pdf, request_text: str, task: str, pages:
 )
 def test_page_selection_shapes_handed_on(make_pdf, request_text: str) -> None:
     assert _handed_on(make_pdf, request_text, pages=12)
+
+
+def _merge(make_pdf, request_text: str, names: list[str]) -> list[str] | None:
+    files = inspect_files([make_pdf(["A page."], name=n) for n in names])
+    try:
+        plan = fast_plan(request_text, files)
+    except NeedInfo:
+        return None
+    if plan is None:
+        return None
+    assert [s.task for s in plan.steps] == ["combine_files"]
+    return [Path(f).name for f in plan.steps[0].args["files"]]
+
+
+@pytest.mark.parametrize(
+    ("request_text", "names", "order"),
+    [
+        ("merge them, february first and then january", ["invoice_jan.pdf", "invoice_feb.pdf"], [1, 0]),
+        (
+            "Could you stitch these into one: c.pdf first, then a.pdf, then b.pdf",
+            ["a.pdf", "b.pdf", "c.pdf"],
+            [2, 0, 1],
+        ),
+        ("merge cover.pdf, body.pdf and finally appendix.pdf", ["body.pdf", "appendix.pdf", "cover.pdf"], [2, 0, 1]),
+        ("join the PDFs together in the order I uploaded them", ["b.pdf", "c.pdf", "a.pdf"], [0, 1, 2]),
+        ("merge them", ["invoice_jan.pdf", "invoice_feb.pdf"], [0, 1]),
+    ],
+)
+def test_merge_order_as_said(make_pdf, request_text: str, names: list[str], order: list[int]) -> None:
+    assert _merge(make_pdf, request_text, names) == [names[i] for i in order]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "merge jan after feb",  # "after" turns the order round: the model reads it
+        "merge them: jan last, feb first",
+        "merge them, last feb then jan",
+        "merge them in alphabetical order",
+        "merge them in reverse order",
+    ],
+)
+def test_merge_orders_handed_on(make_pdf, request_text: str) -> None:
+    assert _merge(make_pdf, request_text, ["invoice_jan.pdf", "invoice_feb.pdf"]) is None

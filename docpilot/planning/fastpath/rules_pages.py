@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from docpilot.planning.fastpath.extract import degrees_in, format_in, number_words, pages_in, position_in
+from docpilot.planning.fastpath.grounding import mentions
 from docpilot.planning.fastpath.rules import (
     Context,
     Intent,
@@ -311,7 +312,41 @@ def combine(c: str, low: str, ctx: Context) -> list[Intent] | None:
         return [Intent("images_to_pdf", _with_output({"images": list(ctx.images)}, c, ctx))]
     if len(ctx.pdfs) < 2:
         return None
-    return [Intent("combine_files", _with_output({"files": list(ctx.pdfs)}, c, ctx))]
+    files = _merge_order(c, ctx.pdfs)
+    if files is None:
+        return None
+    return [Intent("combine_files", _with_output({"files": files}, c, ctx))]
+
+
+# Between files named in order: "cover.pdf first, then body.pdf", "february first and then january"
+_IN_ORDER = re.compile(r"(?:\s|,|:|;|\b(?:first|then|and|followed\s+by|next|finally|lastly|last|before)\b)*", re.I)
+_ORDER_WORDS = re.compile(r"\b(?:first|then|followed|next|finally|last|lastly|before|after|order|start|end)\b", re.I)
+
+
+def _merge_order(c: str, pdfs: list[str]) -> list[str] | None:
+    """The files in the order the clause names them; upload order when it names none; None when it names an order
+    that is not one simple sequence ("january after february", only some of the files)."""
+    named = mentions(c, pdfs)
+    sequence = list(dict.fromkeys(name for _, _, name in named))
+    if not sequence or len(sequence) == 1 and not _ORDER_WORDS.search(c):
+        return list(pdfs)
+    if len(named) != len(sequence) or set(sequence) != set(pdfs):
+        return None
+    gaps = [c[a[1] : b[0]] for a, b in zip(named, named[1:], strict=False)] + [c[named[-1][1] :]]
+    last = len(gaps) - 1
+    for i, gap in enumerate(gaps):
+        said = set(re.findall(r"[a-z]+", gap.lower()))
+        if (
+            not _IN_ORDER.fullmatch(gap)
+            or "first" in said
+            and i != 0
+            or said & {"last", "lastly", "finally"}
+            and i < last - 1
+        ):
+            return None  # "cover last, body first": the words disagree with the order the names come in
+    if _ORDER_WORDS.search(c[: named[0][0]].replace("first", "")):
+        return None  # "…, last feb and then jan"
+    return sequence
 
 
 def images_to_pdf(c: str, low: str, ctx: Context) -> list[Intent] | None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from docpilot.planning.fastpath.grounding import FILE_MENTIONS, name_pattern
+from docpilot.planning.fastpath.grounding import FILE_MENTIONS, name_pattern, word_aliases
 from docpilot.planning.fastpath.targets import CASE_SENSITIVE, WHOLE_WORDS
 
 __all__ = ["Span", "tag", "deciding", "VERB_TASKS"]
@@ -121,7 +121,7 @@ VERB_TASKS: dict[str, tuple[str, ...]] = {
     r"attachments?": ("extract_attachments", "sanitize"),
     r"tables?": ("extract_tables", "convert_to_xlsx", "convert_to_docx", "convert_to_markdown"),
     # No tool does these: the model (or a refusal) answers them.
-    r"print\w*|e-?mail(?:ed|ing)?|fax\w*|translat\w*|summar\w*|upload\w*|share|sharing|shared|post|tweet\w*|"
+    r"print\w*|e-?mail(?:ed|ing)?|fax\w*|translat\w*|summar\w*|upload|uploads|uploading|share|sharing|shared|post|tweet\w*|"
     r"publish\w*|spell-?check\w*|proofread\w*|rewrite|rephrase|paraphras\w*|edit|fix|improve|beautify|"
     r"recolou?r\w*|resiz\w*|scale|scaling|enlarge|zoom": (),
 }
@@ -228,7 +228,8 @@ def _fillers() -> frozenset[str]:
 # "these two invoices", "into one PDF", "both files": which files, not how many of anything.
 _FILE_REFERENCE = re.compile(
     r"\b(?:these|those|the|all|both|my|our)\s+(?:two|three|four|five|\d+)\s+[a-z]+s\b|"
-    r"\b(?:into|as|in|to)\s+(?:one|a\s+single|a\s+new|one\s+single)\s+(?:pdf|file|document|doc)\b",
+    r"\b(?:into|as|in|to)\s+(?:one|a\s+single|a\s+new|one\s+single)\s+(?:pdf|file|document|doc)\b|"
+    r"\binto\s+(?:just\s+)?one\b(?!\s*[\w-])",
     re.IGNORECASE,
 )
 # "… I can paste into slides", "so we can print it": why the person wants it, not another instruction.
@@ -269,7 +270,9 @@ def tag(clause: str, quotes: list[str], file_names: tuple[str, ...] = ()) -> lis
         claim("pages", m)
     for m in _MEASURE.finditer(clause):
         claim("measure", m, (float(m.group(1)), m.group(2).lower()))
-    file_words = {w for n in file_names for w in re.split(r"[\W_]+", n.rsplit(".", 1)[0].lower()) if w}
+    file_words = {
+        a for n in file_names for w in re.split(r"[\W_]+", n.rsplit(".", 1)[0].lower()) if w for a in word_aliases(w)
+    }
     for pattern in (_FILE_REFERENCE, *FILE_MENTIONS, *(name_pattern(n) for n in file_names)):
         for m in pattern.finditer(clause):
             claim("file", m)
