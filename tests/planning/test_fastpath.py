@@ -473,3 +473,77 @@ def test_merge_order_as_said(make_pdf, request_text: str, names: list[str], orde
 )
 def test_merge_orders_handed_on(make_pdf, request_text: str) -> None:
     assert _merge(make_pdf, request_text, ["invoice_jan.pdf", "invoice_feb.pdf"]) is None
+
+
+@pytest.mark.parametrize(
+    ("request_text", "task", "args"),
+    [
+        ("Turn every page into a JPG, 150 dpi, quality 80.", "convert_to_jpeg", {"dpi": 150, "quality": 80}),
+        ("export page 1 as a JPEG at 90% quality", "convert_to_jpeg", {"pages": "1", "quality": 90}),
+        ("can you render pages 2-3 as jpegs", "convert_to_jpeg", {"pages": "2-3"}),
+        ("I want numbering that looks like '- 4 -', centered at the top", "add_page_numbers", {"format": "- {n} -"}),
+        ("number the pages as 'p. 3/12'", "add_page_numbers", {"format": "p. {n}/{total}"}),
+        (
+            "Can you number every page in 12 point, bottom right corner, and call the file numbered_final.pdf?",
+            "add_page_numbers",
+            {"font_size": 12.0, "position": "bottom-right", "output": "numbered_final.pdf"},
+        ),
+        (
+            "can u stick 'ACME | Internal' at the top of each page in 14 point font",
+            "add_header_footer",
+            {"header": "ACME | Internal", "font_size": 14.0},
+        ),  # fmt: skip
+        ("put 'Draft' at the bottom of every page", "add_header_footer", {"footer": "Draft"}),
+        (
+            "type my name, David Miller, as a signature on page 5, 200 points wide",
+            "add_signature",
+            {"name": "David Miller", "page": "5", "width": 200.0},
+        ),  # fmt: skip
+    ],
+)
+def test_argument_phrasings(make_pdf, request_text: str, task: str, args: dict) -> None:
+    [(got, got_args)] = _read(make_pdf, request_text)
+    assert got == task and args.items() <= got_args.items()
+
+
+@pytest.mark.parametrize(
+    ("request_text", "args"),
+    [
+        ("place the image on page 3, 100 points wide", {"page": "3", "width": 100.0}),
+        ("add the logo at the top right, width 120", {"position": "top-right", "width": 120.0}),
+    ],
+)
+def test_image_width(make_pdf, tmp_path, request_text: str, args: dict) -> None:
+    from PIL import Image
+
+    Image.new("RGB", (20, 10), "red").save(tmp_path / "logo.png")
+    files = inspect_files([make_pdf(["a", "b", "c"], name="doc.pdf"), tmp_path / "logo.png"])
+    plan = fast_plan(request_text, files)
+    assert plan is not None and [s.task for s in plan.steps] == ["add_image"]
+    assert args.items() <= plan.steps[0].args.items()
+
+
+@pytest.mark.parametrize(("request_text", "size"), [("turn these images into a PDF, letter-size pages", "letter"),
+                                                     ("make a pdf of the photos on A4 paper", "A4")])  # fmt: skip
+def test_images_to_pdf_page_size(tmp_path, request_text: str, size: str) -> None:
+    from PIL import Image
+
+    for name in ("r1.jpg", "r2.jpg"):
+        Image.new("RGB", (20, 10), "red").save(tmp_path / name)
+    plan = fast_plan(request_text, inspect_files([tmp_path / "r1.jpg", tmp_path / "r2.jpg"]))
+    assert plan is not None and plan.steps[0].args["page_size"] == size
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "save it as PNG, quality 80",  # PNG has no quality
+        "export as high quality jpeg",
+        "add page numbers 'Section 4'",  # not a page-number example
+        "put 'Draft' at the top right of every page",  # header alignment or a corner stamp?
+        "Add the header 'Falcon', 9pt, in a larger font",  # 9 pt is not larger
+        "add line numbering",
+    ],
+)
+def test_argument_shapes_handed_on(make_pdf, request_text: str) -> None:
+    assert _handed_on(make_pdf, request_text)

@@ -286,10 +286,11 @@ _MODIFIERS: list[tuple[str, Callable[[Intent], bool]]] = [
     (r"reverse|reversed|backwards?|opposite", lambda i: i.args.get("order") == "reverse"),
     (r"lossless|gently|light|lightly|minimum|quality", lambda i: i.args.get("level") == "low"),
     (r"strongly|aggressive(?:ly)?|heavily|maximum|max|highest|lowest", lambda i: i.args.get("level") == "high"),
+    (r"quality", lambda i: "quality" in i.args),
     (r"smaller", lambda i: i.task == "compress"),
     (r"small|tiny", lambda i: i.task == "compress" and i.args.get("level") == "high"),
     (r"faint|light|transparent|semi-transparent|see-through|opaque|solid", lambda i: "opacity" in i.args),
-    (r"large|larger|big|bigger|huge", lambda i: "font_size" in i.args),
+    (r"large|larger|big|bigger|huge", lambda i: float(i.args.get("font_size") or 0) > _default_size(i.task)),
     (
         r"english|german|french|spanish|italian|dutch|portuguese|chinese|japanese|arabic|russian",
         lambda i: "language" in i.args,
@@ -297,6 +298,11 @@ _MODIFIERS: list[tuple[str, Callable[[Intent], bool]]] = [
     (r"only", lambda i: i.task == "extract_pages" or any(i.args.get(k) not in (None, "all") for k in _PAGE_KEYS)),
     (r"each\s+side|all\s+sides|sides", lambda i: "margin" in i.args),
 ]
+
+
+def _default_size(task: str) -> float:
+    """The font size a tool uses when none is given: "in a larger font" with 9 pt is not larger."""
+    return float(get_tool(task).defaults().get("font_size") or 12)
 
 
 def _modifier_used(word: str, intents: list[Intent]) -> bool:

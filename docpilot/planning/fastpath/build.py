@@ -123,7 +123,10 @@ def _tail(clause: str, found: list[Intent], ctx: Context) -> list[Intent]:
         return []
     low_tail = f"{m.group(1)} {tail}".lower()
     for rule in RULE_ORDER:
-        extra = rule(f"{m.group(1)} {tail}", low_tail, ctx)
+        try:
+            extra = rule(f"{m.group(1)} {tail}", low_tail, ctx)
+        except NeedInfo:  # "type my name, David Miller, as a signature": the tail is the same object, not a second
+            return []
         if extra and extra[0].task != found[0].task:
             head_found = _match_head(head, ctx)
             if head_found and head_found[0].task == found[0].task:

@@ -13,6 +13,7 @@ __all__ = [
     "categories_in",
     "format_in",
     "number_words",
+    "width_in",
     "PII",
 ]
 
@@ -204,7 +205,8 @@ def position_in(clause: str, default_bottom: str = "bottom-center", default_top:
 
 
 _NAME = re.compile(
-    r"\b(?:called|named|name it|save (?:it )?as|saved as|as a file called|file name|filename|rename (?:it )?to)\s+"
+    r"\b(?:called|named|name it|save (?:it )?as|saved as|as a file called|file name|filename|rename (?:it )?to|"
+    r"(?:call|name)\s+(?:it|the\s+(?:new\s+)?(?:file|result|output|pdf|document)))\s+"
     r"(⟦\d+⟧|[\w.\- ]+?\.(?:pdf|docx|pptx|xlsx|png|jpe?g|tiff?|txt|md))\b",
     re.IGNORECASE,
 )
@@ -263,8 +265,8 @@ _FORMATS = [
     (r"\b(?:powerpoint|power point|pptx|slides?|slide deck|deck|presentation)\b", "pptx"),
     (r"\b(?:excel|xlsx|spreadsheets?|workbook|csv)\b", "xlsx"),
     (r"\b(?:png)\b", "png"),
-    (r"\b(?:jpe?g|jpg)\b", "jpeg"),
-    (r"\b(?:tiff?|tif)\b", "tiff"),
+    (r"\b(?:jpe?gs?|jpgs?)\b", "jpeg"),
+    (r"\b(?:tiffs?|tifs?)\b", "tiff"),
     (r"\b(?:markdown|md)\b", "markdown"),
     (r"\b(?:plain text|text file|txt|\.txt)\b", "text"),
     (r"\b(?:images?|pictures?|pngs)\b", "png"),
@@ -276,3 +278,16 @@ def format_in(clause: str) -> str | None:
     c = clause.lower()
     found = [(m.start(), rank, fmt) for rank, (pattern, fmt) in enumerate(_FORMATS) if (m := re.search(pattern, c))]
     return min(found)[2] if found else None
+
+
+_WIDTH = re.compile(
+    r"\b(\d+(?:\.\d+)?)\s*(?:pts?|points?)?\s*(?:wide|across|in\s+width)\b"
+    r"|\bwidth\s*(?:of\s+|=\s*|:\s*|to\s+)?(\d+(?:\.\d+)?)\s*(?:pts?|points?)?(?!\s*(?:mm|cm|in|inch|px|pixels?|%))\b",
+    re.IGNORECASE,
+)
+
+
+def width_in(clause: str) -> float | None:
+    """A width in points ("100 points wide", "200pt wide", "width 150"); None for other units (the model converts)."""
+    m = _WIDTH.search(clause)
+    return float(m.group(1) or m.group(2)) if m else None

@@ -13,7 +13,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from docpilot.planning.fastpath.extract import categories_in, output_name_in, pages_in, password_in, position_in
+from docpilot.planning.fastpath.extract import (
+    categories_in,
+    output_name_in,
+    pages_in,
+    password_in,
+    position_in,
+    width_in,
+)
 from docpilot.planning.fastpath.targets import Target, target_in
 
 __all__ = ["Intent", "Context", "NeedInfo", "convert_task"]
@@ -318,11 +325,21 @@ def signature(c: str, low: str, ctx: Context) -> list[Intent] | None:
     position = position_in(c, default_bottom="bottom-right", default_top="top-right")
     if position and position != "center":
         args["position"] = position
-    return [Intent("add_signature", _with_output(args, c, ctx), words={"e-sign", "esign", "signature"})]
+    words = {"e-sign", "esign", "signature"}
+    if "name" in args and re.search(r"\btype[sd]?\b", low):  # "type my name as a signature": a typed signature
+        words |= {"type", "typed", "types"}
+    width = width_in(c)
+    if width:
+        args["width"], words = width, words | {"wide", "width"}
+    return [Intent("add_signature", _with_output(args, c, ctx), words=words)]
 
 
 def page_numbers(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if not _has(low, r"\bpage numbers?\b|\bnumber (?:the|all|every|each) pages\b|\bpaginat|\bpage numbering\b"):
+    if not _has(
+        low,
+        r"\bpage numbers?\b|\bnumber\s+(?:the\s+|all\s+(?:the\s+)?|every\s+|each\s+)?pages?\b|\bpaginat|"
+        r"\b(?:page\s+)?numbering\b",
+    ):
         return None
     if _has(low, r"\b(?:remove|delete)\b"):
         return None
@@ -334,22 +351,50 @@ def page_numbers(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if _has(low, r"page \w+ of \w+|\bof (?:the )?total\b|\bx of y\b|\bn of m\b"):
         args["format"] = "Page {n} of {total}"
     for marker, text in ((m, ctx.quotes[int(m[1:-1])]) for m in re.findall(r"⟦\d+⟧", c)):
-        if re.fullmatch(r"(?i)page\s+[xn#]\s+of\s+[ynm]", text.strip()):  # 'Page X of Y'
-            args["format"], said = "Page {n} of {total}", {marker}
+        shown = _number_format(text)
+        if shown:  # 'Page X of Y', '- 4 -', 'p. 3/12': the format shown by an example
+            args["format"], said = shown, {marker, "looks", "look", "like", "format", "formatted", "style"}
     pages = pages_in(c.replace("page numbers", "").replace("page number", ""), ctx.page_count)
     if pages:
         args["pages"] = pages
     return [Intent("add_page_numbers", _with_output(args, c, ctx), words=said)]
 
 
+_SLOT = re.compile(r"(?<![A-Za-z0-9])(?:\d+|[XxNnYyMmTt#])(?![A-Za-z0-9])")
+
+
+def _number_format(text: str) -> str | None:
+    """A page number shown by example: '- 4 -' → '- {n} -', 'Page X of Y' → 'Page {n} of {total}'; else None."""
+    slots = list(_SLOT.finditer(text))
+    rest = _SLOT.sub(" ", text)
+    if not 1 <= len(slots) <= 2 or len(text) > 30 or not re.fullmatch(r"(?i)[\W_]*(?:(?:page|pg|p|of)\b[\W_]*)*", rest):
+        return None
+    if len(slots) == 2 and not re.fullmatch(r"(?i)\s*(?:of|/)\s*", text[slots[0].end() : slots[1].start()]):
+        return None
+    out, end = "", 0
+    for slot, value in zip(slots, ("{n}", "{total}"), strict=False):
+        out, end = out + text[end : slot.start()] + value, slot.end()
+    return out + text[end:]
+
+
+# "stick 'ACME | Internal' at the top of each page": text at the top or bottom of every page is a header or footer
+_EDGE_TEXT = re.compile(
+    r"\b(?:put|add|stick|write|print|place|insert|show|type)\s+⟦\d+⟧\s+(?:at|along|across|on|in)\s+the\s+(top|bottom)\s+"
+    r"(?:edge\s+|margin\s+)?of\s+(?:each|every|all(?:\s+the)?|the)\s+pages?\b",
+    re.IGNORECASE,
+)
+
+
 def header_footer(c: str, low: str, ctx: Context) -> list[Intent] | None:
     m = re.search(r"\b(header|footer)s?\b", low)
-    if not m:
+    edge = _EDGE_TEXT.search(c) if not m and not _has(low, r"\b(?:left|right|corner|centre|center|middle)\b") else None
+    if not m and not edge:
         return None
     quoted = _quoted(c, ctx)
     if not quoted:
         return None
-    args: dict[str, Any] = {m.group(1): quoted[0], "pages": _pages(c, ctx)}
+    place = m.group(1) if m else "header" if edge and edge.group(1).lower() == "top" else "footer"
+    args: dict[str, Any] = {place: quoted[0], "pages": _pages(c, ctx)}
     if len(quoted) > 1 and _has(low, r"\bheader\b") and _has(low, r"\bfooter\b"):
         first, second = ("header", "footer") if low.find("header") < low.find("footer") else ("footer", "header")
         args = {first: quoted[0], second: quoted[1], "pages": args["pages"]}

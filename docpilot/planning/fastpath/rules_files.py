@@ -120,6 +120,12 @@ def convert(c: str, low: str, ctx: Context) -> list[Intent] | None:
         m = re.search(r"(\d{2,4})\s*dpi\b", low)
         if m:
             args["dpi"] = int(m.group(1))
+    if fmt == "jpeg":  # "quality 80", "at 90% quality", "a quality of 70"
+        m = re.search(
+            r"\bquality\s*(?:of\s+|=\s*|:\s*|at\s+|set\s+to\s+)?(\d{1,3})\b(?!\s*dpi)|\b(\d{1,3})\s*%?\s*quality\b", low
+        )
+        if m and 1 <= int(m.group(1) or m.group(2)) <= 100:
+            args["quality"] = int(m.group(1) or m.group(2))
     return [Intent(convert_task(fmt), _with_output(args, c, ctx), stage=2)]
 
 

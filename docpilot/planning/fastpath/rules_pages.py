@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from docpilot.planning.fastpath.extract import degrees_in, format_in, number_words, pages_in, position_in
+from docpilot.planning.fastpath.extract import degrees_in, format_in, number_words, pages_in, position_in, width_in
 from docpilot.planning.fastpath.grounding import mentions
 from docpilot.planning.fastpath.rules import (
     Context,
@@ -309,7 +309,9 @@ def combine(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if not _has(low, r"\b(?:combine|merge|join|concatenate|put together|stitch|bundle)\b|\binto (?:one|a single)\b"):
         return None
     if ctx.images and not ctx.pdfs:
-        return [Intent("images_to_pdf", _with_output({"images": list(ctx.images)}, c, ctx))]
+        return [
+            Intent("images_to_pdf", _with_output(_page_size({"images": list(ctx.images)}, low), c, ctx), words=_SIZE)
+        ]
     if len(ctx.pdfs) < 2:
         return None
     files = _merge_order(c, ctx.pdfs)
@@ -351,8 +353,21 @@ def _merge_order(c: str, pdfs: list[str]) -> list[str] | None:
 
 def images_to_pdf(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if ctx.images and not ctx.pdfs and _has(low, r"\b(?:pdf|convert|turn|make|create)\b"):
-        return [Intent("images_to_pdf", _with_output({"images": list(ctx.images)}, c, ctx))]
+        return [
+            Intent("images_to_pdf", _with_output(_page_size({"images": list(ctx.images)}, low), c, ctx), words=_SIZE)
+        ]
     return None
+
+
+_SIZE = {"letter-size", "letter-sized", "lettersize", "size", "sized", "paper", "format", "a4-size", "a4-sized"}
+
+
+def _page_size(args: dict[str, Any], low: str) -> dict[str, Any]:
+    """'letter-size pages', 'on A4 paper': the page size of a PDF made from images."""
+    m = re.search(r"\ba4\b|\b(?:us\s+)?letter(?:[- ]?sized?\b|\s+(?:paper|pages?|format|size)\b)", low)
+    if m:
+        args["page_size"] = "A4" if m.group(0) == "a4" else "letter"
+    return args
 
 
 def add_image(c: str, low: str, ctx: Context) -> list[Intent] | None:
@@ -367,7 +382,10 @@ def add_image(c: str, low: str, ctx: Context) -> list[Intent] | None:
     position = position_in(c, default_bottom="bottom-right", default_top="top-right")
     if position:
         args["position"] = position
-    return [Intent("add_image", _with_output(args, c, ctx))]
+    width = width_in(c)
+    if width:
+        args["width"] = width
+    return [Intent("add_image", _with_output(args, c, ctx), words={"wide", "width"} if width else set())]
 
 
 def compress(c: str, low: str, ctx: Context) -> list[Intent] | None:

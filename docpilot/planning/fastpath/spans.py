@@ -168,7 +168,7 @@ _KNOWN = {
     "fill", "filled", "move", "sort", "sorted", "order", "ordered", "reduce", "reduced", "optimize", "optimise",
     "trim", "join", "bundle", "break", "stick", "slap", "splash", "print", "label", "tag", "appear", "appears", "grab",
     "mention", "mentions", "mentioned", "contain", "contains", "occur", "occurs", "say", "says", "saying", "reading",
-    "called", "named", "titled", "rid", "known", "go", "goes", "comment", "comments", "note", "notes",
+    "called", "call", "named", "titled", "rid", "known", "go", "goes", "comment", "comments", "note", "notes",
     "sticky", "annotate", "recognise", "recognize", "searchable", "scanned",
     # tool nouns
     "page", "pages", "numbers", "header", "headers", "footer", "footers", "password", "passcode", "passphrase",
@@ -227,7 +227,7 @@ def _fillers() -> frozenset[str]:
 
 # "these two invoices", "into one PDF", "both files": which files, not how many of anything.
 _FILE_REFERENCE = re.compile(
-    r"\b(?:these|those|the|all|both|my|our)\s+(?:two|three|four|five|\d+)\s+[a-z]+s\b|"
+    r"\b(?:these|those|the|all|both|my|our)\s+(?:two|three|four|five|\d+)\s+(?!times\b)[a-z]+s\b|"
     r"\b(?:into|as|in|to)\s+(?:one|a\s+single|a\s+new|one\s+single)\s+(?:pdf|file|document|doc)\b|"
     r"\binto\s+(?:just\s+)?one\b(?!\s*[\w-])",
     re.IGNORECASE,
