@@ -547,3 +547,42 @@ def test_images_to_pdf_page_size(tmp_path, request_text: str, size: str) -> None
 )
 def test_argument_shapes_handed_on(make_pdf, request_text: str) -> None:
     assert _handed_on(make_pdf, request_text)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "steps"),
+    [
+        ("Encrypt it with the open password 'readme1' and the owner password 'adminOnly2'.",
+         [("add_password", {"password": "readme1", "owner_password": "adminOnly2"})]),
+        ("protect it with user password abc1 and owner password xyz9",
+         [("add_password", {"password": "abc1", "owner_password": "xyz9"})]),
+        ("does the password 'letmein' open this file?", [("check_password", {"password": "letmein"})]),
+        ("is 'abc123' the right password?", [("check_password", {"password": "abc123"})]),
+        ("who's listed as the author in the file's metadata?", [("get_metadata", {})]),
+        ("Show me the current values of the form fields.", [("read_form", {})]),
+        ("Flatten it so nobody can edit the fields anymore.", [("flatten_form", {})]),
+        ("put 'Acme Ltd' in the 'Company' field, then flatten it",
+         [("fill_form", {"values": {"Company": "Acme Ltd"}}), ("flatten_form", {})]),
+        ("type 'Jane' into the 'Name' field and 'Doe' into the 'Surname' field",
+         [("fill_form", {"values": {"Name": "Jane", "Surname": "Doe"}})]),
+    ],
+)  # fmt: skip
+def test_password_metadata_and_form_phrasings(make_pdf, request_text: str, steps: list) -> None:
+    assert _read(make_pdf, request_text) == steps
+
+
+def test_password_told_after_a_comma(make_pdf) -> None:
+    """'remove the password, it's oldpass123': a word that looks like a password is the password."""
+    assert _read(make_pdf, "remove the password, it's oldpass123") == [("remove_password", {"password": "oldpass123"})]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "protect it with the owner password 'adminOnly2'",  # who may open it is not said
+        "remove the password, it's annoying",  # a reason, not a password
+        "put 'Acme' in the 'Company' field in red",
+    ],
+)
+def test_password_and_form_shapes_handed_on(make_pdf, request_text: str) -> None:
+    assert _handed_on(make_pdf, request_text)

@@ -7,6 +7,7 @@ import re
 __all__ = [
     "pages_in",
     "password_in",
+    "password_pair_in",
     "degrees_in",
     "position_in",
     "output_name_in",
@@ -159,7 +160,40 @@ def password_in(clause: str, quotes: list[str]) -> str | None:
         if raw.lower() not in _NOT_PASSWORD:
             return raw
     given = re.search(r"\b(?:protect|encrypt|lock)\w*\b.*?\bwith\s+(?:the\s+)?(⟦\d+⟧)", clause, re.IGNORECASE)
-    return quotes[int(given.group(1)[1:-1])] if given else None  # "password protect it with 'vault77'"
+    if given:
+        return quotes[int(given.group(1)[1:-1])]  # "password protect it with 'vault77'"
+    told = re.search(r"\bpassword\b[^.;]*?,\s*(?:it's|it\s+is|which\s+is)\s+(⟦\d+⟧|[^\s,;]+)", clause, re.IGNORECASE)
+    if told:  # "remove the password, it's oldpass123": a word that looks like a password, never "it's annoying"
+        raw = told.group(1).rstrip(".")
+        if raw.startswith("⟦"):
+            return quotes[int(raw[1:-1])]
+        if re.search(r"\d", raw) and re.search(r"[a-z]", raw, re.IGNORECASE):
+            return raw
+    return None
+
+
+_OWNER = re.compile(
+    r"\b(?:owner|permissions?|master|admin(?:istrator)?|editing)\s+password\s*(?:is\s+|of\s+|=\s*|:\s*|to\s+)?"
+    r"(⟦\d+⟧|[^\s,;]+)",
+    re.IGNORECASE,
+)
+_USER = re.compile(
+    r"\b(?:open(?:ing)?|user|document[- ]open|viewing|view)\s+password\s*(?:is\s+|of\s+|=\s*|:\s*|to\s+)?"
+    r"(⟦\d+⟧|[^\s,;]+)",
+    re.IGNORECASE,
+)
+
+
+def password_pair_in(clause: str, quotes: list[str]) -> tuple[str, str] | None:
+    """'the open password X and the owner password Y' → (X, Y): who may open it, who may change it."""
+    user, owner = _USER.search(clause), _OWNER.search(clause)
+    if not user or not owner:
+        return None
+    values = []
+    for m in (user, owner):
+        raw = m.group(1).rstrip(".")
+        values.append(quotes[int(raw[1:-1])] if raw.startswith("⟦") else raw)
+    return (values[0], values[1]) if values[0] != values[1] else None
 
 
 def degrees_in(clause: str) -> int | None:

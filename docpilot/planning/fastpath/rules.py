@@ -18,6 +18,7 @@ from docpilot.planning.fastpath.extract import (
     output_name_in,
     pages_in,
     password_in,
+    password_pair_in,
     position_in,
     width_in,
 )
@@ -107,6 +108,16 @@ def check_password(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if _has(low, r"\b(?:is|are|does|do|has|have)\b.*\b(?:password|encrypted|protected|locked)\b") and not _has(
         low, r"\b(?:remove|add|set|protect with)\b"
     ):
+        tried = re.search(  # "does the password 'letmein' open this file?", "is 'abc1' the right password?"
+            r"\bpassword\s+(⟦\d+⟧)\s+(?:open|opens|work|works|unlock|unlocks)\b|"
+            r"\b(?:is|does)\s+(⟦\d+⟧)\s+(?:the\s+)?(?:right|correct|valid)\s+password\b",
+            c,
+            re.IGNORECASE,
+        )
+        if tried:
+            raw = tried.group(1) or tried.group(2)
+            args = {"password": ctx.quotes[int(raw[1:-1])]}
+            return [Intent("check_password", args, stage=1, words={"right", "correct", "valid", "work", "works"})]
         return [Intent("check_password", {}, stage=1)]
     return None
 
@@ -130,6 +141,10 @@ def add_password(c: str, low: str, ctx: Context) -> list[Intent] | None:
         r"password\b|\bread[- ]only\b.*\bpassword\b|\bpassword\b.*\bread[- ]only\b",
     ):
         return None
+    pair = password_pair_in(c, ctx.quotes)
+    if pair:  # "the open password X and the owner password Y"
+        words = {"open", "opening", "user", "owner", "permissions", "permission", "master", "admin", "editing", "view"}
+        return [Intent("add_password", {"password": pair[0], "owner_password": pair[1]}, stage=3, words=words)]
     pw = password_in(c, ctx.quotes)
     if not pw:
         raise NeedInfo(

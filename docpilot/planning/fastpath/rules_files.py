@@ -50,10 +50,10 @@ def set_metadata(c: str, low: str, ctx: Context) -> list[Intent] | None:
 def get_metadata(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if _has(
         low,
-        r"\b(?:what is|what's|who is|show|get|read|list|tell me)\b.*\b(?:title|author|metadata|properties|"
+        r"\b(?:what is|what's|who is|who's|show|get|read|list|tell me)\b.*\b(?:title|author|metadata|properties|"
         r"creation date|created|producer)\b",
     ):
-        return [Intent("get_metadata", {})]
+        return [Intent("get_metadata", {}, words={"listed", "given", "recorded", "stored"})]
     return None
 
 
@@ -82,21 +82,34 @@ def fill_form(c: str, low: str, ctx: Context) -> list[Intent] | None:
         key = ctx.quotes[int(m.group(1)[1:-1])]
         raw = m.group(2).strip()
         values[key] = ctx.quotes[int(raw[1:-1])] if re.fullmatch(r"⟦\d+⟧", raw) else raw
+    if not values:  # "put 'Acme Ltd' in the 'Company' field", "type 'Jane' into the Name field"
+        for m in _VALUE_INTO_FIELD.finditer(c):
+            for value, key in ((m.group(1), m.group(2)), (m.group(3), m.group(4))):
+                if value and key:
+                    values[ctx.quotes[int(key[1:-1])]] = ctx.quotes[int(value[1:-1])]
     if not values:
         return None
-    return [Intent("fill_form", _with_output({"values": values}, c, ctx))]
+    return [Intent("fill_form", _with_output({"values": values}, c, ctx), words={"type", "enter", "write"})]
+
+
+_VALUE_INTO_FIELD = re.compile(
+    r"\b(?:put|enter|type|write|fill\s+in|insert|add)\s+(⟦\d+⟧)\s+(?:in|into|under|for)\s+(?:the\s+)?(⟦\d+⟧)\s+field\b"
+    r"(?:\s*(?:,\s*)?(?:and\s+)?(⟦\d+⟧)\s+(?:in|into|under|for)\s+(?:the\s+)?(⟦\d+⟧)\s+field\b)?",
+    re.IGNORECASE,
+)
 
 
 def form_tools(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if _has(low, r"\bflatten"):  # "… so the fields can no longer be edited" says why, not what else
-        purpose = {"no", "longer", "edited", "editable", "edit", "changed", "can't", "cannot", "not"}
+        purpose = {"no", "longer", "edited", "editable", "edit", "changed", "can't", "cannot", "not", "nobody"}
+        purpose |= {"anymore", "anyone", "no-one", "noone"}
         return [Intent("flatten_form", _with_output({}, c, ctx), words=purpose)]
     if _has(
         low,
         r"\b(?:read|list|show|what are|get|extract)\b.*\b(?:form fields?|fields|form values|form data|"
         r"form entries)\b",
     ):
-        return [Intent("read_form", {})]
+        return [Intent("read_form", {}, words={"current", "existing", "entered", "filled", "filled-in"})]
     return None
 
 

@@ -297,7 +297,9 @@ def tag(clause: str, quotes: list[str], file_names: tuple[str, ...] = ()) -> lis
             word in file_words or word.rsplit(".", 1)[0] in file_words or word.endswith("s") and word[:-1] in file_words
         ):
             claim("file", m)
-        elif (word in fillers or word.rstrip("s") in fillers) and not _shouted(m.group(0)):
+        elif (word in fillers or word.rstrip("s") in fillers or word.endswith("'s") and word[:-2] in fillers) and not (
+            _shouted(m.group(0))
+        ):  # "it's", "the file's": the word itself
             claim("filler", m)
         else:
             claim("word", m)
