@@ -586,3 +586,30 @@ def test_password_told_after_a_comma(make_pdf) -> None:
 )
 def test_password_and_form_shapes_handed_on(make_pdf, request_text: str) -> None:
     assert _handed_on(make_pdf, request_text)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "steps"),
+    [
+        ("Please OCR every page, even the ones that already have a text layer.",
+         [("ocr", {"pages": "all", "force": True})]),
+        ("force OCR on pages 2-3", [("ocr", {"pages": "2-3", "force": True})]),
+        ("the scan is in Spanish, can you make the text selectable?", [("ocr", {"pages": "all", "language": "spa"})]),
+        ("OCR the even pages, even the pages that already have text", [("ocr", {"pages": "even", "force": True})]),
+        ("What comments and highlights have people left on this PDF?", [("read_annotations", {"pages": "all"})]),
+        ("are there any comments on page 2?", [("read_annotations", {"pages": "2"})]),
+        ("clear all the markup off the last page", [("delete_annotations", {"pages": "last"})]),
+        ("strip out the metadata, links, attachments, all the hidden stuff, before I send it out", [("sanitize", {})]),
+        ("clean it of anything risky like embedded scripts", [("sanitize", {})]),
+    ],
+)  # fmt: skip
+def test_ocr_annotation_and_sanitize_phrasings(make_pdf, request_text: str, steps: list) -> None:
+    assert _read(make_pdf, request_text) == steps
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["make the text selectable and red", "What comments should I add?", "clean it up", "clean it of scripts in red"],
+)
+def test_ocr_annotation_and_sanitize_shapes_handed_on(make_pdf, request_text: str) -> None:
+    assert _handed_on(make_pdf, request_text)

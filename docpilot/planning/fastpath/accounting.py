@@ -136,7 +136,7 @@ def leftovers(
         ),
         "position": lambda s: _position_used(s.text.lower(), intents) or s.text.lower() in said,
         "format": lambda s: _format_used(s.text, intents),
-        "category": lambda s: _category_used(s.text, intents),
+        "category": lambda s: _category_used(s.text, intents) or s.text.lower() in said,
         "verb": lambda s: bool(tasks & set(_verb_tasks(s.text))) or s.text.lower() in said,
         "modifier": lambda s: set(s.text.lower().split()) <= said or _modifier_used(s.text.lower(), intents),
         "word": lambda s: s.text.lower() in said or in_args(s.text) or any(s.text.lower() in n for n in names),

@@ -261,10 +261,18 @@ def annotation_tools(c: str, low: str, ctx: Context) -> list[Intent] | None:
         if kinds and not _has(low, r"\b(?:annotations?|markups?|all\s+(?:the\s+)?(?:marks|markings))\b"):
             # "remove the highlights" removes highlights only, never the comments too
             args["types"] = list(dict.fromkeys("comment" if k == "note" else k.replace("-", "") for k in kinds))
-        return [Intent("delete_annotations", _with_output(args, c, ctx))]
-    if _has(low, r"\b(?:list|show|read|what are|get)\b.*\b(?:annotations?|comments?|highlights?|markups?)\b"):
-        return [Intent("read_annotations", {"pages": _pages(c, ctx)})]
+        return [Intent("delete_annotations", _with_output(args, c, ctx), words=_MARKUP_WORDS)]
+    if _has(
+        low,
+        r"\b(?:list|show|read|what are|get)\b.*\b(?:annotations?|comments?|highlights?|markups?)\b|"
+        r"\b(?:what|which|any|are there)\s+(?:\w+\s+)?(?:annotations?|comments?|notes|highlights?|markups?)\b.*"
+        r"\b(?:left|added|made|put|there|in|on)\b",
+    ) and not _has(low, r"\b(?:add|put|insert|write|place)\s+(?:an?\s+)?(?:comment|note|annotation)"):
+        return [Intent("read_annotations", {"pages": _pages(c, ctx)}, words=_MARKUP_WORDS | {"left", "people", "made"})]
     return None
+
+
+_MARKUP_WORDS = {"markup", "markups", "mark-up", "mark-ups", "markings", "marks"}
 
 
 def watermark(c: str, low: str, ctx: Context) -> list[Intent] | None:

@@ -57,6 +57,29 @@ def get_metadata(c: str, low: str, ctx: Context) -> list[Intent] | None:
     return None
 
 
+# What sanitize takes out: said together ("the metadata, links, attachments") or as risky content ("scripts")
+_HIDDEN = re.compile(
+    r"\b(?:metadata|links?|attachments?|(?:hidden|embedded)\s+(?:stuff|data|content|info|information|files?|text|code)|"
+    r"javascript|scripts?|macros?|active\s+content|anything\s+(?:risky|dangerous|malicious|hidden))\b"
+)
+_RISKY = re.compile(
+    r"\b(?:javascript|scripts?|macros?|active\s+content|anything\s+(?:risky|dangerous|malicious)|hidden)\b"
+)
+_SANITIZE_WORDS = {"metadata", "links", "link", "attachments", "attachment", "hidden", "embedded", "stuff", "risky"}
+_SANITIZE_WORDS |= {
+    "dangerous",
+    "malicious",
+    "javascript",
+    "scripts",
+    "script",
+    "macros",
+    "active",
+    "content",
+    "like",
+    "clean",
+}
+
+
 def sanitize(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if _has(
         low,
@@ -64,6 +87,11 @@ def sanitize(c: str, low: str, ctx: Context) -> list[Intent] | None:
         r"(?:hidden (?:data|content|text)|javascript|scripts|metadata)\b|\bclean (?:up )?(?:the )?metadata",
     ):
         return [Intent("sanitize", _with_output({}, c, ctx))]
+    kinds = {m.group(0) for m in _HIDDEN.finditer(low)}
+    if _has(low, r"\b(?:remove|strip|clean|scrub|get rid of|clear|take out|purge)\b") and (
+        len(kinds) >= 2 or _RISKY.search(low)
+    ):  # "strip out the metadata, links, attachments, all the hidden stuff", "clean it of embedded scripts"
+        return [Intent("sanitize", _with_output({}, c, ctx), words=_SANITIZE_WORDS)]
     return None
 
 
@@ -164,15 +192,33 @@ def extraction(c: str, low: str, ctx: Context) -> list[Intent] | None:
     return None
 
 
+# "even the ones that already have a text layer", "redo the OCR", "force OCR": recognise pages that have text too
+_FORCE = re.compile(
+    r"\beven\s+(?:on\s+)?(?:the\s+)?(?:ones|pages?)\s+(?:that|which)\s+already\s+(?:have|has|contain)\s+"
+    r"(?:a\s+|some\s+)?(?:text|selectable\s+text|searchable\s+text)(?:\s+layers?)?\b|"
+    r"\b(?:force|forced|forcing)\s+(?:the\s+)?ocr\b|\bocr\b.{0,20}\bforced?\b|\bredo\s+(?:the\s+)?ocr\b|\bre-?ocr\b|"
+    r"\b(?:replace|overwrite|redo)\s+(?:the\s+|any\s+)?existing\s+text(?:\s+layers?)?\b"
+)
+
+
 def ocr(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if _has(low, r"\bocr\b|\bsearchable\b|\brecogni[sz]e (?:the )?text\b|\btext recognition\b"):
+    if _has(
+        low,
+        r"\bocr\b|\bre-?ocr\b|\bsearchable\b|\brecogni[sz]e (?:the )?text\b|\btext recognition\b|"
+        r"\b(?:make|turn|get)\b.*\b(?:text\s+)?(?:selectable|copyable|highlightable)\b",
+    ):
         from pdftools._ocr import LANGUAGE_NAMES
 
         names = [w for w in re.findall(r"[a-z]+", low) if len(w) > 2 and w in LANGUAGE_NAMES]
-        args: dict[str, Any] = {"pages": _pages(c, ctx)}
+        force = _FORCE.search(low)
+        args: dict[str, Any] = {"pages": _pages(_FORCE.sub(" ", c) if force else c, ctx)}  # "even the ones" is no page
         if names:
             args["language"] = "+".join(dict.fromkeys(LANGUAGE_NAMES[n] for n in names))
-        return [Intent("ocr", _with_output(args, c, ctx))]
+        words: set[str] = set()
+        if force:
+            args["force"] = True
+            words = set(re.findall(r"[\w'-]+", force.group(0)))
+        return [Intent("ocr", _with_output(args, c, ctx), words=words | {"copyable", "highlightable"})]
     return None
 
 
