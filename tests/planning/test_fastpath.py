@@ -613,3 +613,34 @@ def test_ocr_annotation_and_sanitize_phrasings(make_pdf, request_text: str, step
 )
 def test_ocr_annotation_and_sanitize_shapes_handed_on(make_pdf, request_text: str) -> None:
     assert _handed_on(make_pdf, request_text)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "steps"),
+    [
+        ('is "force majeure" mentioned anywhere in here?', [("search_text", {"terms": ["force majeure"], "pages": "all"})]),
+        ("is 'Acme' in the document?", [("search_text", {"terms": ["Acme"], "pages": "all"})]),
+        ("pull all the text out of pages 3-6", [("extract_text", {"pages": "3-6"})]),
+        ("redact the whole of page 5, text, images, everything", [("redact_pages", {"pages": "5"})]),
+        ("Highlight every money amount in light blue, please.",
+         [("highlight_text", {"categories": ["money"], "pages": "all", "color": "light blue"})]),
+        ("Black out all email addresses.", [("redact_text", {"categories": ["email"], "pages": "all"})]),
+        ("stamp VOID across the last page, horizontal (0 degrees), fully opaque black",
+         [("add_watermark", {"pages": "last", "text": "VOID", "opacity": 1.0, "rotation": 0, "color": "black"})]),
+    ],
+)  # fmt: skip
+def test_search_extraction_and_look_phrasings(make_pdf, request_text: str, steps: list) -> None:
+    assert _read(make_pdf, request_text) == steps
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "highlight 'x' in light red",  # no such shade: "light" is not read
+        "add an opaque DRAFT watermark at 30% opacity",  # opaque, or 30%?
+        "add a semi-opaque DRAFT watermark",
+        "redact page 5 as images",
+    ],
+)
+def test_look_shapes_handed_on(make_pdf, request_text: str) -> None:
+    assert _handed_on(make_pdf, request_text)

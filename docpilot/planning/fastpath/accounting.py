@@ -135,7 +135,7 @@ def leftovers(
             re.search(rf"(?<![\w#]){re.escape(_colour(s.text))}(?![\w])", x) for x in strings
         ),
         "position": lambda s: _position_used(s.text.lower(), intents) or s.text.lower() in said,
-        "format": lambda s: _format_used(s.text, intents),
+        "format": lambda s: _format_used(s.text, intents) or s.text.lower() in said,
         "category": lambda s: _category_used(s.text, intents) or s.text.lower() in said,
         "verb": lambda s: bool(tasks & set(_verb_tasks(s.text))) or s.text.lower() in said,
         "modifier": lambda s: set(s.text.lower().split()) <= said or _modifier_used(s.text.lower(), intents),
@@ -224,7 +224,7 @@ def _means_all(text: str) -> bool:
 
 
 def _colour(text: str) -> str:
-    return text.lower().split()[-1]
+    return " ".join(text.lower().split())
 
 
 def _measure_used(span: Span, numbers: list[float], keys: set[str], intents: list[Intent]) -> bool:
@@ -289,7 +289,8 @@ _MODIFIERS: list[tuple[str, Callable[[Intent], bool]]] = [
     (r"quality", lambda i: "quality" in i.args),
     (r"smaller", lambda i: i.task == "compress"),
     (r"small|tiny", lambda i: i.task == "compress" and i.args.get("level") == "high"),
-    (r"faint|light|transparent|semi-transparent|see-through|opaque|solid", lambda i: "opacity" in i.args),
+    (r"faint|light|transparent|semi-transparent|see-through", lambda i: float(i.args.get("opacity", 1)) < 1),
+    (r"opaque|solid", lambda i: float(i.args.get("opacity", 0)) >= 0.9),  # "an opaque stamp at 30% opacity" is not
     (r"large|larger|big|bigger|huge", lambda i: float(i.args.get("font_size") or 0) > _default_size(i.task)),
     (
         r"english|german|french|spanish|italian|dutch|portuguese|chinese|japanese|arabic|russian",

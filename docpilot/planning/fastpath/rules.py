@@ -214,12 +214,16 @@ def redact(c: str, low: str, ctx: Context) -> list[Intent] | None:
         return None
     if _has(
         rest,
-        r"^\s*(?:the\s+)?(?:whole|entire|full|complete)?\s*(?:first |last |\d+(?:st|nd|rd|th) )?pages?\b"
-        r"|^\s*(?:everything|all content|all text)\s+on\b",
+        r"^\s*(?:the\s+)?(?:(?:whole|entire|full|complete)(?:\s+of)?)?\s*(?:the\s+)?(?:first |last |\d+(?:st|nd|rd|th) )?"
+        r"pages?\b|^\s*(?:everything|all content|all text)\s+on\b",
     ) and not _quoted(c, ctx):
         pages = _pages(c, ctx, None)
-        if pages:
-            return [Intent("redact_pages", _with_output({"pages": pages}, c, ctx))]
+        if pages:  # "the whole of page 5, text, images, everything": all that is on it
+            listed = _has(
+                low, r"\b(?:text|images?|pictures|graphics)\s*(?:,|and)\s*(?:text|images?|pictures|graphics|everything)"
+            )
+            words = _WHOLE_PAGE if listed else {"whole", "entire", "all", "everything", "content"}
+            return [Intent("redact_pages", _with_output({"pages": pages}, c, ctx), words=words)]
     target = target_in(c, verb, ctx.quotes)
     if target.pronoun and ctx.last_target is not None:
         target = ctx.last_target
@@ -230,6 +234,9 @@ def redact(c: str, low: str, ctx: Context) -> list[Intent] | None:
         return None
     args = {**target.args(), "pages": _pages(c, ctx)}
     return [Intent("redact_text", _with_output(args, c, ctx), target=target, words=set(target.words))]
+
+
+_WHOLE_PAGE = {"text", "images", "image", "pictures", "graphics", "everything", "all", "whole", "entire", "content"}
 
 
 def comment(c: str, low: str, ctx: Context) -> list[Intent] | None:
@@ -306,6 +313,8 @@ def watermark(c: str, low: str, ctx: Context) -> list[Intent] | None:
     m = re.search(r"(\d+)\s*%\s*(?:opacity|opaque|transparent|transparency)?", low)
     if m:
         args["opacity"] = round(int(m.group(1)) / 100, 2)
+    elif _has(low, r"(?<![\w-])(?:(?:fully|completely|totally)\s+)?opaque\b"):  # "fully opaque black"
+        args["opacity"] = 1.0
     words: set[str] = set()
     angle = re.search(r"\b(?:rotated|tilted|turned|angled|at an angle of|at)\s+(?:by\s+)?(-?\d+)\s*(?:°|degrees?)", low)
     if angle:

@@ -171,7 +171,7 @@ def convert(c: str, low: str, ctx: Context) -> list[Intent] | None:
 
 
 def extraction(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if not _has(low, r"\b(?:extract|pull out|get|save|list|show|export|give me|what are|find)\b"):
+    if not _has(low, r"\b(?:extract|pull out|get|save|list|show|export|give me|what are|find)\b|\bpull\b.*\bout\b"):
         return None
     pages = pages_in(c, ctx.page_count)
     page_args = {"pages": pages} if pages and pages != "all" else {}
@@ -187,7 +187,7 @@ def extraction(c: str, low: str, ctx: Context) -> list[Intent] | None:
         return [Intent("extract_tables", dict(page_args))]
     if _has(low, r"\b(?:outline|bookmarks|table of contents|toc)\b"):
         return [Intent("get_outline", {})]
-    if _has(low, r"\b(?:extract|pull out|get|save|export|give me)\b.*\btext\b"):
+    if _has(low, r"\b(?:extract|pull out|get|save|export|give me)\b.*\btext\b|\bpull\b.*\btext\b.*\bout\b"):
         return [Intent("extract_text", _with_output(dict(page_args), c, ctx), stage=2)]
     return None
 
@@ -238,14 +238,16 @@ def find_entities(c: str, low: str, ctx: Context) -> list[Intent] | None:
 
 
 _HOW_OFTEN_WORDS = {"how", "many", "times", "often", "appear", "appears", "show", "shows", "up", "occur", "occurs"}
-_HOW_OFTEN_WORDS |= {"come", "comes", "number"}
+_HOW_OFTEN_WORDS |= {"come", "comes", "number", "anywhere", "used", "referenced", "present"}
 
 
 def search(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if not _has(
         low,
         r"\bwhich pages?\b|\bwhere (?:is|are|does|do)\b|\bsearch\b|\bfind\b|\bhow (?:many times|often)\b|"
-        r"\blook for\b|\blocate\b|\bon what pages?\b|\bdoes (?:it|this|the document) (?:mention|contain)",
+        r"\blook for\b|\blocate\b|\bon what pages?\b|\bdoes (?:it|this|the document) (?:mention|contain)|"
+        r"\b(?:is|are)\s+(?:the\s+(?:word|term|phrase|name)\s+)?⟦\d+⟧\s+(?:mentioned|used|referenced|present|"
+        r"anywhere|in\s+(?:it|here|this|the\s+(?:file|document|pdf)))\b",
     ):
         return None
     from docpilot.planning.fastpath.targets import target_in

@@ -68,7 +68,12 @@ _COLOURS = (
     "black|white|gray|grey|red|green|blue|navy|orange|yellow|purple|pink|brown|cyan|magenta|violet|teal|maroon|gold|"
     "silver|lime|turquoise|beige|crimson|olive|indigo"
 )
-_COLOUR = re.compile(rf"(?:\b(?:light|dark|bright|pale)\s+)?\b(?:{_COLOURS})\b|#[0-9a-f]{{6}}\b", re.IGNORECASE)
+_SHADES = (  # the shades the tools know by name ("light red" is not one: "light" stays a word to account for)
+    r"light\s+(?:blue|green|yellow|pink|gr[ae]y|cyan)|dark\s+(?:blue|red|green|orange|gr[ae]y|cyan|violet|magenta)|"
+    r"pale\s+green"
+)
+_COLOUR = re.compile(rf"\b(?:{_SHADES})\b|\b(?:{_COLOURS})\b|#[0-9a-f]{{6}}\b", re.IGNORECASE)
+_SHADE = re.compile(rf"\b(?:{_SHADES})\b", re.IGNORECASE)
 _POSITION = re.compile(
     r"\b(?:top|bottom|upper|lower|left|right|left-hand|right-hand|center|centre|centered|centred|middle|corner|"
     r"corners|header|footer|margin|beginning|start|front|end)\b",
@@ -279,8 +284,9 @@ def tag(clause: str, quotes: list[str], file_names: tuple[str, ...] = ()) -> lis
     for m in _PURPOSE.finditer(clause):
         claim("filler", m)
     for pattern, kind in (
+        (_SHADE, "colour"),  # "light blue" is a colour before "light" is a modifier
         (_MODIFIER, "modifier"),
-        (_VERB, "verb"),
+        (_VERB, "verb"),  # "black out" is a verb before "black" is a colour
         (_COLOUR, "colour"),
         (_FORMAT, "format"),
         (_POSITION, "position"),
