@@ -618,7 +618,8 @@ def test_ocr_annotation_and_sanitize_shapes_handed_on(make_pdf, request_text: st
 @pytest.mark.parametrize(
     ("request_text", "steps"),
     [
-        ('is "force majeure" mentioned anywhere in here?', [("search_text", {"terms": ["force majeure"], "pages": "all"})]),
+        ('is "force majeure" mentioned anywhere in here?',
+         [("search_text", {"terms": ["force majeure"], "pages": "all"})]),
         ("is 'Acme' in the document?", [("search_text", {"terms": ["Acme"], "pages": "all"})]),
         ("pull all the text out of pages 3-6", [("extract_text", {"pages": "3-6"})]),
         ("redact the whole of page 5, text, images, everything", [("redact_pages", {"pages": "5"})]),

@@ -214,8 +214,8 @@ def redact(c: str, low: str, ctx: Context) -> list[Intent] | None:
         return None
     if _has(
         rest,
-        r"^\s*(?:the\s+)?(?:(?:whole|entire|full|complete)(?:\s+of)?)?\s*(?:the\s+)?(?:first |last |\d+(?:st|nd|rd|th) )?"
-        r"pages?\b|^\s*(?:everything|all content|all text)\s+on\b",
+        r"^\s*(?:the\s+)?(?:(?:whole|entire|full|complete)(?:\s+of)?)?\s*(?:the\s+)?"
+        r"(?:first |last |\d+(?:st|nd|rd|th) )?pages?\b|^\s*(?:everything|all content|all text)\s+on\b",
     ) and not _quoted(c, ctx):
         pages = _pages(c, ctx, None)
         if pages:  # "the whole of page 5, text, images, everything": all that is on it
