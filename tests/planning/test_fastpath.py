@@ -645,3 +645,32 @@ def test_search_extraction_and_look_phrasings(make_pdf, request_text: str, steps
 )
 def test_look_shapes_handed_on(make_pdf, request_text: str) -> None:
     assert _handed_on(make_pdf, request_text)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "steps"),
+    [
+        ("pages 2-4 came out sideways, rotate them counter-clockwise please",
+         [("rotate_pages", {"pages": "2-4", "degrees": -90})]),
+        ("page 3 is upside down, can you rotate it", [("rotate_pages", {"pages": "3", "degrees": 180})]),
+        ("rotate pages 2-4 sideways", [("rotate_pages", {"pages": "2-4", "degrees": 90})]),
+        ("chop it into pieces of three pages each and name them chapter",
+         [("split_pdf", {"every": 3, "output": "chapter"})]),
+        ("split it every 2 pages and call the parts 'section'", [("split_pdf", {"every": 2, "output": "section"})]),
+    ],
+)  # fmt: skip
+def test_state_and_naming_phrasings(make_pdf, request_text: str, steps: list) -> None:
+    assert _read(make_pdf, request_text) == steps
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "page 3 is upside down, rotate it 90 degrees",  # the turn disagrees with the state: never two rotations
+        "pages 2-4 came out sideways, rotate them 180 degrees",
+        "rotate page 2 180 degrees sideways",
+        "split it every 2 pages and name them after the chapters",
+    ],
+)
+def test_state_and_naming_shapes_handed_on(make_pdf, request_text: str) -> None:
+    assert _handed_on(make_pdf, request_text)

@@ -283,6 +283,7 @@ _MODIFIERS: list[tuple[str, Callable[[Intent], bool]]] = [
     (r"clockwise", lambda i: i.args.get("degrees", 0) > 0),
     (r"counter-?clockwise|anti-?clockwise", lambda i: i.args.get("degrees", 0) < 0),
     (r"upside", lambda i: abs(i.args.get("degrees", 0)) == 180),
+    (r"sideways", lambda i: abs(i.args.get("degrees", 0)) == 90),
     (r"reverse|reversed|backwards?|opposite", lambda i: i.args.get("order") == "reverse"),
     (r"lossless|gently|light|lightly|minimum|quality", lambda i: i.args.get("level") == "low"),
     (r"strongly|aggressive(?:ly)?|heavily|maximum|max|highest|lowest", lambda i: i.args.get("level") == "high"),

@@ -161,7 +161,11 @@ def rotate(c: str, low: str, ctx: Context) -> list[Intent] | None:
     degrees = degrees_in(c) or 90
     if degrees % 90:
         raise NeedInfo(f"Pages can only be turned in steps of 90 degrees, not {degrees}.")
-    turned = set() if _has(low, r"\d|clockwise|\bleft\b|\bright\b|upside") else {"sideways", "landscape", "portrait"}
+    turned = (
+        set()
+        if _has(low, r"\d+\s*(?:°|deg)|clockwise|\bleft\b|\bright\b|upside")  # said how far: "sideways" must agree
+        else {"sideways", "landscape", "portrait"}
+    )
     args = {"pages": _pages(c, ctx), "degrees": degrees}
     return [Intent("rotate_pages", _with_output(args, c, ctx), words=turned)]
 
@@ -269,7 +273,18 @@ def split(c: str, low: str, ctx: Context) -> list[Intent] | None:
         args["at"] = ",".join(str(n) for n in numbers)
     elif _has(low, r"\b(?:single|individual|separate|one)\s+(?:pages?|page per file|file per page)\b|\beach page\b"):
         args["every"] = 1
-    return [Intent("split_pdf", args, stage=2, words={"begin", "begins", "start", "starts", "new", "chop"})]
+    words = {"begin", "begins", "start", "starts", "new", "chop"}
+    named = re.search(  # "name them chapter", "call the parts 'section'": the parts' base name
+        r"\b(?:name|call)\s+(?:them|the\s+(?:files|parts|pieces|chunks|pdfs|sections|documents))\s+(⟦\d+⟧|[\w-]+)(?:\.pdf)?"
+        r"(?:\s*$|\s*[,.])",
+        c,
+        re.IGNORECASE,
+    )
+    if named:
+        raw = named.group(1)
+        args["output"] = ctx.quotes[int(raw[1:-1])] if raw.startswith("⟦") else raw
+        words |= {"name", "call", "them"}
+    return [Intent("split_pdf", args, stage=2, words=words)]
 
 
 _EVERY_SIDE = re.compile(
