@@ -412,6 +412,8 @@ def test_whole_word_and_case_shapes_handed_on(make_pdf, request_text: str) -> No
         ("take pages 2-3 out into a new file", "extract_pages", "2-3"),
         ("grab pages 7 to 9 and then page 2, in that order, as a new pdf", "extract_pages", "7-9,2"),
         ("extract pages 5-6 followed by page 1", "extract_pages", "5-6,1"),
+        ("give me pages 1-3 as a separate file", "extract_pages", "1-3"),
+        ("extract pages 3, 1 and 2 in that order", "extract_pages", "3,1,2"),
         ("delete pages 1-3 and page 5", "delete_pages", "1-3,5"),
     ],
 )

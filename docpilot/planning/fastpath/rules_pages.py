@@ -121,7 +121,8 @@ _OWN_FILE = re.compile(
 def extract_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if not _has(
         low,
-        r"\b(?:extract|pull|take|keep|retain|preserve|copy|save|split out|separate|get|grab|need|want)\b.*\bpages?\b",
+        r"\b(?:extract|pull|take|keep|retain|preserve|copy|save|split out|separate|get|grab|need|want|give me)\b"
+        r".*\bpages?\b",
     ):
         return None
     if _has(
