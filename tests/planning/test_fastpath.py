@@ -370,3 +370,334 @@ def test_entity_kinds_are_targets(make_pdf, request_text: str, task: str, catego
     assert plan is not None and [s.task for s in plan.steps] == [task]
     assert plan.steps[0].args["categories"] == categories
     assert fast_plan("redact the email addresses", files).steps[0].args["categories"] == ["email"]
+
+
+def _read(make_pdf, request_text: str, pages: int = 6) -> list[tuple[str, dict]]:
+    files = inspect_files([make_pdf([f"Page {n}." for n in range(1, pages + 1)], name="doc.pdf")])
+    plan = fast_plan(request_text, files)
+    assert plan is not None, request_text
+    return [(s.task, {k: v for k, v in s.args.items() if k != "file"}) for s in plan.steps]
+
+
+def _handed_on(make_pdf, request_text: str, pages: int = 6) -> bool:
+    files = inspect_files([make_pdf([f"Page {n}." for n in range(1, pages + 1)], name="doc.pdf")])
+    try:
+        return fast_plan(request_text, files) is None
+    except NeedInfo:
+        return True
+
+
+@pytest.mark.parametrize(
+    ("request_text", "task", "args"),
+    [
+        ("Redact 'art' as a whole word only, not inside other words.", "redact_text", {"whole_words": True}),
+        ("highlight 'risk' - whole words only, I don't want 'asterisk' lit up", "highlight_text", {"terms": ["risk"]}),
+        ("count how often the whole word 'cat' shows up (not 'category' etc.)", "search_text", {"terms": ["cat"]}),
+        ("Strike out 'may' as a whole word on pages 2-3.", "strikeout_text", {"whole_words": True, "pages": "2-3"}),
+        ("Do a case-sensitive search for 'IT'.", "search_text", {"terms": ["IT"], "case_sensitive": True}),
+        ("underline 'Acme' with matching case", "underline_text", {"case_sensitive": True}),
+        ("Redact 'ACME' but only where it's written in capitals", "redact_text", {"case_sensitive": True}),
+    ],
+)
+def test_whole_word_and_case_phrasings(make_pdf, request_text: str, task: str, args: dict) -> None:
+    [(got, got_args)] = _read(make_pdf, request_text)
+    assert got == task and args.items() <= got_args.items()
+
+
+@pytest.mark.parametrize(
+    ("request_text", "absent"),
+    [
+        ("How many times does the word warranty appear?", "whole_words"),  # "the word X" is the word, anywhere
+        ("Strike out the word 'Consultant'", "whole_words"),
+        ("highlight 'risk' as whole words only, not 'asterisk'", "case_sensitive"),
+    ],
+)
+def test_whole_words_only_when_said(make_pdf, request_text: str, absent: str) -> None:
+    [(_, args)] = _read(make_pdf, request_text)
+    assert absent not in args and "asterisk" not in args["terms"]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "highlight 'risk', not 'danger'",  # a second term refused, not an illustration of whole words
+        "highlight 'risk' as whole words only, not 'danger'",
+        "Redact 'Acme' only where it's written in capitals",  # the term itself is not in capitals
+    ],
+)
+def test_whole_word_and_case_shapes_handed_on(make_pdf, request_text: str) -> None:
+    assert _handed_on(make_pdf, request_text)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "task", "pages"),
+    [
+        ("I only need pages 4, 6 and 8, can you make me a PDF with just those?", "extract_pages", "4,6,8"),
+        ("pull the last three pages out into their own file", "extract_pages", "10-12"),
+        ("take pages 2-3 out into a new file", "extract_pages", "2-3"),
+        ("grab pages 7 to 9 and then page 2, in that order, as a new pdf", "extract_pages", "7-9,2"),
+        ("extract pages 5-6 followed by page 1", "extract_pages", "5-6,1"),
+        ("give me pages 1-3 as a separate file", "extract_pages", "1-3"),
+        ("extract pages 3, 1 and 2 in that order", "extract_pages", "3,1,2"),
+        ("delete pages 1-3 and page 5", "delete_pages", "1-3,5"),
+    ],
+)
+def test_page_selection_phrasings(make_pdf, request_text: str, task: str, pages: str) -> None:
+    assert _read(make_pdf, request_text, pages=12) == [(task, {"pages": pages})]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "take the last three pages out",  # out of the file, or out for me? not one reading
+        "I need pages 2-3 turned sideways",
+        "I want pages 2-3 in Word",
+    ],
+)
+def test_page_selection_shapes_handed_on(make_pdf, request_text: str) -> None:
+    assert _handed_on(make_pdf, request_text, pages=12)
+
+
+def _merge(make_pdf, request_text: str, names: list[str]) -> list[str] | None:
+    files = inspect_files([make_pdf(["A page."], name=n) for n in names])
+    try:
+        plan = fast_plan(request_text, files)
+    except NeedInfo:
+        return None
+    if plan is None:
+        return None
+    assert [s.task for s in plan.steps] == ["combine_files"]
+    return [Path(f).name for f in plan.steps[0].args["files"]]
+
+
+@pytest.mark.parametrize(
+    ("request_text", "names", "order"),
+    [
+        ("merge them, february first and then january", ["invoice_jan.pdf", "invoice_feb.pdf"], [1, 0]),
+        (
+            "Could you stitch these into one: c.pdf first, then a.pdf, then b.pdf",
+            ["a.pdf", "b.pdf", "c.pdf"],
+            [2, 0, 1],
+        ),
+        ("merge cover.pdf, body.pdf and finally appendix.pdf", ["body.pdf", "appendix.pdf", "cover.pdf"], [2, 0, 1]),
+        ("join the PDFs together in the order I uploaded them", ["b.pdf", "c.pdf", "a.pdf"], [0, 1, 2]),
+        ("merge them", ["invoice_jan.pdf", "invoice_feb.pdf"], [0, 1]),
+    ],
+)
+def test_merge_order_as_said(make_pdf, request_text: str, names: list[str], order: list[int]) -> None:
+    assert _merge(make_pdf, request_text, names) == [names[i] for i in order]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "merge jan after feb",  # "after" turns the order round: the model reads it
+        "merge them: jan last, feb first",
+        "merge them, last feb then jan",
+        "merge them in alphabetical order",
+        "merge them in reverse order",
+    ],
+)
+def test_merge_orders_handed_on(make_pdf, request_text: str) -> None:
+    assert _merge(make_pdf, request_text, ["invoice_jan.pdf", "invoice_feb.pdf"]) is None
+
+
+@pytest.mark.parametrize(
+    ("request_text", "task", "args"),
+    [
+        ("Turn every page into a JPG, 150 dpi, quality 80.", "convert_to_jpeg", {"dpi": 150, "quality": 80}),
+        ("export page 1 as a JPEG at 90% quality", "convert_to_jpeg", {"pages": "1", "quality": 90}),
+        ("can you render pages 2-3 as jpegs", "convert_to_jpeg", {"pages": "2-3"}),
+        ("I want numbering that looks like '- 4 -', centered at the top", "add_page_numbers", {"format": "- {n} -"}),
+        ("number the pages as 'p. 3/12'", "add_page_numbers", {"format": "p. {n}/{total}"}),
+        (
+            "Can you number every page in 12 point, bottom right corner, and call the file numbered_final.pdf?",
+            "add_page_numbers",
+            {"font_size": 12.0, "position": "bottom-right", "output": "numbered_final.pdf"},
+        ),
+        (
+            "can u stick 'ACME | Internal' at the top of each page in 14 point font",
+            "add_header_footer",
+            {"header": "ACME | Internal", "font_size": 14.0},
+        ),  # fmt: skip
+        ("put 'Draft' at the bottom of every page", "add_header_footer", {"footer": "Draft"}),
+        (
+            "type my name, David Miller, as a signature on page 5, 200 points wide",
+            "add_signature",
+            {"name": "David Miller", "page": "5", "width": 200.0},
+        ),  # fmt: skip
+    ],
+)
+def test_argument_phrasings(make_pdf, request_text: str, task: str, args: dict) -> None:
+    [(got, got_args)] = _read(make_pdf, request_text)
+    assert got == task and args.items() <= got_args.items()
+
+
+@pytest.mark.parametrize(
+    ("request_text", "args"),
+    [
+        ("place the image on page 3, 100 points wide", {"page": "3", "width": 100.0}),
+        ("add the logo at the top right, width 120", {"position": "top-right", "width": 120.0}),
+    ],
+)
+def test_image_width(make_pdf, tmp_path, request_text: str, args: dict) -> None:
+    from PIL import Image
+
+    Image.new("RGB", (20, 10), "red").save(tmp_path / "logo.png")
+    files = inspect_files([make_pdf(["a", "b", "c"], name="doc.pdf"), tmp_path / "logo.png"])
+    plan = fast_plan(request_text, files)
+    assert plan is not None and [s.task for s in plan.steps] == ["add_image"]
+    assert args.items() <= plan.steps[0].args.items()
+
+
+@pytest.mark.parametrize(("request_text", "size"), [("turn these images into a PDF, letter-size pages", "letter"),
+                                                     ("make a pdf of the photos on A4 paper", "A4")])  # fmt: skip
+def test_images_to_pdf_page_size(tmp_path, request_text: str, size: str) -> None:
+    from PIL import Image
+
+    for name in ("r1.jpg", "r2.jpg"):
+        Image.new("RGB", (20, 10), "red").save(tmp_path / name)
+    plan = fast_plan(request_text, inspect_files([tmp_path / "r1.jpg", tmp_path / "r2.jpg"]))
+    assert plan is not None and plan.steps[0].args["page_size"] == size
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "save it as PNG, quality 80",  # PNG has no quality
+        "export as high quality jpeg",
+        "add page numbers 'Section 4'",  # not a page-number example
+        "put 'Draft' at the top right of every page",  # header alignment or a corner stamp?
+        "Add the header 'Falcon', 9pt, in a larger font",  # 9 pt is not larger
+        "add line numbering",
+    ],
+)
+def test_argument_shapes_handed_on(make_pdf, request_text: str) -> None:
+    assert _handed_on(make_pdf, request_text)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "steps"),
+    [
+        ("Encrypt it with the open password 'readme1' and the owner password 'adminOnly2'.",
+         [("add_password", {"password": "readme1", "owner_password": "adminOnly2"})]),
+        ("protect it with user password abc1 and owner password xyz9",
+         [("add_password", {"password": "abc1", "owner_password": "xyz9"})]),
+        ("does the password 'letmein' open this file?", [("check_password", {"password": "letmein"})]),
+        ("is 'abc123' the right password?", [("check_password", {"password": "abc123"})]),
+        ("who's listed as the author in the file's metadata?", [("get_metadata", {})]),
+        ("Show me the current values of the form fields.", [("read_form", {})]),
+        ("Flatten it so nobody can edit the fields anymore.", [("flatten_form", {})]),
+        ("put 'Acme Ltd' in the 'Company' field, then flatten it",
+         [("fill_form", {"values": {"Company": "Acme Ltd"}}), ("flatten_form", {})]),
+        ("type 'Jane' into the 'Name' field and 'Doe' into the 'Surname' field",
+         [("fill_form", {"values": {"Name": "Jane", "Surname": "Doe"}})]),
+    ],
+)  # fmt: skip
+def test_password_metadata_and_form_phrasings(make_pdf, request_text: str, steps: list) -> None:
+    assert _read(make_pdf, request_text) == steps
+
+
+def test_password_told_after_a_comma(make_pdf) -> None:
+    """'remove the password, it's oldpass123': a word that looks like a password is the password."""
+    assert _read(make_pdf, "remove the password, it's oldpass123") == [("remove_password", {"password": "oldpass123"})]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "protect it with the owner password 'adminOnly2'",  # who may open it is not said
+        "remove the password, it's annoying",  # a reason, not a password
+        "put 'Acme' in the 'Company' field in red",
+    ],
+)
+def test_password_and_form_shapes_handed_on(make_pdf, request_text: str) -> None:
+    assert _handed_on(make_pdf, request_text)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "steps"),
+    [
+        ("Please OCR every page, even the ones that already have a text layer.",
+         [("ocr", {"pages": "all", "force": True})]),
+        ("force OCR on pages 2-3", [("ocr", {"pages": "2-3", "force": True})]),
+        ("the scan is in Spanish, can you make the text selectable?", [("ocr", {"pages": "all", "language": "spa"})]),
+        ("OCR the even pages, even the pages that already have text", [("ocr", {"pages": "even", "force": True})]),
+        ("What comments and highlights have people left on this PDF?", [("read_annotations", {"pages": "all"})]),
+        ("are there any comments on page 2?", [("read_annotations", {"pages": "2"})]),
+        ("clear all the markup off the last page", [("delete_annotations", {"pages": "last"})]),
+        ("strip out the metadata, links, attachments, all the hidden stuff, before I send it out", [("sanitize", {})]),
+        ("clean it of anything risky like embedded scripts", [("sanitize", {})]),
+    ],
+)  # fmt: skip
+def test_ocr_annotation_and_sanitize_phrasings(make_pdf, request_text: str, steps: list) -> None:
+    assert _read(make_pdf, request_text) == steps
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["make the text selectable and red", "What comments should I add?", "clean it up", "clean it of scripts in red"],
+)
+def test_ocr_annotation_and_sanitize_shapes_handed_on(make_pdf, request_text: str) -> None:
+    assert _handed_on(make_pdf, request_text)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "steps"),
+    [
+        ('is "force majeure" mentioned anywhere in here?',
+         [("search_text", {"terms": ["force majeure"], "pages": "all"})]),
+        ("is 'Acme' in the document?", [("search_text", {"terms": ["Acme"], "pages": "all"})]),
+        ("pull all the text out of pages 3-6", [("extract_text", {"pages": "3-6"})]),
+        ("redact the whole of page 5, text, images, everything", [("redact_pages", {"pages": "5"})]),
+        ("Highlight every money amount in light blue, please.",
+         [("highlight_text", {"categories": ["money"], "pages": "all", "color": "light blue"})]),
+        ("Black out all email addresses.", [("redact_text", {"categories": ["email"], "pages": "all"})]),
+        ("stamp VOID across the last page, horizontal (0 degrees), fully opaque black",
+         [("add_watermark", {"pages": "last", "text": "VOID", "opacity": 1.0, "rotation": 0, "color": "black"})]),
+    ],
+)  # fmt: skip
+def test_search_extraction_and_look_phrasings(make_pdf, request_text: str, steps: list) -> None:
+    assert _read(make_pdf, request_text) == steps
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "highlight 'x' in light red",  # no such shade: "light" is not read
+        "add an opaque DRAFT watermark at 30% opacity",  # opaque, or 30%?
+        "add a semi-opaque DRAFT watermark",
+        "redact page 5 as images",
+    ],
+)
+def test_look_shapes_handed_on(make_pdf, request_text: str) -> None:
+    assert _handed_on(make_pdf, request_text)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "steps"),
+    [
+        ("pages 2-4 came out sideways, rotate them counter-clockwise please",
+         [("rotate_pages", {"pages": "2-4", "degrees": -90})]),
+        ("page 3 is upside down, can you rotate it", [("rotate_pages", {"pages": "3", "degrees": 180})]),
+        ("rotate pages 2-4 sideways", [("rotate_pages", {"pages": "2-4", "degrees": 90})]),
+        ("chop it into pieces of three pages each and name them chapter",
+         [("split_pdf", {"every": 3, "output": "chapter"})]),
+        ("split it every 2 pages and call the parts 'section'", [("split_pdf", {"every": 2, "output": "section"})]),
+    ],
+)  # fmt: skip
+def test_state_and_naming_phrasings(make_pdf, request_text: str, steps: list) -> None:
+    assert _read(make_pdf, request_text) == steps
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "page 3 is upside down, rotate it 90 degrees",  # the turn disagrees with the state: never two rotations
+        "pages 2-4 came out sideways, rotate them 180 degrees",
+        "rotate page 2 180 degrees sideways",
+        "split it every 2 pages and name them after the chapters",
+    ],
+)
+def test_state_and_naming_shapes_handed_on(make_pdf, request_text: str) -> None:
+    assert _handed_on(make_pdf, request_text)

@@ -17,6 +17,7 @@ from typing import Any
 from docpilot.planning.fastpath.extract import PII, categories_in, format_in, pages_in
 from docpilot.planning.fastpath.rules import Intent
 from docpilot.planning.fastpath.spans import VERB_TASKS, Span
+from docpilot.planning.fastpath.targets import CASE_SENSITIVE, WHOLE_WORDS
 from pdftools import get_tool
 from pdftools.errors import PdfToolError
 from pdftools.pages import parse_pages
@@ -134,8 +135,8 @@ def leftovers(
             re.search(rf"(?<![\w#]){re.escape(_colour(s.text))}(?![\w])", x) for x in strings
         ),
         "position": lambda s: _position_used(s.text.lower(), intents) or s.text.lower() in said,
-        "format": lambda s: _format_used(s.text, intents),
-        "category": lambda s: _category_used(s.text, intents),
+        "format": lambda s: _format_used(s.text, intents) or s.text.lower() in said,
+        "category": lambda s: _category_used(s.text, intents) or s.text.lower() in said,
         "verb": lambda s: bool(tasks & set(_verb_tasks(s.text))) or s.text.lower() in said,
         "modifier": lambda s: set(s.text.lower().split()) <= said or _modifier_used(s.text.lower(), intents),
         "word": lambda s: s.text.lower() in said or in_args(s.text) or any(s.text.lower() in n for n in names),
@@ -223,7 +224,7 @@ def _means_all(text: str) -> bool:
 
 
 def _colour(text: str) -> str:
-    return text.lower().split()[-1]
+    return " ".join(text.lower().split())
 
 
 def _measure_used(span: Span, numbers: list[float], keys: set[str], intents: list[Intent]) -> bool:
@@ -274,19 +275,24 @@ def _category_used(text: str, intents: list[Intent]) -> bool:
 
 
 _MODIFIERS: list[tuple[str, Callable[[Intent], bool]]] = [
+    (WHOLE_WORDS, lambda i: i.args.get("whole_words") is True),
+    (CASE_SENSITIVE, lambda i: i.args.get("case_sensitive") is True),
     (r"diagonal(?:ly)?", lambda i: i.task == "add_watermark" and i.args.get("rotation", 45) == 45),
     (r"horizontal(?:ly)?", lambda i: i.args.get("rotation") == 0),
     (r"vertical(?:ly)?", lambda i: i.args.get("rotation") in (90, -90)),
     (r"clockwise", lambda i: i.args.get("degrees", 0) > 0),
     (r"counter-?clockwise|anti-?clockwise", lambda i: i.args.get("degrees", 0) < 0),
     (r"upside", lambda i: abs(i.args.get("degrees", 0)) == 180),
+    (r"sideways", lambda i: abs(i.args.get("degrees", 0)) == 90),
     (r"reverse|reversed|backwards?|opposite", lambda i: i.args.get("order") == "reverse"),
     (r"lossless|gently|light|lightly|minimum|quality", lambda i: i.args.get("level") == "low"),
     (r"strongly|aggressive(?:ly)?|heavily|maximum|max|highest|lowest", lambda i: i.args.get("level") == "high"),
+    (r"quality", lambda i: "quality" in i.args),
     (r"smaller", lambda i: i.task == "compress"),
     (r"small|tiny", lambda i: i.task == "compress" and i.args.get("level") == "high"),
-    (r"faint|light|transparent|semi-transparent|see-through|opaque|solid", lambda i: "opacity" in i.args),
-    (r"large|larger|big|bigger|huge", lambda i: "font_size" in i.args),
+    (r"faint|light|transparent|semi-transparent|see-through", lambda i: float(i.args.get("opacity", 1)) < 1),
+    (r"opaque|solid", lambda i: float(i.args.get("opacity", 0)) >= 0.9),  # "an opaque stamp at 30% opacity" is not
+    (r"large|larger|big|bigger|huge", lambda i: float(i.args.get("font_size") or 0) > _default_size(i.task)),
     (
         r"english|german|french|spanish|italian|dutch|portuguese|chinese|japanese|arabic|russian",
         lambda i: "language" in i.args,
@@ -294,6 +300,11 @@ _MODIFIERS: list[tuple[str, Callable[[Intent], bool]]] = [
     (r"only", lambda i: i.task == "extract_pages" or any(i.args.get(k) not in (None, "all") for k in _PAGE_KEYS)),
     (r"each\s+side|all\s+sides|sides", lambda i: "margin" in i.args),
 ]
+
+
+def _default_size(task: str) -> float:
+    """The font size a tool uses when none is given: "in a larger font" with 9 pt is not larger."""
+    return float(get_tool(task).defaults().get("font_size") or 12)
 
 
 def _modifier_used(word: str, intents: list[Intent]) -> bool:

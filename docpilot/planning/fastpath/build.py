@@ -18,7 +18,7 @@ from docpilot.planning.fastpath import rules as r
 from docpilot.planning.fastpath import rules_files as f
 from docpilot.planning.fastpath import rules_pages as p
 from docpilot.planning.fastpath.accounting import bind_arguments, leftovers
-from docpilot.planning.fastpath.extract import password_in
+from docpilot.planning.fastpath.extract import pages_in, password_in
 from docpilot.planning.fastpath.grounding import ground_files
 from docpilot.planning.fastpath.rules import Context, Intent, NeedInfo
 from docpilot.planning.fastpath.spans import deciding, tag
@@ -123,7 +123,10 @@ def _tail(clause: str, found: list[Intent], ctx: Context) -> list[Intent]:
         return []
     low_tail = f"{m.group(1)} {tail}".lower()
     for rule in RULE_ORDER:
-        extra = rule(f"{m.group(1)} {tail}", low_tail, ctx)
+        try:
+            extra = rule(f"{m.group(1)} {tail}", low_tail, ctx)
+        except NeedInfo:  # "type my name, David Miller, as a signature": the tail is the same object, not a second
+            return []
         if extra and extra[0].task != found[0].task:
             head_found = _match_head(head, ctx)
             if head_found and head_found[0].task == found[0].task:
@@ -250,7 +253,7 @@ def _understood(
     ctx = Context(req.quotes, pdfs, images, first.pages if first else None)
     intents: list[Intent] = []
     password: str | None = None
-    for clause in req.clauses:
+    for clause in _described(req.clauses, ctx.page_count):
         named = _OUTPUT_ONLY.fullmatch(clause)
         if named and intents:  # "… and save it as notes.txt": the name of the last result
             raw = named.group(1)
@@ -296,6 +299,35 @@ def _understood(
     if len(pdfs) > 1 and not grounding.mentioned and not merging:
         raise NeedInfo(f"Which file should I change: {_either(pdfs)} (or all of them)?", [*pdfs, "all of them"])
     return intents, files, pdfs, password
+
+
+# "pages 2-4 came out sideways, rotate them counter-clockwise": what is wrong with which pages, then what to do
+_STATE = re.compile(
+    r"^(?:but\s+|and\s+|so\s+)?(?P<pages>.+?)\s+(?:came\s+out|come\s+out|are|were|is|was|look|looks|got\s+scanned|"
+    r"were\s+scanned|was\s+scanned|ended\s+up|have\s+been|has\s+been)\s+(?P<state>sideways|upside[- ]down)$",
+    re.IGNORECASE,
+)
+_THEM = re.compile(r"\b(?:them|those(?:\s+pages)?|these(?:\s+pages)?|it)\b", re.IGNORECASE)
+
+
+def _described(clauses: list[str], count: int | None) -> list[str]:
+    """A clause that says which pages are sideways or upside down, folded into the next clause that turns "them";
+    the state word goes along, so a turn that disagrees with it ("upside down, rotate them 90 degrees") is unread."""
+    out: list[str] = []
+    i = 0
+    while i < len(clauses):
+        state = _STATE.fullmatch(clauses[i])
+        following = clauses[i + 1] if i + 1 < len(clauses) else ""
+        pages = state and pages_in(state.group("pages"), count)
+        if state and pages and re.search(r"\b(?:rotat\w*|turn)\b", following, re.I) and _THEM.search(following):
+            said = state.group("pages")
+            if {s.kind for s in tag(said, [])} <= {"pages", "filler"}:  # the state stays, to agree with the turn
+                out.append(f"{_THEM.sub(said, following, count=1)} {state.group('state')}")
+                i += 2
+                continue
+        out.append(clauses[i])
+        i += 1
+    return out
 
 
 _OUTPUT_ONLY = re.compile(

@@ -7,12 +7,14 @@ import re
 __all__ = [
     "pages_in",
     "password_in",
+    "password_pair_in",
     "degrees_in",
     "position_in",
     "output_name_in",
     "categories_in",
     "format_in",
     "number_words",
+    "width_in",
     "PII",
 ]
 
@@ -50,7 +52,10 @@ _NUMBERS = {
 }
 _RANGE_SEP = r"\s*(?:-|–|to|through|thru|until|till)\s*"
 _NUM = r"\d+"
-_LIST = rf"{_NUM}(?:{_RANGE_SEP}(?:{_NUM}|the end|end|last))?(?:\s*(?:,|and|&|,\s*and)\s*{_NUM}(?:{_RANGE_SEP}(?:{_NUM}|the end|end|last))?)*"  # noqa: E501 - one alternation reads best whole
+# "pages 7 to 9 and then page 2": the pages in the order said (a number with a unit is no page: "page 3, 100 pt")
+_ITEM = rf"{_NUM}(?![\d.])(?:{_RANGE_SEP}(?:{_NUM}|the end|end|last))?"
+_LIST_SEP = r"\s*(?:,\s*and(?:\s+then)?|and(?:\s+then)?|&|,\s*then|then|followed\s+by|,)\s*(?:pages?\s+)?"
+_LIST = rf"{_ITEM}(?:{_LIST_SEP}{_ITEM})*"
 
 
 def number_words(text: str) -> int | None:
@@ -61,7 +66,7 @@ def number_words(text: str) -> int | None:
 
 
 def _clean_list(spec: str) -> str:
-    spec = re.sub(r"\s*(?:,\s*and|and|&)\s*", ",", spec)
+    spec = re.sub(_LIST_SEP, ",", spec)
     spec = re.sub(_RANGE_SEP, "-", spec)
     spec = re.sub(r"-(?:the end|end)", "-last", spec)
     return re.sub(r"\s+", "", spec)
@@ -155,7 +160,40 @@ def password_in(clause: str, quotes: list[str]) -> str | None:
         if raw.lower() not in _NOT_PASSWORD:
             return raw
     given = re.search(r"\b(?:protect|encrypt|lock)\w*\b.*?\bwith\s+(?:the\s+)?(⟦\d+⟧)", clause, re.IGNORECASE)
-    return quotes[int(given.group(1)[1:-1])] if given else None  # "password protect it with 'vault77'"
+    if given:
+        return quotes[int(given.group(1)[1:-1])]  # "password protect it with 'vault77'"
+    told = re.search(r"\bpassword\b[^.;]*?,\s*(?:it's|it\s+is|which\s+is)\s+(⟦\d+⟧|[^\s,;]+)", clause, re.IGNORECASE)
+    if told:  # "remove the password, it's oldpass123": a word that looks like a password, never "it's annoying"
+        raw = told.group(1).rstrip(".")
+        if raw.startswith("⟦"):
+            return quotes[int(raw[1:-1])]
+        if re.search(r"\d", raw) and re.search(r"[a-z]", raw, re.IGNORECASE):
+            return raw
+    return None
+
+
+_OWNER = re.compile(
+    r"\b(?:owner|permissions?|master|admin(?:istrator)?|editing)\s+password\s*(?:is\s+|of\s+|=\s*|:\s*|to\s+)?"
+    r"(⟦\d+⟧|[^\s,;]+)",
+    re.IGNORECASE,
+)
+_USER = re.compile(
+    r"\b(?:open(?:ing)?|user|document[- ]open|viewing|view)\s+password\s*(?:is\s+|of\s+|=\s*|:\s*|to\s+)?"
+    r"(⟦\d+⟧|[^\s,;]+)",
+    re.IGNORECASE,
+)
+
+
+def password_pair_in(clause: str, quotes: list[str]) -> tuple[str, str] | None:
+    """'the open password X and the owner password Y' → (X, Y): who may open it, who may change it."""
+    user, owner = _USER.search(clause), _OWNER.search(clause)
+    if not user or not owner:
+        return None
+    values = []
+    for m in (user, owner):
+        raw = m.group(1).rstrip(".")
+        values.append(quotes[int(raw[1:-1])] if raw.startswith("⟦") else raw)
+    return (values[0], values[1]) if values[0] != values[1] else None
 
 
 def degrees_in(clause: str) -> int | None:
@@ -201,7 +239,8 @@ def position_in(clause: str, default_bottom: str = "bottom-center", default_top:
 
 
 _NAME = re.compile(
-    r"\b(?:called|named|name it|save (?:it )?as|saved as|as a file called|file name|filename|rename (?:it )?to)\s+"
+    r"\b(?:called|named|name it|save (?:it )?as|saved as|as a file called|file name|filename|rename (?:it )?to|"
+    r"(?:call|name)\s+(?:it|the\s+(?:new\s+)?(?:file|result|output|pdf|document)))\s+"
     r"(⟦\d+⟧|[\w.\- ]+?\.(?:pdf|docx|pptx|xlsx|png|jpe?g|tiff?|txt|md))\b",
     re.IGNORECASE,
 )
@@ -274,8 +313,8 @@ _FORMATS = [
     (r"\b(?:powerpoint|power point|pptx|slides?|slide deck|deck|presentation)\b", "pptx"),
     (r"\b(?:excel|xlsx|spreadsheets?|workbook|csv)\b", "xlsx"),
     (r"\b(?:png)\b", "png"),
-    (r"\b(?:jpe?g|jpg)\b", "jpeg"),
-    (r"\b(?:tiff?|tif)\b", "tiff"),
+    (r"\b(?:jpe?gs?|jpgs?)\b", "jpeg"),
+    (r"\b(?:tiffs?|tifs?)\b", "tiff"),
     (r"\b(?:markdown|md)\b", "markdown"),
     (r"\b(?:plain text|text file|txt|\.txt)\b", "text"),
     (r"\b(?:images?|pictures?|pngs)\b", "png"),
@@ -287,3 +326,16 @@ def format_in(clause: str) -> str | None:
     c = clause.lower()
     found = [(m.start(), rank, fmt) for rank, (pattern, fmt) in enumerate(_FORMATS) if (m := re.search(pattern, c))]
     return min(found)[2] if found else None
+
+
+_WIDTH = re.compile(
+    r"\b(\d+(?:\.\d+)?)\s*(?:pts?|points?)?\s*(?:wide|across|in\s+width)\b"
+    r"|\bwidth\s*(?:of\s+|=\s*|:\s*|to\s+)?(\d+(?:\.\d+)?)\s*(?:pts?|points?)?(?!\s*(?:mm|cm|in|inch|px|pixels?|%))\b",
+    re.IGNORECASE,
+)
+
+
+def width_in(clause: str) -> float | None:
+    """A width in points ("100 points wide", "200pt wide", "width 150"); None for other units (the model converts)."""
+    m = _WIDTH.search(clause)
+    return float(m.group(1) or m.group(2)) if m else None

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from docpilot.files import FileInfo
 
-__all__ = ["Grounding", "ground_files", "FILE_MENTIONS", "name_pattern"]
+__all__ = ["Grounding", "ground_files", "FILE_MENTIONS", "name_pattern", "mentions", "word_aliases"]
 
 _LEAD = r"(?:the|this|that|these|those|both|each|every|all|my|our|your|in|to|of|from|for|on|into|with)"
 _NUMBER = r"(?:two|three|four|five|six|\d+)"
@@ -47,6 +47,41 @@ def name_pattern(name: str) -> re.Pattern[str]:
     """A file's name as people write it: "invoice_1002.pdf", "invoice 1002", "the Q3 budget"."""
     words = _words(name.rsplit(".", 1)[0])
     return re.compile(rf"(?<![\w.]){re.escape(name)}(?!\w)|\b{_phrase(words, True)}\b", re.IGNORECASE)
+
+
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")  # fmt: skip
+
+
+def word_aliases(word: str) -> set[str]:
+    """A file-name word and the ways people say it: "feb" is "february", "september" is "sep" or "sept"."""
+    out = {word}
+    for month in _MONTHS:
+        short = {month[:3], month[:4]} if month == "september" else {month[:3]}
+        if word == month or word in short:
+            out |= {month, *short}
+    return out
+
+
+def mentions(text: str, names: list[str]) -> list[tuple[int, int, str]]:
+    """Where ``text`` names each of ``names``: by file name, by its stem's words, or by a word of its stem that no
+    other name has ("cover" of cover.pdf, "february" of invoice_feb.pdf); (start, end, name) in text order."""
+    found: list[tuple[int, int, str]] = []
+    words_of = {name: {a for w in _words(name.rsplit(".", 1)[0]) for a in word_aliases(w)} for name in names}
+    for name in names:
+        others = set().union(*(w for n, w in words_of.items() if n != name))
+        own = sorted(w for w in words_of[name] - others if len(w) > 2 or w.isdigit())
+        patterns = [name_pattern(name)] + (
+            [re.compile(rf"\b(?:{'|'.join(map(re.escape, own))})s?\b", re.I)] if own else []
+        )
+        for pattern in patterns:
+            found += [(m.start(), m.end(), name) for m in pattern.finditer(text)]
+    found.sort(key=lambda f: (f[0], -f[1]))
+    out: list[tuple[int, int, str]] = []
+    for start, end, name in found:  # the longest mention at each place; none inside another
+        if not out or start >= out[-1][1]:
+            out.append((start, end, name))
+    return out
 
 
 def _words(stem: str) -> list[str]:

@@ -13,7 +13,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from docpilot.planning.fastpath.extract import categories_in, output_name_in, pages_in, password_in, position_in
+from docpilot.planning.fastpath.extract import (
+    categories_in,
+    output_name_in,
+    pages_in,
+    password_in,
+    password_pair_in,
+    position_in,
+    width_in,
+)
 from docpilot.planning.fastpath.targets import Target, target_in
 
 __all__ = ["Intent", "Context", "NeedInfo", "convert_task"]
@@ -100,6 +108,16 @@ def check_password(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if _has(low, r"\b(?:is|are|does|do|has|have)\b.*\b(?:password|encrypted|protected|locked)\b") and not _has(
         low, r"\b(?:remove|add|set|protect with)\b"
     ):
+        tried = re.search(  # "does the password 'letmein' open this file?", "is 'abc1' the right password?"
+            r"\bpassword\s+(⟦\d+⟧)\s+(?:open|opens|work|works|unlock|unlocks)\b|"
+            r"\b(?:is|does)\s+(⟦\d+⟧)\s+(?:the\s+)?(?:right|correct|valid)\s+password\b",
+            c,
+            re.IGNORECASE,
+        )
+        if tried:
+            raw = tried.group(1) or tried.group(2)
+            args = {"password": ctx.quotes[int(raw[1:-1])]}
+            return [Intent("check_password", args, stage=1, words={"right", "correct", "valid", "work", "works"})]
         return [Intent("check_password", {}, stage=1)]
     return None
 
@@ -123,6 +141,10 @@ def add_password(c: str, low: str, ctx: Context) -> list[Intent] | None:
         r"password\b|\bread[- ]only\b.*\bpassword\b|\bpassword\b.*\bread[- ]only\b",
     ):
         return None
+    pair = password_pair_in(c, ctx.quotes)
+    if pair:  # "the open password X and the owner password Y"
+        words = {"open", "opening", "user", "owner", "permissions", "permission", "master", "admin", "editing", "view"}
+        return [Intent("add_password", {"password": pair[0], "owner_password": pair[1]}, stage=3, words=words)]
     pw = password_in(c, ctx.quotes)
     if not pw:
         raise NeedInfo(
@@ -153,7 +175,7 @@ def _markup(task: str, verb: str) -> Rule:
         color = re.search(r"\bin (yellow|green|red|blue|orange|pink|purple|gray|grey)\b", low)
         if color and task != "redact_text":
             args["color"] = color.group(1)
-        return [Intent(task, _with_output(args, c, ctx), target=target)]
+        return [Intent(task, _with_output(args, c, ctx), target=target, words=set(target.words))]
 
     return rule
 
@@ -191,12 +213,16 @@ def redact(c: str, low: str, ctx: Context) -> list[Intent] | None:
         return None
     if _has(
         rest,
-        r"^\s*(?:the\s+)?(?:whole|entire|full|complete)?\s*(?:first |last |\d+(?:st|nd|rd|th) )?pages?\b"
-        r"|^\s*(?:everything|all content|all text)\s+on\b",
+        r"^\s*(?:the\s+)?(?:(?:whole|entire|full|complete)(?:\s+of)?)?\s*(?:the\s+)?"
+        r"(?:first |last |\d+(?:st|nd|rd|th) )?pages?\b|^\s*(?:everything|all content|all text)\s+on\b",
     ) and not _quoted(c, ctx):
         pages = _pages(c, ctx, None)
-        if pages:
-            return [Intent("redact_pages", _with_output({"pages": pages}, c, ctx))]
+        if pages:  # "the whole of page 5, text, images, everything": all that is on it
+            listed = _has(
+                low, r"\b(?:text|images?|pictures|graphics)\s*(?:,|and)\s*(?:text|images?|pictures|graphics|everything)"
+            )
+            words = _WHOLE_PAGE if listed else {"whole", "entire", "all", "everything", "content"}
+            return [Intent("redact_pages", _with_output({"pages": pages}, c, ctx), words=words)]
     target = target_in(c, verb, ctx.quotes)
     if target.pronoun and ctx.last_target is not None:
         target = ctx.last_target
@@ -206,7 +232,10 @@ def redact(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if verb in ("remove", "delete", "strip", "erase") and not (target.categories or _quoted(c, ctx)):
         return None
     args = {**target.args(), "pages": _pages(c, ctx)}
-    return [Intent("redact_text", _with_output(args, c, ctx), target=target)]
+    return [Intent("redact_text", _with_output(args, c, ctx), target=target, words=set(target.words))]
+
+
+_WHOLE_PAGE = {"text", "images", "image", "pictures", "graphics", "everything", "all", "whole", "entire", "content"}
 
 
 def comment(c: str, low: str, ctx: Context) -> list[Intent] | None:
@@ -238,10 +267,18 @@ def annotation_tools(c: str, low: str, ctx: Context) -> list[Intent] | None:
         if kinds and not _has(low, r"\b(?:annotations?|markups?|all\s+(?:the\s+)?(?:marks|markings))\b"):
             # "remove the highlights" removes highlights only, never the comments too
             args["types"] = list(dict.fromkeys("comment" if k == "note" else k.replace("-", "") for k in kinds))
-        return [Intent("delete_annotations", _with_output(args, c, ctx))]
-    if _has(low, r"\b(?:list|show|read|what are|get)\b.*\b(?:annotations?|comments?|highlights?|markups?)\b"):
-        return [Intent("read_annotations", {"pages": _pages(c, ctx)})]
+        return [Intent("delete_annotations", _with_output(args, c, ctx), words=_MARKUP_WORDS)]
+    if _has(
+        low,
+        r"\b(?:list|show|read|what are|get)\b.*\b(?:annotations?|comments?|highlights?|markups?)\b|"
+        r"\b(?:what|which|any|are there)\s+(?:\w+\s+)?(?:annotations?|comments?|notes|highlights?|markups?)\b.*"
+        r"\b(?:left|added|made|put|there|in|on)\b",
+    ) and not _has(low, r"\b(?:add|put|insert|write|place)\s+(?:an?\s+)?(?:comment|note|annotation)"):
+        return [Intent("read_annotations", {"pages": _pages(c, ctx)}, words=_MARKUP_WORDS | {"left", "people", "made"})]
     return None
+
+
+_MARKUP_WORDS = {"markup", "markups", "mark-up", "mark-ups", "markings", "marks"}
 
 
 def watermark(c: str, low: str, ctx: Context) -> list[Intent] | None:
@@ -275,6 +312,8 @@ def watermark(c: str, low: str, ctx: Context) -> list[Intent] | None:
     m = re.search(r"(\d+)\s*%\s*(?:opacity|opaque|transparent|transparency)?", low)
     if m:
         args["opacity"] = round(int(m.group(1)) / 100, 2)
+    elif _has(low, r"(?<![\w-])(?:(?:fully|completely|totally)\s+)?opaque\b"):  # "fully opaque black"
+        args["opacity"] = 1.0
     words: set[str] = set()
     angle = re.search(r"\b(?:rotated|tilted|turned|angled|at an angle of|at)\s+(?:by\s+)?(-?\d+)\s*(?:°|degrees?)", low)
     if angle:
@@ -317,11 +356,21 @@ def signature(c: str, low: str, ctx: Context) -> list[Intent] | None:
     position = position_in(c, default_bottom="bottom-right", default_top="top-right")
     if position and position != "center":
         args["position"] = position
-    return [Intent("add_signature", _with_output(args, c, ctx), words={"e-sign", "esign", "signature"})]
+    words = {"e-sign", "esign", "signature"}
+    if "name" in args and re.search(r"\btype[sd]?\b", low):  # "type my name as a signature": a typed signature
+        words |= {"type", "typed", "types"}
+    width = width_in(c)
+    if width:
+        args["width"], words = width, words | {"wide", "width"}
+    return [Intent("add_signature", _with_output(args, c, ctx), words=words)]
 
 
 def page_numbers(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if not _has(low, r"\bpage numbers?\b|\bnumber (?:the|all|every|each) pages\b|\bpaginat|\bpage numbering\b"):
+    if not _has(
+        low,
+        r"\bpage numbers?\b|\bnumber\s+(?:the\s+|all\s+(?:the\s+)?|every\s+|each\s+)?pages?\b|\bpaginat|"
+        r"\b(?:page\s+)?numbering\b",
+    ):
         return None
     if _has(low, r"\b(?:remove|delete)\b"):
         return None
@@ -333,22 +382,50 @@ def page_numbers(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if _has(low, r"page \w+ of \w+|\bof (?:the )?total\b|\bx of y\b|\bn of m\b"):
         args["format"] = "Page {n} of {total}"
     for marker, text in ((m, ctx.quotes[int(m[1:-1])]) for m in re.findall(r"⟦\d+⟧", c)):
-        if re.fullmatch(r"(?i)page\s+[xn#]\s+of\s+[ynm]", text.strip()):  # 'Page X of Y'
-            args["format"], said = "Page {n} of {total}", {marker}
+        shown = _number_format(text)
+        if shown:  # 'Page X of Y', '- 4 -', 'p. 3/12': the format shown by an example
+            args["format"], said = shown, {marker, "looks", "look", "like", "format", "formatted", "style"}
     pages = pages_in(c.replace("page numbers", "").replace("page number", ""), ctx.page_count)
     if pages:
         args["pages"] = pages
     return [Intent("add_page_numbers", _with_output(args, c, ctx), words=said)]
 
 
+_SLOT = re.compile(r"(?<![A-Za-z0-9])(?:\d+|[XxNnYyMmTt#])(?![A-Za-z0-9])")
+
+
+def _number_format(text: str) -> str | None:
+    """A page number shown by example: '- 4 -' → '- {n} -', 'Page X of Y' → 'Page {n} of {total}'; else None."""
+    slots = list(_SLOT.finditer(text))
+    rest = _SLOT.sub(" ", text)
+    if not 1 <= len(slots) <= 2 or len(text) > 30 or not re.fullmatch(r"(?i)[\W_]*(?:(?:page|pg|p|of)\b[\W_]*)*", rest):
+        return None
+    if len(slots) == 2 and not re.fullmatch(r"(?i)\s*(?:of|/)\s*", text[slots[0].end() : slots[1].start()]):
+        return None
+    out, end = "", 0
+    for slot, value in zip(slots, ("{n}", "{total}"), strict=False):
+        out, end = out + text[end : slot.start()] + value, slot.end()
+    return out + text[end:]
+
+
+# "stick 'ACME | Internal' at the top of each page": text at the top or bottom of every page is a header or footer
+_EDGE_TEXT = re.compile(
+    r"\b(?:put|add|stick|write|print|place|insert|show|type)\s+⟦\d+⟧\s+(?:at|along|across|on|in)\s+the\s+(top|bottom)\s+"
+    r"(?:edge\s+|margin\s+)?of\s+(?:each|every|all(?:\s+the)?|the)\s+pages?\b",
+    re.IGNORECASE,
+)
+
+
 def header_footer(c: str, low: str, ctx: Context) -> list[Intent] | None:
     m = re.search(r"\b(header|footer)s?\b", low)
-    if not m:
+    edge = _EDGE_TEXT.search(c) if not m and not _has(low, r"\b(?:left|right|corner|centre|center|middle)\b") else None
+    if not m and not edge:
         return None
     quoted = _quoted(c, ctx)
     if not quoted:
         return None
-    args: dict[str, Any] = {m.group(1): quoted[0], "pages": _pages(c, ctx)}
+    place = m.group(1) if m else "header" if edge and edge.group(1).lower() == "top" else "footer"
+    args: dict[str, Any] = {place: quoted[0], "pages": _pages(c, ctx)}
     if len(quoted) > 1 and _has(low, r"\bheader\b") and _has(low, r"\bfooter\b"):
         first, second = ("header", "footer") if low.find("header") < low.find("footer") else ("footer", "header")
         args = {first: quoted[0], second: quoted[1], "pages": args["pages"]}

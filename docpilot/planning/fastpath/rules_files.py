@@ -50,11 +50,34 @@ def set_metadata(c: str, low: str, ctx: Context) -> list[Intent] | None:
 def get_metadata(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if _has(
         low,
-        r"\b(?:what is|what's|who is|show|get|read|list|tell me)\b.*\b(?:title|author|metadata|properties|"
+        r"\b(?:what is|what's|who is|who's|show|get|read|list|tell me)\b.*\b(?:title|author|metadata|properties|"
         r"creation date|created|producer)\b",
     ):
-        return [Intent("get_metadata", {})]
+        return [Intent("get_metadata", {}, words={"listed", "given", "recorded", "stored"})]
     return None
+
+
+# What sanitize takes out: said together ("the metadata, links, attachments") or as risky content ("scripts")
+_HIDDEN = re.compile(
+    r"\b(?:metadata|links?|attachments?|(?:hidden|embedded)\s+(?:stuff|data|content|info|information|files?|text|code)|"
+    r"javascript|scripts?|macros?|active\s+content|anything\s+(?:risky|dangerous|malicious|hidden))\b"
+)
+_RISKY = re.compile(
+    r"\b(?:javascript|scripts?|macros?|active\s+content|anything\s+(?:risky|dangerous|malicious)|hidden)\b"
+)
+_SANITIZE_WORDS = {"metadata", "links", "link", "attachments", "attachment", "hidden", "embedded", "stuff", "risky"}
+_SANITIZE_WORDS |= {
+    "dangerous",
+    "malicious",
+    "javascript",
+    "scripts",
+    "script",
+    "macros",
+    "active",
+    "content",
+    "like",
+    "clean",
+}
 
 
 def sanitize(c: str, low: str, ctx: Context) -> list[Intent] | None:
@@ -64,6 +87,11 @@ def sanitize(c: str, low: str, ctx: Context) -> list[Intent] | None:
         r"(?:hidden (?:data|content|text)|javascript|scripts|metadata)\b|\bclean (?:up )?(?:the )?metadata",
     ):
         return [Intent("sanitize", _with_output({}, c, ctx))]
+    kinds = {m.group(0) for m in _HIDDEN.finditer(low)}
+    if _has(low, r"\b(?:remove|strip|clean|scrub|get rid of|clear|take out|purge)\b") and (
+        len(kinds) >= 2 or _RISKY.search(low)
+    ):  # "strip out the metadata, links, attachments, all the hidden stuff", "clean it of embedded scripts"
+        return [Intent("sanitize", _with_output({}, c, ctx), words=_SANITIZE_WORDS)]
     return None
 
 
@@ -82,21 +110,34 @@ def fill_form(c: str, low: str, ctx: Context) -> list[Intent] | None:
         key = ctx.quotes[int(m.group(1)[1:-1])]
         raw = m.group(2).strip()
         values[key] = ctx.quotes[int(raw[1:-1])] if re.fullmatch(r"⟦\d+⟧", raw) else raw
+    if not values:  # "put 'Acme Ltd' in the 'Company' field", "type 'Jane' into the Name field"
+        for m in _VALUE_INTO_FIELD.finditer(c):
+            for value, key in ((m.group(1), m.group(2)), (m.group(3), m.group(4))):
+                if value and key:
+                    values[ctx.quotes[int(key[1:-1])]] = ctx.quotes[int(value[1:-1])]
     if not values:
         return None
-    return [Intent("fill_form", _with_output({"values": values}, c, ctx))]
+    return [Intent("fill_form", _with_output({"values": values}, c, ctx), words={"type", "enter", "write"})]
+
+
+_VALUE_INTO_FIELD = re.compile(
+    r"\b(?:put|enter|type|write|fill\s+in|insert|add)\s+(⟦\d+⟧)\s+(?:in|into|under|for)\s+(?:the\s+)?(⟦\d+⟧)\s+field\b"
+    r"(?:\s*(?:,\s*)?(?:and\s+)?(⟦\d+⟧)\s+(?:in|into|under|for)\s+(?:the\s+)?(⟦\d+⟧)\s+field\b)?",
+    re.IGNORECASE,
+)
 
 
 def form_tools(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if _has(low, r"\bflatten"):  # "… so the fields can no longer be edited" says why, not what else
-        purpose = {"no", "longer", "edited", "editable", "edit", "changed", "can't", "cannot", "not"}
+        purpose = {"no", "longer", "edited", "editable", "edit", "changed", "can't", "cannot", "not", "nobody"}
+        purpose |= {"anymore", "anyone", "no-one", "noone"}
         return [Intent("flatten_form", _with_output({}, c, ctx), words=purpose)]
     if _has(
         low,
         r"\b(?:read|list|show|what are|get|extract)\b.*\b(?:form fields?|fields|form values|form data|"
         r"form entries)\b",
     ):
-        return [Intent("read_form", {})]
+        return [Intent("read_form", {}, words={"current", "existing", "entered", "filled", "filled-in"})]
     return None
 
 
@@ -120,11 +161,17 @@ def convert(c: str, low: str, ctx: Context) -> list[Intent] | None:
         m = re.search(r"(\d{2,4})\s*dpi\b", low)
         if m:
             args["dpi"] = int(m.group(1))
+    if fmt == "jpeg":  # "quality 80", "at 90% quality", "a quality of 70"
+        m = re.search(
+            r"\bquality\s*(?:of\s+|=\s*|:\s*|at\s+|set\s+to\s+)?(\d{1,3})\b(?!\s*dpi)|\b(\d{1,3})\s*%?\s*quality\b", low
+        )
+        if m and 1 <= int(m.group(1) or m.group(2)) <= 100:
+            args["quality"] = int(m.group(1) or m.group(2))
     return [Intent(convert_task(fmt), _with_output(args, c, ctx), stage=2)]
 
 
 def extraction(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if not _has(low, r"\b(?:extract|pull out|get|save|list|show|export|give me|what are|find)\b"):
+    if not _has(low, r"\b(?:extract|pull out|get|save|list|show|export|give me|what are|find)\b|\bpull\b.*\bout\b"):
         return None
     pages = pages_in(c, ctx.page_count)
     page_args = {"pages": pages} if pages and pages != "all" else {}
@@ -140,20 +187,38 @@ def extraction(c: str, low: str, ctx: Context) -> list[Intent] | None:
         return [Intent("extract_tables", dict(page_args))]
     if _has(low, r"\b(?:outline|bookmarks|table of contents|toc)\b"):
         return [Intent("get_outline", {})]
-    if _has(low, r"\b(?:extract|pull out|get|save|export|give me)\b.*\btext\b"):
+    if _has(low, r"\b(?:extract|pull out|get|save|export|give me)\b.*\btext\b|\bpull\b.*\btext\b.*\bout\b"):
         return [Intent("extract_text", _with_output(dict(page_args), c, ctx), stage=2)]
     return None
 
 
+# "even the ones that already have a text layer", "redo the OCR", "force OCR": recognise pages that have text too
+_FORCE = re.compile(
+    r"\beven\s+(?:on\s+)?(?:the\s+)?(?:ones|pages?)\s+(?:that|which)\s+already\s+(?:have|has|contain)\s+"
+    r"(?:a\s+|some\s+)?(?:text|selectable\s+text|searchable\s+text)(?:\s+layers?)?\b|"
+    r"\b(?:force|forced|forcing)\s+(?:the\s+)?ocr\b|\bocr\b.{0,20}\bforced?\b|\bredo\s+(?:the\s+)?ocr\b|\bre-?ocr\b|"
+    r"\b(?:replace|overwrite|redo)\s+(?:the\s+|any\s+)?existing\s+text(?:\s+layers?)?\b"
+)
+
+
 def ocr(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if _has(low, r"\bocr\b|\bsearchable\b|\brecogni[sz]e (?:the )?text\b|\btext recognition\b"):
+    if _has(
+        low,
+        r"\bocr\b|\bre-?ocr\b|\bsearchable\b|\brecogni[sz]e (?:the )?text\b|\btext recognition\b|"
+        r"\b(?:make|turn|get)\b.*\b(?:text\s+)?(?:selectable|copyable|highlightable)\b",
+    ):
         from pdftools._ocr import LANGUAGE_NAMES
 
         names = [w for w in re.findall(r"[a-z]+", low) if len(w) > 2 and w in LANGUAGE_NAMES]
-        args: dict[str, Any] = {"pages": _pages(c, ctx)}
+        force = _FORCE.search(low)
+        args: dict[str, Any] = {"pages": _pages(_FORCE.sub(" ", c) if force else c, ctx)}  # "even the ones" is no page
         if names:
             args["language"] = "+".join(dict.fromkeys(LANGUAGE_NAMES[n] for n in names))
-        return [Intent("ocr", _with_output(args, c, ctx))]
+        words: set[str] = set()
+        if force:
+            args["force"] = True
+            words = set(re.findall(r"[\w'-]+", force.group(0)))
+        return [Intent("ocr", _with_output(args, c, ctx), words=words | {"copyable", "highlightable"})]
     return None
 
 
@@ -173,14 +238,16 @@ def find_entities(c: str, low: str, ctx: Context) -> list[Intent] | None:
 
 
 _HOW_OFTEN_WORDS = {"how", "many", "times", "often", "appear", "appears", "show", "shows", "up", "occur", "occurs"}
-_HOW_OFTEN_WORDS |= {"come", "comes", "number"}
+_HOW_OFTEN_WORDS |= {"come", "comes", "number", "anywhere", "used", "referenced", "present"}
 
 
 def search(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if not _has(
         low,
         r"\bwhich pages?\b|\bwhere (?:is|are|does|do)\b|\bsearch\b|\bfind\b|\bhow (?:many times|often)\b|"
-        r"\blook for\b|\blocate\b|\bon what pages?\b|\bdoes (?:it|this|the document) (?:mention|contain)",
+        r"\blook for\b|\blocate\b|\bon what pages?\b|\bdoes (?:it|this|the document) (?:mention|contain)|"
+        r"\b(?:is|are)\s+(?:the\s+(?:word|term|phrase|name)\s+)?⟦\d+⟧\s+(?:mentioned|used|referenced|present|"
+        r"anywhere|in\s+(?:it|here|this|the\s+(?:file|document|pdf)))\b",
     ):
         return None
     from docpilot.planning.fastpath.targets import target_in
@@ -194,4 +261,4 @@ def search(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if target.empty or target.unsupported:
         return None
     args = {**target.args(), "pages": _pages(c, ctx)}
-    return [Intent("search_text", args, target=target, words=_HOW_OFTEN_WORDS)]
+    return [Intent("search_text", args, target=target, words=_HOW_OFTEN_WORDS | target.words)]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from docpilot.planning.fastpath.extract import degrees_in, format_in, number_words, pages_in, position_in
+from docpilot.planning.fastpath.extract import degrees_in, format_in, number_words, pages_in, position_in, width_in
+from docpilot.planning.fastpath.grounding import mentions
 from docpilot.planning.fastpath.rules import (
     Context,
     Intent,
@@ -110,17 +111,28 @@ def delete_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
     return [Intent("delete_pages", _with_output({"pages": pages}, c, ctx))]
 
 
+# "into their own file", "as a new PDF", "in a separate document": where pages taken out go
+_OWN_FILE = re.compile(
+    r"\b(?:into|in|as|to)\s+(?:an?|its|their|my|the)\s+(?:own|new|separate|standalone|different)\s+"
+    r"(?:pdf|file|document|doc)s?\b"
+)
+
+
 def extract_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if not _has(
-        low, r"\b(?:extract|pull out|take|keep|retain|preserve|copy|save|split out|separate|get)\b.*\bpages?\b"
+        low,
+        r"\b(?:extract|pull|take|keep|retain|preserve|copy|save|split out|separate|get|grab|need|want|give me)\b"
+        r".*\bpages?\b",
     ):
         return None
     if _has(
         low,
-        r"\b(?:rotat\w*|delet\w*|remov\w*|crop\w*|insert\w*|numbering|watermark\w*|stamp\w*|"
+        r"\b(?:rotat\w*|turn\w*|delet\w*|remov\w*|crop\w*|insert\w*|numbering|watermark\w*|stamp\w*|"
         r"redact\w*|highlight\w*|underlin\w*|sign\w*)\b",
     ):
         return None  # the pages belong to another action ("save it as x.pdf after rotating page 1")
+    if _has(low, r"\btake\b.*\bout\b") and not _OWN_FILE.search(low):
+        return None  # "take the last three pages out": out of the file (deleted) or out for me (kept)? not one reading
     if _has(low, r"\b(?:images|pictures|photos|figures|graphics|tables?|text|attachments)\b") and not _has(
         low, r"\b(?:as|into|to)\s+(?:an?\s+)?(?:\w+\s+)?(?:images|pictures|text)\b"
     ):
@@ -150,7 +162,11 @@ def rotate(c: str, low: str, ctx: Context) -> list[Intent] | None:
     degrees = degrees_in(c) or 90
     if degrees % 90:
         raise NeedInfo(f"Pages can only be turned in steps of 90 degrees, not {degrees}.")
-    turned = set() if _has(low, r"\d|clockwise|\bleft\b|\bright\b|upside") else {"sideways", "landscape", "portrait"}
+    turned = (
+        set()
+        if _has(low, r"\d+\s*(?:°|deg)|clockwise|\bleft\b|\bright\b|upside")  # said how far: "sideways" must agree
+        else {"sideways", "landscape", "portrait"}
+    )
     args = {"pages": _pages(c, ctx), "degrees": degrees}
     return [Intent("rotate_pages", _with_output(args, c, ctx), words=turned)]
 
@@ -258,7 +274,18 @@ def split(c: str, low: str, ctx: Context) -> list[Intent] | None:
         args["at"] = ",".join(str(n) for n in numbers)
     elif _has(low, r"\b(?:single|individual|separate|one)\s+(?:pages?|page per file|file per page)\b|\beach page\b"):
         args["every"] = 1
-    return [Intent("split_pdf", args, stage=2, words={"begin", "begins", "start", "starts", "new", "chop"})]
+    words = {"begin", "begins", "start", "starts", "new", "chop"}
+    named = re.search(  # "name them chapter", "call the parts 'section'": the parts' base name
+        r"\b(?:name|call)\s+(?:them|the\s+(?:files|parts|pieces|chunks|pdfs|sections|documents))\s+(⟦\d+⟧|[\w-]+)(?:\.pdf)?"
+        r"(?:\s*$|\s*[,.])",
+        c,
+        re.IGNORECASE,
+    )
+    if named:
+        raw = named.group(1)
+        args["output"] = ctx.quotes[int(raw[1:-1])] if raw.startswith("⟦") else raw
+        words |= {"name", "call", "them"}
+    return [Intent("split_pdf", args, stage=2, words=words)]
 
 
 _EVERY_SIDE = re.compile(
@@ -298,16 +325,65 @@ def combine(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if not _has(low, r"\b(?:combine|merge|join|concatenate|put together|stitch|bundle)\b|\binto (?:one|a single)\b"):
         return None
     if ctx.images and not ctx.pdfs:
-        return [Intent("images_to_pdf", _with_output({"images": list(ctx.images)}, c, ctx))]
+        return [
+            Intent("images_to_pdf", _with_output(_page_size({"images": list(ctx.images)}, low), c, ctx), words=_SIZE)
+        ]
     if len(ctx.pdfs) < 2:
         return None
-    return [Intent("combine_files", _with_output({"files": list(ctx.pdfs)}, c, ctx))]
+    files = _merge_order(c, ctx.pdfs)
+    if files is None:
+        return None
+    return [Intent("combine_files", _with_output({"files": files}, c, ctx))]
+
+
+# Between files named in order: "cover.pdf first, then body.pdf", "february first and then january"
+_IN_ORDER = re.compile(r"(?:\s|,|:|;|\b(?:first|then|and|followed\s+by|next|finally|lastly|last|before)\b)*", re.I)
+_ORDER_WORDS = re.compile(r"\b(?:first|then|followed|next|finally|last|lastly|before|after|order|start|end)\b", re.I)
+
+
+def _merge_order(c: str, pdfs: list[str]) -> list[str] | None:
+    """The files in the order the clause names them; upload order when it names none; None when it names an order
+    that is not one simple sequence ("january after february", only some of the files)."""
+    named = mentions(c, pdfs)
+    sequence = list(dict.fromkeys(name for _, _, name in named))
+    if not sequence or len(sequence) == 1 and not _ORDER_WORDS.search(c):
+        return list(pdfs)
+    if len(named) != len(sequence) or set(sequence) != set(pdfs):
+        return None
+    gaps = [c[a[1] : b[0]] for a, b in zip(named, named[1:], strict=False)] + [c[named[-1][1] :]]
+    last = len(gaps) - 1
+    for i, gap in enumerate(gaps):
+        said = set(re.findall(r"[a-z]+", gap.lower()))
+        if (
+            not _IN_ORDER.fullmatch(gap)
+            or "first" in said
+            and i != 0
+            or said & {"last", "lastly", "finally"}
+            and i < last - 1
+        ):
+            return None  # "cover last, body first": the words disagree with the order the names come in
+    if _ORDER_WORDS.search(c[: named[0][0]].replace("first", "")):
+        return None  # "…, last feb and then jan"
+    return sequence
 
 
 def images_to_pdf(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if ctx.images and not ctx.pdfs and _has(low, r"\b(?:pdf|convert|turn|make|create)\b"):
-        return [Intent("images_to_pdf", _with_output({"images": list(ctx.images)}, c, ctx))]
+        return [
+            Intent("images_to_pdf", _with_output(_page_size({"images": list(ctx.images)}, low), c, ctx), words=_SIZE)
+        ]
     return None
+
+
+_SIZE = {"letter-size", "letter-sized", "lettersize", "size", "sized", "paper", "format", "a4-size", "a4-sized"}
+
+
+def _page_size(args: dict[str, Any], low: str) -> dict[str, Any]:
+    """'letter-size pages', 'on A4 paper': the page size of a PDF made from images."""
+    m = re.search(r"\ba4\b|\b(?:us\s+)?letter(?:[- ]?sized?\b|\s+(?:paper|pages?|format|size)\b)", low)
+    if m:
+        args["page_size"] = "A4" if m.group(0) == "a4" else "letter"
+    return args
 
 
 def add_image(c: str, low: str, ctx: Context) -> list[Intent] | None:
@@ -322,7 +398,10 @@ def add_image(c: str, low: str, ctx: Context) -> list[Intent] | None:
     position = position_in(c, default_bottom="bottom-right", default_top="top-right")
     if position:
         args["position"] = position
-    return [Intent("add_image", _with_output(args, c, ctx))]
+    width = width_in(c)
+    if width:
+        args["width"] = width
+    return [Intent("add_image", _with_output(args, c, ctx), words={"wide", "width"} if width else set())]
 
 
 def compress(c: str, low: str, ctx: Context) -> list[Intent] | None:

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from docpilot.planning.fastpath.grounding import FILE_MENTIONS, name_pattern
+from docpilot.planning.fastpath.grounding import FILE_MENTIONS, name_pattern, word_aliases
+from docpilot.planning.fastpath.targets import CASE_SENSITIVE, WHOLE_WORDS
 
 __all__ = ["Span", "tag", "deciding", "VERB_TASKS"]
 
@@ -45,7 +46,11 @@ _UNIT = (
 _MEASURE = re.compile(rf"(?<![\w.])(-?\d+(?:\.\d+)?)\s*-?\s*({_UNIT})", re.IGNORECASE)
 _ORDINAL = r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|final|\d+(?:st|nd|rd|th))"
 _COUNT = r"(?:\d+|" + "|".join(_NUMBER_WORDS) + r")"
-_PAGE_LIST = r"\d+(?:\s*(?:-|–|to|through|thru|until|till|and|&|,)\s*(?:\d+|the end|end|last))*"
+_NOT_MEASURE = r"(?![\d.])(?!\s*(?:%|°|degrees?\b|dpi\b|pts?\b|points?\b|mm\b|cm\b|inch|px\b|pixels?\b))"
+_PAGE_LIST = (  # "pages 7 to 9 and then page 2"; "page 3, 100 points wide" is page 3 and a width
+    rf"\d+{_NOT_MEASURE}(?:\s*(?:-|–|to|through|thru|until|till|and(?:\s+then)?|&|,(?:\s*(?:and\s+)?then)?|then|"
+    rf"followed\s+by)\s*(?:pages?\s+)?(?:\d+{_NOT_MEASURE}|the end|end|last))*"
+)
 _PAGES = re.compile(
     r"\b(?:"
     rf"(?:pages?|pp?\.)\s*{_PAGE_LIST}(?:\s+(?:onwards?|on|to the end|and (?:after|beyond|following)))?"
@@ -63,7 +68,12 @@ _COLOURS = (
     "black|white|gray|grey|red|green|blue|navy|orange|yellow|purple|pink|brown|cyan|magenta|violet|teal|maroon|gold|"
     "silver|lime|turquoise|beige|crimson|olive|indigo"
 )
-_COLOUR = re.compile(rf"(?:\b(?:light|dark|bright|pale)\s+)?\b(?:{_COLOURS})\b|#[0-9a-f]{{6}}\b", re.IGNORECASE)
+_SHADES = (  # the shades the tools know by name ("light red" is not one: "light" stays a word to account for)
+    r"light\s+(?:blue|green|yellow|pink|gr[ae]y|cyan)|dark\s+(?:blue|red|green|orange|gr[ae]y|cyan|violet|magenta)|"
+    r"pale\s+green"
+)
+_COLOUR = re.compile(rf"\b(?:{_SHADES})\b|\b(?:{_COLOURS})\b|#[0-9a-f]{{6}}\b", re.IGNORECASE)
+_SHADE = re.compile(rf"\b(?:{_SHADES})\b", re.IGNORECASE)
 _POSITION = re.compile(
     r"\b(?:top|bottom|upper|lower|left|right|left-hand|right-hand|center|centre|centered|centred|middle|corner|"
     r"corners|header|footer|margin|beginning|start|front|end)\b",
@@ -120,13 +130,14 @@ VERB_TASKS: dict[str, tuple[str, ...]] = {
     r"attachments?": ("extract_attachments", "sanitize"),
     r"tables?": ("extract_tables", "convert_to_xlsx", "convert_to_docx", "convert_to_markdown"),
     # No tool does these: the model (or a refusal) answers them.
-    r"print\w*|e-?mail(?:ed|ing)?|fax\w*|translat\w*|summar\w*|upload\w*|share|sharing|shared|post|tweet\w*|"
+    r"print\w*|e-?mail(?:ed|ing)?|fax\w*|translat\w*|summar\w*|upload|uploads|uploading|share|sharing|shared|post|tweet\w*|"
     r"publish\w*|spell-?check\w*|proofread\w*|rewrite|rephrase|paraphras\w*|edit|fix|improve|beautify|"
     r"recolou?r\w*|resiz\w*|scale|scaling|enlarge|zoom": (),
 }
 _VERB = re.compile("|".join(rf"\b(?:{p})\b" for p in VERB_TASKS), re.IGNORECASE)
 # Words that change what an operation means or how; accounting knows which plans use each.
 _MODIFIER = re.compile(
+    rf"\b(?:{WHOLE_WORDS}|{CASE_SENSITIVE})\b|"
     r"\b(?:\w+\s+times|once|down\s+to|except(?:\s+for)?|excluding|exclude|but|other\s+than|apart\s+from|save\s+for|besides|not|no|never|none|nothing|"
     r"without|don't|dont|do\s+not|twice|thrice|double|triple|again|every\s+other|alternate|alternating|only|"
     r"diagonal(?:ly)?|horizontal(?:ly)?|vertical(?:ly)?|bold|italics?|large|larger|big|bigger|huge|small|tiny|"
@@ -164,9 +175,9 @@ _KNOWN = {
     "search", "look", "locate", "list", "show", "tell", "check", "count", "read", "see", "mark", "number",
     "numbered", "numbering", "stamp", "stamped", "stamping", "lock", "locked", "protect", "protected", "secure",
     "fill", "filled", "move", "sort", "sorted", "order", "ordered", "reduce", "reduced", "optimize", "optimise",
-    "trim", "join", "bundle", "break", "stick", "slap", "splash", "print", "label", "tag", "appear", "appears",
+    "trim", "join", "bundle", "break", "stick", "slap", "splash", "print", "label", "tag", "appear", "appears", "grab",
     "mention", "mentions", "mentioned", "contain", "contains", "occur", "occurs", "say", "says", "saying", "reading",
-    "called", "named", "titled", "rid", "known", "go", "goes", "comment", "comments", "note", "notes",
+    "called", "call", "named", "titled", "rid", "known", "go", "goes", "comment", "comments", "note", "notes",
     "sticky", "annotate", "recognise", "recognize", "searchable", "scanned",
     # tool nouns
     "page", "pages", "numbers", "header", "headers", "footer", "footers", "password", "passcode", "passphrase",
@@ -225,8 +236,9 @@ def _fillers() -> frozenset[str]:
 
 # "these two invoices", "into one PDF", "both files": which files, not how many of anything.
 _FILE_REFERENCE = re.compile(
-    r"\b(?:these|those|the|all|both|my|our)\s+(?:two|three|four|five|\d+)\s+[a-z]+s\b|"
-    r"\b(?:into|as|in|to)\s+(?:one|a\s+single|a\s+new|one\s+single)\s+(?:pdf|file|document|doc)\b",
+    r"\b(?:these|those|the|all|both|my|our)\s+(?:two|three|four|five|\d+)\s+(?!times\b)[a-z]+s\b|"
+    r"\b(?:into|as|in|to)\s+(?:one|a\s+single|a\s+new|one\s+single)\s+(?:pdf|file|document|doc)\b|"
+    r"\binto\s+(?:just\s+)?one\b(?!\s*[\w-])",
     re.IGNORECASE,
 )
 # "… I can paste into slides", "so we can print it": why the person wants it, not another instruction.
@@ -267,15 +279,18 @@ def tag(clause: str, quotes: list[str], file_names: tuple[str, ...] = ()) -> lis
         claim("pages", m)
     for m in _MEASURE.finditer(clause):
         claim("measure", m, (float(m.group(1)), m.group(2).lower()))
-    file_words = {w for n in file_names for w in re.split(r"[\W_]+", n.rsplit(".", 1)[0].lower()) if w}
+    file_words = {
+        a for n in file_names for w in re.split(r"[\W_]+", n.rsplit(".", 1)[0].lower()) if w for a in word_aliases(w)
+    }
     for pattern in (_FILE_REFERENCE, *FILE_MENTIONS, *(name_pattern(n) for n in file_names)):
         for m in pattern.finditer(clause):
             claim("file", m)
     for m in _PURPOSE.finditer(clause):
         claim("filler", m)
     for pattern, kind in (
+        (_SHADE, "colour"),  # "light blue" is a colour before "light" is a modifier
         (_MODIFIER, "modifier"),
-        (_VERB, "verb"),
+        (_VERB, "verb"),  # "black out" is a verb before "black" is a colour
         (_COLOUR, "colour"),
         (_FORMAT, "format"),
         (_POSITION, "position"),
@@ -292,7 +307,9 @@ def tag(clause: str, quotes: list[str], file_names: tuple[str, ...] = ()) -> lis
             word in file_words or word.rsplit(".", 1)[0] in file_words or word.endswith("s") and word[:-1] in file_words
         ):
             claim("file", m)
-        elif (word in fillers or word.rstrip("s") in fillers) and not _shouted(m.group(0)):
+        elif (word in fillers or word.rstrip("s") in fillers or word.endswith("'s") and word[:-2] in fillers) and not (
+            _shouted(m.group(0))
+        ):  # "it's", "the file's": the word itself
             claim("filler", m)
         else:
             claim("word", m)

@@ -7,7 +7,28 @@ from dataclasses import dataclass, field
 
 from docpilot.planning.fastpath.extract import categories_in
 
-__all__ = ["Target", "target_in"]
+__all__ = ["Target", "target_in", "WHOLE_WORDS", "CASE_SENSITIVE"]
+
+# "as a whole word", "whole words only", "not inside other words": match whole words only.
+WHOLE_WORDS = (
+    r"(?:as\s+)?(?:an?\s+)?(?:whole|complete|separate|standalone)[- ]words?(?:\s+only)?"
+    r"|(?:and\s+)?not\s+(?:inside|within|as\s+part\s+of|part\s+of)\s+(?:other|longer|bigger)\s+words"
+)
+# "case-sensitive", "matching case", "only where it's written in capitals" (said of a term in capitals).
+CASE_SENSITIVE = (
+    r"case[- ]sensitive(?:ly)?|(?:with\s+)?(?:the\s+)?(?:exact|matching|same)\s+(?:case|capitali[sz]ation)"
+    r"|match(?:ing)?\s+(?:the\s+)?case"
+    r"|(?:but\s+)?only\s+(?:where|when)\s+it(?:'s|\s+is)\s+(?:written\s+)?in\s+(?:all\s+)?(?:capitals|caps|"
+    r"capital\s+letters|upper\s*case)"
+)
+_CAPITALS = re.compile(r"\bin\s+(?:all\s+)?(?:capitals|caps|capital\s+letters|upper\s*case)\b", re.IGNORECASE)
+# "(not 'category' etc.)", "I don't want 'asterisk' lit up": a longer word shown to say what whole words mean.
+_COUNTER = re.compile(
+    r"\(?\s*\b(?:but\s+)?(?:not|never|rather\s+than|instead\s+of|(?:i\s+)?(?:don'?t|do\s+not)\s+(?:want|need|mean))"
+    r"\s+(⟦\d+⟧(?:\s*(?:,|or|and|,\s*or)\s*⟦\d+⟧)*)(?:\s+(?:lit\s+up|highlighted|redacted|struck\s+out|crossed\s+out|"
+    r"matched|included|counted|found|too|as\s+well))?(?:\s*,?\s*etc\.?|\s+and\s+so\s+on)?\s*\)?",
+    re.IGNORECASE,
+)
 
 _STOP = (
     r"(?:\s+(?:in|on|from|throughout|across|within|everywhere|wherever|with|using|to|and then|then|"
@@ -34,6 +55,7 @@ class Target:
     case_sensitive: bool = False
     pronoun: bool = False
     unsupported: str | None = None
+    words: set[str] = field(default_factory=set)  # words (and ⟦n⟧ markers) the target was read from
 
     @property
     def empty(self) -> bool:
@@ -69,13 +91,16 @@ def target_in(clause: str, verb: str, quotes: list[str]) -> Target:
     after = rest[-1] if rest else before
     if rest and _COMES_BEFORE.fullmatch(verb):  # "how many times does the word X appear": X is before the verb
         after = _HOW_OFTEN.sub("", before)
+    if re.search(rf"\b(?:{WHOLE_WORDS})\b", clause, re.IGNORECASE):
+        target.whole_words = True
     if quoted:
         target.terms = quoted
-        if re.search(r"\bthe\s+(?:whole\s+)?words?\b", clause, re.IGNORECASE):
-            target.whole_words = True
+        if target.whole_words:
+            _drop_counter_examples(clause, quotes, target)
     target.categories = categories_in(after)
-    if re.search(r"\bcase[- ]sensitive|exact case|matching case\b", clause, re.IGNORECASE):
-        target.case_sensitive = True
+    case = re.search(rf"\b(?:{CASE_SENSITIVE})\b", clause, re.IGNORECASE)
+    if case and not (_CAPITALS.search(case.group(0)) and not all(t.isupper() for t in target.terms or ["x"])):
+        target.case_sensitive = True  # "only where it's written in capitals" means case only for a term in capitals
     unsupported = _UNSUPPORTED.search(after)
     if not target.terms and not (unsupported and not target.categories):
         m = re.search(rf"^\s*{_LEAD}(?:{_KIND_NOUN}\s+)?([A-Z0-9][\w&.'-]*(?:\s+[A-Z0-9][\w&.'-]*)*)", after)
@@ -94,10 +119,21 @@ def target_in(clause: str, verb: str, quotes: list[str]) -> Target:
         if not target.terms and not target.categories:
             m = re.search(rf"\bthe\s+{_KIND_NOUN}\s+([\w&.'-]+)", after, re.IGNORECASE)
             if m and m.group(1).lower() not in _FUNCTION_WORDS:
-                target.terms = [m.group(1)]
-                target.whole_words = True
+                target.terms = [m.group(1)]  # "the word warranty": the word, not only where it stands alone
     if target.empty and _PRONOUN.search(after):
         target.pronoun = True
     if unsupported and not target.terms and not target.categories:
         target.unsupported = unsupported.group(0)  # "the client name": which of the parties is the client
     return target
+
+
+def _drop_counter_examples(clause: str, quotes: list[str], target: Target) -> None:
+    """'whole words only, not 'category'': a quoted longer word that holds a term shows what to leave alone."""
+    for m in _COUNTER.finditer(clause):
+        markers = re.findall(r"⟦\d+⟧", m.group(0))
+        shown = [quotes[int(k[1:-1])] for k in markers if int(k[1:-1]) < len(quotes)]
+        others = [t for t in target.terms if t not in shown]
+        if not others or not all(any(t.lower() in s.lower() and t.lower() != s.lower() for t in others) for s in shown):
+            continue  # not an illustration: "highlight 'risk', not 'danger'" stays unread
+        target.terms = others
+        target.words |= {w.lower() for w in re.findall(r"⟦\d+⟧|[\w']+", m.group(0))}
