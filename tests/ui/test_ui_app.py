@@ -142,8 +142,9 @@ def test_upload_plan_edit_approve_download(app, make_pdf):
     assert "Added contract.pdf (3 pages)" in text_of(result["chat"][-1])
     assert len(result["thumbs"]) == 3 and result["page"]
 
-    result = ask(client, "what does section 3 say?")
-    assert "not available yet" in text_of(result["chat"][-1])
+    result = ask(client, "what does page three say about signatures?")
+    answer = text_of(result["chat"][-1])
+    assert "Sources:" in answer and "contract.pdf, page 3" in answer, answer
     result = ask(client, "rotate page 9 by 90 degrees")
     assert "out of range" in text_of(result["chat"][-1])
 
