@@ -243,8 +243,10 @@ def make_pilot(settings: Settings, sandbox: Any = None) -> DocPilot:
     """The service for ``settings`` (backend choice and environment); ``sandbox``: a warm one to reuse."""
     from docpilot.planning.planner import make_planner
     from docpilot.running.executor import Executor
+    from docpilot.understanding.host import Host
 
-    return DocPilot(make_planner(settings.backend, settings.env), Executor(sandbox=sandbox))
+    planner = make_planner(settings.backend, settings.env)
+    return DocPilot(planner, Executor(sandbox=sandbox, host=Host(planner.llm)))
 
 
 @contextlib.contextmanager

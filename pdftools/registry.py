@@ -69,6 +69,7 @@ TOOL_MODULES = (
     "pdftools.tools_convert",
     "pdftools.tools_extract",
     "pdftools.tools_entities",
+    "pdftools.tools_understanding",
 )
 
 # A tool's definition in its module's source: the decorator at the start of a line, then the next function.

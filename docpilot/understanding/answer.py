@@ -70,13 +70,55 @@ def answer_question(
 ) -> Answer:
     """Answer ``question`` over ``documents`` with page citations (``llm=None``: no model)."""
     started = time.perf_counter()
-    result = _document_fact(documents, question)
+    result = _summary(documents, question, llm)
+    if result is None:
+        result = _document_fact(documents, question)
     if result is None:
         result = _computed(documents, question, feedback)
     if result is None:
         result = _retrieved(documents, question, llm, embed)
     result.seconds = time.perf_counter() - started
     return result
+
+
+# --- 0. summaries ----------------------------------------------------------------------------------
+_SUMMARY = re.compile(
+    r"^\s*(?:please\s+)?(?:summari[sz]e|sum up|give me (?:a|the) (?:summary|gist)|(?:a |the )?summary of|"
+    r"what (?:is|are) (?:this|the) (?:document|file|paper|report|contract|book)s? about|"
+    r"what are the (?:main|key) (?:points|takeaways))\b",
+    re.IGNORECASE,
+)
+_MAX_SENTENCES = 1500
+
+
+def _summary(documents: list[Document], question: str, llm: Any) -> Answer | None:
+    from docpilot.understanding.summarize import summarize_pages
+    from pdftools.pages import parse_pages
+
+    if not _SUMMARY.search(question) or len(documents) != 1:
+        return None
+    doc = documents[0]
+    pages = doc.structure.pages
+    wanted = re.search(r"\bpages?\s+([\d,\s-]+(?:and\s+\d+)?)", question, re.IGNORECASE)
+    numbers = list(range(1, len(pages) + 1))
+    if wanted:
+        try:
+            numbers = [i + 1 for i in sorted(parse_pages(wanted.group(1).replace("and", ","), len(pages)))]
+        except Exception:  # noqa: BLE001 - pages that do not fit: summarise the whole document
+            numbers = list(range(1, len(pages) + 1))
+    if len(numbers) > 40:  # a book: the opening page of each section stands for it
+        starts = sorted({s.page for s in doc.structure.sections if s.level == 1}) or numbers[:40]
+        numbers = starts[:60]
+    count = 5 if re.search(r"\bfive\b|\b5\b", question) else 3
+    summary = summarize_pages([(n, pages[n - 1]) for n in numbers], count, llm)
+    if not summary.bullets:
+        return Answer(NOT_SAID, [], found=False)
+    citations = []
+    for cite in summary.citations:
+        quote = _quote_on(doc, cite["page"], [cite["quote"][:300]])
+        if quote:
+            citations.append(_cite(doc, cite["page"], quote))
+    return Answer(summary.text(), citations, llm_calls=1 if summary.written else 0)
 
 
 # --- 1. the document's own facts -------------------------------------------------------------------

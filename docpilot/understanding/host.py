@@ -15,13 +15,23 @@ __all__ = ["Host"]
 
 
 class Host:
-    """Answers ``entities`` (names of people, organisations and parties in page texts)."""
+    """Answers ``entities`` (names of people, organisations and parties in page texts) and ``summarize``
+    (TextRank over page texts, written up by ``llm`` when one is given)."""
 
-    names = ("entities",)
+    names = ("entities", "summarize")
+
+    def __init__(self, llm: Any = None) -> None:
+        self.llm = llm
 
     def __call__(self, name: str, payload: dict[str, Any]) -> Any:
         if name == "entities":
             from docpilot.understanding.entities import handle
 
             return handle(name, payload)
+        if name == "summarize":
+            from docpilot.understanding.summarize import summarize_pages
+
+            pages = [(int(p), str(t)) for p, t in payload.get("pages", [])]
+            summary = summarize_pages(pages, int(payload.get("sentences", 3)), self.llm)
+            return {"bullets": summary.bullets, "citations": summary.citations}
         raise ToolUnavailableError(f"Tools may ask the host for {', '.join(self.names)}, not '{name}'.")

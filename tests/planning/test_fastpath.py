@@ -701,3 +701,16 @@ def test_state_and_naming_phrasings(make_pdf, request_text: str, steps: list) ->
 )
 def test_state_and_naming_shapes_handed_on(make_pdf, request_text: str) -> None:
     assert _handed_on(make_pdf, request_text)
+
+
+def test_a_summary_put_on_a_page_is_a_plan_and_a_summary_alone_is_a_question(make_pdf) -> None:
+    files = inspect_files([make_pdf(["one", "two", "three"], name="report.pdf")])
+    plan = fast_plan("summarize pages 1-2 and add it as the first page", files)
+    assert plan is not None and [s.task for s in plan.steps] == ["summarize", "add_page_with_text"]
+    assert plan.steps[0].args["pages"] == "1-2"
+    assert plan.steps[1].args == {"file": "report.pdf", "text": "$summary", "position": "start"}
+    assert plan.steps[1].dep == [1]
+    last = fast_plan("summarize it in five points and put it at the end", files)
+    assert last is not None and last.steps[0].args["sentences"] == 5 and last.steps[1].args["position"] == "end"
+    assert fast_plan("summarize pages 1-2", files) is None, "a summary alone is answered by document QA"
+    assert fast_plan("summarize pages 1-2 and add it as the first page in red", files) is None

@@ -128,7 +128,7 @@ def leftovers(
         "quote": lambda s: (
             s.text in said or in_args(str(s.value)) or str(s.value).lower() in names or str(s.value).lower() in strings
         ),
-        "pages": lambda s: _pages_used(s, spans, intents, page_count),
+        "pages": lambda s: _pages_used(s, spans, intents, page_count) or s.text.lower() in said,
         "number": lambda s: has_number(float(s.value)) or bool(keys & {"count"}) and s.value == 1,
         "measure": lambda s: _measure_used(s, numbers, keys, intents),
         "colour": lambda s: any(  # a whole word: "red" is not in "prepared"

@@ -33,6 +33,8 @@ RULE_ORDER: list[Callable[[str, str, Context], list[Intent] | None]] = [
     r.count_pages,
     r.remove_password,
     p.blank_pages,
+    p.summarize,
+    p.summary_page,
     p.add_page_with_text,
     r.page_numbers,
     r.header_footer,
@@ -250,7 +252,7 @@ def _understood(
     pdfs = grounding.pdfs
     images = [n for n, i in files.items() if i.kind == "image"]
     first = files[pdfs[0]] if pdfs else None
-    ctx = Context(req.quotes, pdfs, images, first.pages if first else None)
+    ctx = Context(req.quotes, pdfs, images, first.pages if first else None, request=req.text.lower())
     intents: list[Intent] = []
     password: str | None = None
     for clause in _described(req.clauses, ctx.page_count):
@@ -285,6 +287,8 @@ def _understood(
         targets = [i.target for i in found if i.target is not None]
         if targets:
             ctx.last_target = targets[-1]
+        if any(i.task == "summarize" for i in found):
+            ctx.last_value = "summary"
     if not intents:
         return None
     intents = _merged(intents)

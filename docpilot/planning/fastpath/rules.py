@@ -67,6 +67,8 @@ class Context:
     images: list[str]
     page_count: int | None
     last_target: Target | None = None
+    request: str = ""  # the whole request, lower case (a clause may need to know what the others ask)
+    last_value: str | None = None  # the return name of the latest step that makes a value ("summary")
 
 
 Rule = Callable[[str, str, Context], "list[Intent] | None"]

@@ -21,6 +21,59 @@ from docpilot.planning.fastpath.rules import (
 __all__: list[str] = []
 
 
+_PUT_IT_ON_A_PAGE = re.compile(
+    r"^\s*(?:then\s+)?(?:add|put|insert|prepend|append|place|write)\s+(?:it|that|this|the summary|them)\s+"
+    r"(?:as|on|onto|at|to|in)\s+(?:a\s+|the\s+)?(?:(?:new\s+)?(first|front|cover|last|final|start|beginning|end)"
+    r"(?:\s+page)?|(?:start|beginning|end)\s+of\s+(?:it|the\s+(?:document|file|pdf)))\s*$"
+)
+
+
+_SUMMARIZE = re.compile(
+    r"^\s*(?:please\s+)?(?:summari[sz]e|sum\s+up|write\s+a\s+summary\s+of|make\s+a\s+summary\s+of)\s+"
+    r"(?:it|this|the\s+(?:document|file|pdf|report|contract|paper)|(?:pages?\s+)?[\d,\s-]+(?:and\s+\d+)?|"
+    r"pages?\s+[\d,\s-]+(?:and\s+\d+)?(?:\s+of\s+(?:it|the\s+\w+))?)"
+    r"(?:\s+in\s+(\w+)\s+(?:points|bullets|bullet\s+points|sentences))?\s*$"
+)
+_COUNTS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+
+
+def _all_words(text: str) -> set[str]:
+    """Every run of words of ``text``: a rule that matched the whole clause accounts for all of it."""
+    tokens = re.findall(r"[\w'-]+", text.lower())
+    return {" ".join(tokens[i:j]) for i in range(len(tokens)) for j in range(i + 1, min(len(tokens), i + 6) + 1)}
+
+
+def summarize(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    """ "Summarize pages 1-2" when the request also puts the summary on a page; a summary alone is a question
+    for document QA (answered with citations), not a plan."""
+    m = _SUMMARIZE.match(low)
+    if not m or not re.search(
+        r"\b(?:add|put|insert|prepend|append|place|write)\s+(?:it|that|this|the summary)\b", ctx.request
+    ):
+        return None
+    args: dict[str, Any] = {}
+    pages = pages_in(c, ctx.page_count)
+    if pages and pages != "all":
+        args["pages"] = pages
+    if m.group(1):
+        count = _COUNTS.get(m.group(1)) or (int(m.group(1)) if m.group(1).isdigit() else None)
+        if count is None or not 1 <= count <= 8:
+            return None
+        args["sentences"] = count
+    return [Intent("summarize", args, words=_all_words(low))]
+
+
+def summary_page(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    """ "… and add it as the first page" after a summary: a new page carrying the summary's text."""
+    m = _PUT_IT_ON_A_PAGE.match(low)
+    if not m or ctx.last_value != "summary":
+        return None
+    where = m.group(1) or ("end" if re.search(r"\bend of\b", low) else "start")
+    position = "end" if where in ("last", "final", "end") else "start"
+    args = _with_output({"text": "$summary", "position": position}, c, ctx)
+    return [Intent("add_page_with_text", args, words=_all_words(low))]
+
+
 def add_page_with_text(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if not _has(
         low,

@@ -129,8 +129,9 @@ VERB_TASKS: dict[str, tuple[str, ...]] = {
     r"metadata|properties": ("get_metadata", "set_metadata", "sanitize"),
     r"attachments?": ("extract_attachments", "sanitize"),
     r"tables?": ("extract_tables", "convert_to_xlsx", "convert_to_docx", "convert_to_markdown"),
+    r"summar\w*|sum\s+up": ("summarize",),
     # No tool does these: the model (or a refusal) answers them.
-    r"print\w*|e-?mail(?:ed|ing)?|fax\w*|translat\w*|summar\w*|upload|uploads|uploading|share|sharing|shared|post|tweet\w*|"
+    r"print\w*|e-?mail(?:ed|ing)?|fax\w*|translat\w*|upload|uploads|uploading|share|sharing|shared|post|tweet\w*|"
     r"publish\w*|spell-?check\w*|proofread\w*|rewrite|rephrase|paraphras\w*|edit|fix|improve|beautify|"
     r"recolou?r\w*|resiz\w*|scale|scaling|enlarge|zoom": (),
 }
