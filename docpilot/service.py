@@ -105,9 +105,10 @@ class DocPilot:
 
     def __init__(self, planner: Planner, executor: Executor | None = None, max_revisions: int = 3) -> None:
         from docpilot.running.executor import Executor
+        from docpilot.understanding.host import Host
 
         self.planner = planner
-        self.executor = executor or Executor()
+        self.executor = executor or Executor(host=Host(planner.llm))
         self.max_revisions = max_revisions
 
     def plan(self, request: str, files: dict[str, FileInfo], stop: Stop | None = None) -> PlanOutcome:
@@ -262,8 +263,9 @@ def warm_sandbox() -> Iterator[Any]:
 def call_tool(name: str, args: Any, files: list[str], out_dir: str) -> dict[str, Any]:
     """Run one tool directly (``docpilot call``); its files go to ``out_dir``."""
     from docpilot.running.direct import call_tool_on_files
+    from docpilot.understanding.host import Host
 
-    return call_tool_on_files(name, args, files, out_dir)
+    return call_tool_on_files(name, args, files, out_dir, host=Host())
 
 
 def catalogue() -> list[dict[str, Any]]:

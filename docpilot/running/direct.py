@@ -5,6 +5,7 @@ Kept light: a one-tool process loads only this, the registry and the tool's own 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import tempfile
@@ -12,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 from docpilot.running.deliverables import deliver
-from docpilot.understanding.host import Host
 from pdftools import get_tool
 from pdftools.errors import ToolArgumentError
 from pdftools.hosted import hosting
@@ -63,7 +63,9 @@ def bind_files(fields: dict[str, tuple[Any, Any]], args: dict[str, Any], files: 
     return bound
 
 
-def call_tool_on_files(name: str, args: dict[str, Any], files: list[str], out_dir: str) -> dict[str, Any]:
+def call_tool_on_files(
+    name: str, args: dict[str, Any], files: list[str], out_dir: str, host: Any = None
+) -> dict[str, Any]:
     """Validate and run tool ``name``; put its files into ``out_dir``; return the result.
 
     The tool runs in a hidden scratch folder inside ``out_dir`` (created when missing), so its
@@ -84,7 +86,7 @@ def call_tool_on_files(name: str, args: dict[str, Any], files: list[str], out_di
     try:
         os.chdir(scratch)
         try:
-            with hosting(Host()):  # a tool's model work (entities) is done here, by the host
+            with hosting(host) if host is not None else contextlib.nullcontext():  # model work: the host's
                 result = entry.func(**values)
         finally:
             os.chdir(previous)

@@ -42,11 +42,9 @@ class Executor:
     """Runs programs in the sandbox (a warm one when given) and delivers their outputs."""
 
     def __init__(self, limits: Any = None, sandbox: Any = None, records: Path | None = None, host: Any = None) -> None:
-        from docpilot.understanding.host import Host
-
         self.limits, self.sandbox = limits, sandbox
         self.records = records or cache_dir() / "runs"
-        self.host = host if host is not None else Host()  # model work tools ask for, answered outside the sandbox
+        self.host = host  # answers the model work tools ask for (entities, summaries), outside the sandbox
 
     def run_plan(
         self, request: str, plan: Plan, order: list[int], files: dict[str, FileInfo], out_dir: str | Path
