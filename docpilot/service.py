@@ -36,6 +36,7 @@ __all__ = [
     "Stop",
     "call_tool",
     "catalogue",
+    "clear_document_cache",
     "exact_plan",
     "follow_up",
     "make_pilot",
@@ -123,6 +124,14 @@ class DocPilot:
     ) -> PlanOutcome:
         """The pending plan changed by a person's critique ("also compress it", "not page 5, page 6")."""
         return self.planner.revise(outcome, critique, files, stop)
+
+    def remote_server(self) -> str | None:
+        """The address document text goes to when questions are answered by a remote server (None: local)."""
+        llm = self.planner.llm
+        if llm is None or getattr(llm, "name", "") != "openai":
+            return None
+        config = getattr(llm, "config", None)
+        return str(getattr(config, "where", None) or "a remote server")
 
     def warm(self) -> list[str]:
         """Prepare the model and the example index now (at install or server start); what was done."""
@@ -258,6 +267,13 @@ def warm_sandbox() -> Iterator[Any]:
     with Sandbox(lean=True) as box:
         box.begin()
         yield box
+
+
+def clear_document_cache(cache: Path) -> int:
+    """Remove the cached structure of every document read (``docpilot cache clear``); how many were there."""
+    from docpilot.understanding.cache import StructureCache
+
+    return StructureCache(cache / "structure").clear()
 
 
 def call_tool(name: str, args: Any, files: list[str], out_dir: str) -> dict[str, Any]:

@@ -36,6 +36,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "ask": commands.cmd_ask,
         "serve": commands.cmd_serve,
         "warm": commands.cmd_warm,
+        "cache": commands.cmd_cache,
     }[args.command]
     return handler(args)
 

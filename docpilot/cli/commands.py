@@ -17,7 +17,7 @@ from docpilot.errors import USER_ERRORS
 from docpilot.files import inspect_files
 from docpilot.settings import Settings
 
-__all__ = ["emit", "cmd_tools", "cmd_call", "cmd_plan", "cmd_ask", "cmd_serve", "cmd_warm"]
+__all__ = ["emit", "cmd_tools", "cmd_call", "cmd_plan", "cmd_ask", "cmd_serve", "cmd_warm", "cmd_cache"]
 
 
 def emit(obj: dict[str, Any], as_json: bool, text: str) -> None:
@@ -108,6 +108,12 @@ def cmd_warm(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     done = service.make_pilot(Settings.from_env(args.backend)).warm()
     print(f"{'; '.join(done) or 'nothing to prepare (no language model)'} ({time.perf_counter() - started:.0f} s)")
+    return 0
+
+
+def cmd_cache(args: argparse.Namespace) -> int:
+    removed = service.clear_document_cache(Settings.from_env().cache)
+    print(f"removed the cached structure of {removed} document{'s' if removed != 1 else ''}")
     return 0
 
 

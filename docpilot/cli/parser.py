@@ -23,6 +23,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     warm.add_argument("--backend", choices=BACKEND_CHOICES)
 
+    cache = sub.add_parser("cache", help="the cache of what was read from documents (it holds their text)")
+    cache.add_argument("action", choices=["clear"], help="clear: remove every cached document structure")
+
     tools = sub.add_parser("tools", help="list the tool catalogue")
     tools.add_argument("--json", action="store_true", help="print the catalogue with argument schemas as JSON")
 

@@ -23,6 +23,7 @@ from docpilot.ui.session import Session
 from docpilot.ui.text import mask_text
 
 __all__ = [
+    "REMOTE_NOTICE",
     "UPLOAD_FIRST",
     "answer_text",
     "SerialPilot",
@@ -69,6 +70,9 @@ class SerialPilot:
     def ask(self, question: str, files: dict[str, Any], cache: Path | None = None) -> dict[str, Any]:
         with self._plan_lock:  # the model answers one at a time
             return dict(self.pilot.ask(question, files, cache=cache))
+
+    def remote_server(self) -> str | None:
+        return self.pilot.remote_server() if hasattr(self.pilot, "remote_server") else None
 
     def warm(self) -> list[str]:
         """Prepare the model and the example index (the app does this before it takes requests)."""
@@ -178,6 +182,10 @@ def add_message(session: Session, text: str) -> bool:
     return True
 
 
+REMOTE_NOTICE = (
+    "Note: questions are answered by the language model at {server}, so passages of your documents are sent "
+    "there. Use the embedded model (no OPENAI_BASE_URL or OPENAI_API_KEY) to keep everything on this machine."
+)
 UPLOAD_FIRST = (
     "Upload a PDF first (drop it on the upload panel), then type what to do with it or ask a question about it."
 )
@@ -197,6 +205,10 @@ def answer_text(answer: dict[str, Any]) -> str:
 
 
 def _answer(pilot: Any, session: Session, text: str) -> None:
+    remote = pilot.remote_server() if hasattr(pilot, "remote_server") else None
+    if remote and not session.told_remote:  # once per session, before any document text leaves the machine
+        session.told_remote = True
+        session.say("assistant", REMOTE_NOTICE.format(server=remote))
     try:
         answer = pilot.ask(text, session.files, cache=session.sub("structure"))  # removed with the session
     except USER_ERRORS as exc:

@@ -87,6 +87,7 @@ class Session:
     unlock: list[str] = field(default_factory=list, repr=False)  # passwords of the latest outputs, for the viewer
     runs: int = 0
     busy: int = 0
+    told_remote: bool = False  # the notice that document text goes to a remote server was shown
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
 
     @property

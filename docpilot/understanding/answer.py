@@ -25,7 +25,7 @@ from docpilot.understanding.retrieve import EmbedFn, Retriever
 from docpilot.understanding.textnorm import norm, numbers_in, stems, words
 from docpilot.understanding.workflow import Finding, plan_workflow, revise_workflow, run_workflow
 
-__all__ = ["Answer", "answer_question", "ask_files", "NOT_SAID"]
+__all__ = ["Answer", "answer_question", "ask_files", "retrieved_evidence", "embed_texts", "NOT_SAID"]
 
 NOT_SAID = "The document does not say."
 MAX_EVIDENCE_TOKENS = 1200
@@ -188,10 +188,14 @@ class _Evidence:
         return self.unit.page
 
 
+def retrieved_evidence(documents: list[Document], question: str, embed: EmbedFn | None) -> list[_Evidence]:
+    """The passages, pairs and table rows a model would read for ``question``, best first, within the budget."""
+    ranked = Retriever(documents, embed).rank(question, k=24, extra=_table_units(documents))
+    return _evidence(ranked)
+
+
 def _retrieved(documents: list[Document], question: str, llm: Any, embed: EmbedFn | None) -> Answer:
-    retriever = Retriever(documents, embed)
-    ranked = retriever.rank(question, k=24, extra=_table_units(documents))
-    evidence = _evidence(ranked)
+    evidence = retrieved_evidence(documents, question, embed)
     tokens = sum(_tokens(e.block) for e in evidence)
     if llm is not None and evidence:
         try:
@@ -375,12 +379,13 @@ def ask_files(
     cache = StructureCache(Path(cache_root) if cache_root is not None else None)
     documents = open_documents(files, cache, password)
     counted = _Counting(llm) if llm is not None else None
-    answer = answer_question(documents, question, counted, _embed, feedback)
+    answer = answer_question(documents, question, counted, embed_texts, feedback)
     answer.llm_calls = counted.calls if counted is not None else 0
     return answer
 
 
-def _embed(texts: Any) -> Any:
+def embed_texts(texts: Any) -> Any:
+    """MiniLM vectors of ``texts`` (the process's one embedder)."""
     from docpilot.planning.retrieval import get_embedder
 
     return get_embedder().embed(texts)

@@ -64,3 +64,19 @@ def test_a_question_in_run_is_answered_with_citations(synthetic: Callable[[str],
     assert answer["task"] == "answer_question" and answer["value"].startswith("94,600")
     assert answer["citations"][0]["page"] == 1 and answer["workflow"]
     assert not out_dir.exists() or not any(out_dir.iterdir())
+
+
+def test_cache_clear_removes_the_cached_text(synthetic: Callable[[str], str], tmp_path: Path) -> None:
+    code, _ = _docpilot(
+        ["ask", "When does the passport expire?", synthetic("visa_application.pdf"), "--json"], tmp_path
+    )
+    assert code == 0 and any((tmp_path / "docpilot" / "structure").iterdir())
+    proc = subprocess.run(
+        [sys.executable, "-m", "docpilot", "cache", "clear"],
+        capture_output=True,
+        text=True,
+        env={**ENV, "XDG_CACHE_HOME": str(tmp_path)},
+        timeout=120,
+    )
+    assert proc.returncode == 0 and "removed the cached structure of 1 document" in proc.stdout
+    assert not (tmp_path / "docpilot" / "structure").exists()

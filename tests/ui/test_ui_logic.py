@@ -396,3 +396,22 @@ def test_cancel_stops_planning_without_the_session_lock(store, make_pdf, tmp_pat
         worker.join(5)
     assert not worker.is_alive() and time.monotonic() - started < 2.0
     assert last(session) == STOPPED and session.outcome is None and session.stop is None
+
+
+class _RemotePilot(SerialPilot):
+    """The real rules service, reporting a remote server as an OpenAI-compatible backend would."""
+
+    def remote_server(self) -> str | None:
+        return "https://llm.example.net/v1"
+
+
+def test_a_remote_server_is_named_once_per_session_before_text_leaves(store, make_pdf, tmp_path):
+    pilot = _RemotePilot(DocPilot(make_planner("rules", {}), Executor(records=tmp_path / "records")))
+    s = store.create()
+    handle_upload(s, [make_pdf(PAGES, name="contract.pdf")])
+    handle_message(pilot, s, "what does it say about the terms?")
+    notices = [m["content"] for m in s.history if "llm.example.net" in str(m["content"])]
+    assert len(notices) == 1 and "sent there" in notices[0]
+    handle_message(pilot, s, "what does it say about the parties?")
+    assert len([m for m in s.history if "llm.example.net" in str(m["content"])]) == 1
+    assert "Sources:" in last(s)
