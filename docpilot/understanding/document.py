@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Any
 from pathlib import Path
 
 from docpilot.understanding.cache import StructureCache, file_key
@@ -13,6 +14,7 @@ from pdftools.docio import open_pdf
 
 __all__ = ["Document", "Unit", "open_documents"]
 
+MAX_OCR_PAGES = 30  # scanned pages read by OCR when a file's structure is first read
 MAX_TABLE_PAGES = 12  # pages searched for tables up front; on longer files only the pages retrieval points at
 
 
@@ -46,7 +48,9 @@ class Document:
             data = self.cache.load_json(self.key, "structure")
             if data is None:
                 with open_pdf(self.path, self.password) as doc:
+                    ocr = _ocr_scanned_pages(doc)  # in memory only: the file is never changed
                     structure = read_structure(doc, self.name)
+                    structure.ocr_pages = ocr
                 self.cache.save_json(self.key, "structure", structure.to_dict())
             else:
                 structure = Structure.from_dict(data)
@@ -82,6 +86,29 @@ class Document:
     def page_text(self, page: int) -> str:
         pages = self.structure.pages
         return pages[page - 1] if 1 <= page <= len(pages) else ""
+
+
+def _ocr_scanned_pages(doc: Any) -> list[int]:
+    """OCR pages that are pictures of text (no text layer, an image), up to MAX_OCR_PAGES; their 1-based numbers.
+
+    Without Tesseract the pages stay without text (the structure says which were not read).
+    """
+    from pdftools._ocr import has_text, ocr_page, tessdata_dir
+    from pdftools.errors import ToolUnavailableError
+
+    scanned = [page.number for page in doc if not has_text(page) and page.get_images()][:MAX_OCR_PAGES]
+    if not scanned:
+        return []
+    try:
+        tessdata = tessdata_dir()
+    except ToolUnavailableError:
+        return []
+    for index in scanned:
+        try:
+            ocr_page(doc[index], "eng", tessdata, dpi=200)
+        except ToolUnavailableError:
+            continue
+    return [i + 1 for i in scanned if has_text(doc[i])]
 
 
 def open_documents(files: dict[str, str], cache: StructureCache, password: str | None = None) -> list[Document]:

@@ -24,7 +24,7 @@ from docpilot.understanding.textnorm import words
 
 __all__ = ["Row", "Pair", "Section", "Chunk", "Structure", "read_structure", "EXTRACTOR_VERSION"]
 
-EXTRACTOR_VERSION = "1"  # part of the cache key: change it when what is extracted changes
+EXTRACTOR_VERSION = "2"  # part of the cache key: change it when what is extracted changes
 
 _FLAGS = (pymupdf.TEXTFLAGS_TEXT | pymupdf.TEXT_DEHYPHENATE) & ~pymupdf.TEXT_PRESERVE_LIGATURES
 _CHUNK_WORDS = 90
@@ -86,6 +86,7 @@ class Structure:
     chunks: list[Chunk] = field(default_factory=list)
     table_pages: list[int] = field(default_factory=list)  # pages likely to hold a table (1-based)
     has_outline: bool = False
+    ocr_pages: list[int] = field(default_factory=list)  # pages whose text came from OCR
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -102,6 +103,7 @@ class Structure:
             chunks=[Chunk(**c) for c in data["chunks"]],
             table_pages=data["table_pages"],
             has_outline=data["has_outline"],
+            ocr_pages=data.get("ocr_pages", []),
         )
 
     def section_path(self, index: int | None) -> str:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from docpilot.understanding.cache import StructureCache
 from docpilot.understanding.document import Document
+from docpilot.understanding.structure import EXTRACTOR_VERSION
 
 
 def _doc(path: str, tmp_path: Path) -> Document:
@@ -67,7 +68,7 @@ def test_the_cache_is_private_reused_and_keyed_by_content(synthetic: Callable[[s
     first = Document(path, cache).structure
     assert stat.S_IMODE(os.stat(tmp_path / "cache").st_mode) == 0o700
     entry = next((tmp_path / "cache").iterdir())
-    assert (entry / "structure.json").exists() and entry.name.endswith("-v1")
+    assert (entry / "structure.json").exists() and entry.name.endswith(f"-v{EXTRACTOR_VERSION}")
     again = Document(path, cache).structure  # read back from disk
     assert again.pairs == first.pairs and again.sections == first.sections
     assert cache.clear() == 1 and not (tmp_path / "cache").exists()
@@ -80,3 +81,12 @@ def test_the_cache_drops_the_oldest_beyond_its_size_cap(synthetic: Callable[[str
     newest = Document(synthetic("invoice_1001.pdf"), cache)
     assert newest.structure.pairs
     assert [entry.name for entry in (tmp_path / "cache").iterdir()] == [newest.key]
+
+
+def test_a_scanned_page_is_read_by_ocr_without_touching_the_file(real: Callable[[str], str], tmp_path: Path) -> None:
+    path = real("docling__ocr_test.pdf")
+    before = Path(path).read_bytes()
+    s = _doc(path, tmp_path).structure
+    assert s.ocr_pages == [1]
+    assert "Docling bundles PDF document conversion" in s.pages[0] and s.chunks
+    assert Path(path).read_bytes() == before
