@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 from docpilot.understanding.cache import StructureCache, file_key
 from docpilot.understanding.structure import Structure, read_structure
