@@ -214,6 +214,7 @@ def _answer(pilot: Any, session: Session, text: str) -> None:
     except USER_ERRORS as exc:
         session.say("assistant", f"I could not answer that: {exc}")
         return
+    session.citations = [c for c in answer.get("citations") or [] if c.get("file") and c.get("page")]
     session.say("assistant", answer_text(answer))
     session.log(f"answered {mask_text(text)!r} with {len(answer.get('citations') or [])} citation(s)")
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from docpilot.ui import actions
 from docpilot.ui.layout import Components
-from docpilot.ui.panels import render, select_doc, select_page
+from docpilot.ui.panels import render, select_doc, select_page, select_source
 from docpilot.ui.session import SessionStore
 
 __all__ = ["wire"]
@@ -69,6 +69,7 @@ def wire(demo: Any, c: Components, store: SessionStore, pilot: Any) -> None:
             c.before_after: gr.update(value=view.before_after or None, visible=bool(view.before_after)),
             c.downloads: view.downloads or None,
             c.logs: view.logs,
+            c.sources: gr.update(choices=view.sources, value=view.source, visible=bool(view.sources)),
         }
         return tuple(table[o] for o in outputs)
 
@@ -91,7 +92,7 @@ def wire(demo: Any, c: Components, store: SessionStore, pilot: Any) -> None:
         return act(sid, request, lambda s: actions.add_message(s, text), [*chat, c.request, *buttons], clear_box=True)
 
     def on_plan(sid: str | None, request: gr.Request) -> tuple[Any, ...]:
-        return act(sid, request, lambda s: actions.respond(pilot, s), [*chat, *plan, *logs])
+        return act(sid, request, lambda s: actions.respond(pilot, s), [*chat, *plan, *logs, c.sources])
 
     def on_revise(text: str, sid: str | None, request: gr.Request) -> tuple[Any, ...]:
         return act(
@@ -123,7 +124,7 @@ def wire(demo: Any, c: Components, store: SessionStore, pilot: Any) -> None:
             return tuple(gr.skip() for _ in outputs)
         return act(sid, request, actions.cancel, outputs)
 
-    everything = [*chat, c.request, *plan, *viewer, *results, *logs]
+    everything = [*chat, c.request, *plan, *viewer, *results, *logs, c.sources]
 
     def on_reset(sid: str | None) -> tuple[Any, ...]:
         store.remove(sid)
@@ -136,6 +137,9 @@ def wire(demo: Any, c: Components, store: SessionStore, pilot: Any) -> None:
         index = evt.index if isinstance(evt.index, int) else None
         return act(sid, request, lambda s: select_page(s, index), [c.state, c.page])
 
+    def on_source(label: str | None, sid: str | None, request: gr.Request) -> tuple[Any, ...]:
+        return act(sid, request, lambda s: select_source(s, label), [c.state, *viewer, c.sources])
+
     def on_unload(request: gr.Request) -> None:
         store.remove_owner(getattr(request, "session_hash", None))
 
@@ -147,11 +151,12 @@ def wire(demo: Any, c: Components, store: SessionStore, pilot: Any) -> None:
         [*chat, c.request, *buttons],
         api_name="send",
         queue=False,
-    ).then(on_plan, [c.state], [*chat, *plan, *logs], api_name="plan", show_progress="hidden")
+    ).then(on_plan, [c.state], [*chat, *plan, *logs, c.sources], api_name="plan", show_progress="hidden")
     c.revise.click(on_revise, [c.request, c.state], [*chat, c.request, *plan, *logs], api_name="revise")
     c.approve.click(on_approve, [c.editor, c.state], [*chat, *plan, *viewer, *results, *logs], api_name="approve")
     c.cancel.click(on_cancel, [c.state], [*chat, *plan, *results, *logs], api_name="cancel")
     c.reset.click(on_reset, [c.state], everything, api_name="reset")
     c.doc.input(on_doc, [c.doc, c.state], [c.state, *viewer], api_name="view_doc")
     c.thumbs.select(on_page, [c.state], [c.state, c.page], api_name="view_page")
+    c.sources.input(on_source, [c.sources, c.state], [c.state, *viewer, c.sources], api_name="view_source")
     demo.unload(on_unload)

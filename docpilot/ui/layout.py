@@ -39,6 +39,7 @@ class Components:
     plan_json: Any
     downloads: Any
     logs: Any
+    sources: Any
 
 
 def build_layout(idle_timeout: float, on_expire: Any) -> Components:
@@ -81,6 +82,12 @@ def build_layout(idle_timeout: float, on_expire: Any) -> Components:
         with gr.Column(scale=6):
             chat = gr.Chatbot(
                 label="DocPilot", height=440, elem_id="chat", feedback_options=None, buttons=["copy", "copy_all"]
+            )
+            sources = gr.Radio(
+                label="Sources of the answer: open one to see its page with the quote highlighted",
+                choices=[],
+                visible=False,
+                elem_id="sources",
             )
             request = gr.Textbox(
                 show_label=False,
@@ -137,4 +144,5 @@ def build_layout(idle_timeout: float, on_expire: Any) -> Components:
         plan_json,
         downloads,
         logs,
+        sources,
     )

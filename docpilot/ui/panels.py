@@ -16,7 +16,7 @@ from docpilot import service
 from docpilot.ui.session import Session
 from docpilot.ui.views import page_view, thumbnails
 
-__all__ = ["View", "render", "select_doc", "select_page"]
+__all__ = ["View", "render", "select_doc", "select_page", "select_source", "source_labels"]
 
 RESULT = "result: "
 log = logging.getLogger("docpilot.ui")
@@ -36,6 +36,8 @@ class View:
     page: str | None = None
     before_after: list[tuple[str, str]] = field(default_factory=list)
     pending: bool = False  # a plan waits for approval (and no new message is being planned)
+    sources: list[str] = field(default_factory=list)  # the latest answer's citations, as chips
+    source: str | None = None  # the one opened in the viewer
 
 
 def _documents(session: Session) -> dict[str, str]:
@@ -50,12 +52,38 @@ def _documents(session: Session) -> dict[str, str]:
 def select_doc(session: Session, label: str | None) -> None:
     path = _documents(session).get(label or "")
     if path is not None:
-        session.view_doc, session.view_page = path, 1
+        session.view_doc, session.view_page, session.view_quote = path, 1, None
 
 
 def select_page(session: Session, index: int | None) -> None:
     if isinstance(index, int) and index >= 0:
-        session.view_page = index + 1
+        session.view_page, session.view_quote = index + 1, None
+
+
+def source_labels(session: Session) -> list[str]:
+    """ "1 · contract.pdf p. 3" for each citation of the latest answer."""
+    return [f"{i} · {Path(c['file']).name} p. {c['page']}" for i, c in enumerate(session.citations, 1)]
+
+
+def select_source(session: Session, label: str | None) -> None:
+    """Open a cited page with its quote highlighted; only a file of the session can be opened."""
+    labels = source_labels(session)
+    if label not in labels:
+        return
+    cite = session.citations[labels.index(label)]
+    if str(cite["file"]) in _documents(session).values():
+        session.view_doc, session.view_page, session.view_quote = str(cite["file"]), int(cite["page"]), cite["quote"]
+
+
+def _open_source(session: Session) -> str | None:
+    for label, cite in zip(source_labels(session), session.citations, strict=True):
+        if (str(cite["file"]), int(cite["page"]), cite["quote"]) == (
+            session.view_doc,
+            session.view_page,
+            session.view_quote,
+        ):
+            return label
+    return None
 
 
 def _current(session: Session) -> tuple[str | None, str | None]:
@@ -94,12 +122,14 @@ def render(session: Session | None, pilot: Any, pictures: bool = True) -> View:
         doc=label,
         before_after=[pair for pair in session.before_after if Path(pair[0]).is_file()],
         pending=outcome is not None and session.waiting is None,
+        sources=source_labels(session),
+        source=_open_source(session),
     )
     if path and pictures:
         try:
             views = session.sub("views")
             view.thumbs = thumbnails(path, views, session.unlock)
-            view.page = page_view(path, session.view_page, views, session.unlock)
+            view.page = page_view(path, session.view_page, views, session.unlock, highlight=session.view_quote)
         except OSError:  # the session was closed meanwhile: no pictures, nothing else lost
             log.warning("could not render pages of %s", Path(path).name)
     return view

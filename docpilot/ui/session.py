@@ -88,6 +88,8 @@ class Session:
     runs: int = 0
     busy: int = 0
     told_remote: bool = False  # the notice that document text goes to a remote server was shown
+    citations: list[dict[str, Any]] = field(default_factory=list)  # the latest answer's sources
+    view_quote: str | None = None  # the quote highlighted on the page shown (a source was opened)
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
 
     @property

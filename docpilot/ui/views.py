@@ -69,8 +69,14 @@ def thumbnails(
         ]
 
 
-def page_view(path: str | Path, page: int, folder: str | Path, passwords: Iterable[str] = ()) -> str | None:
-    """A larger render of ``page`` (1-based) of a PDF, or the image itself; None when it cannot be shown."""
+def page_view(
+    path: str | Path, page: int, folder: str | Path, passwords: Iterable[str] = (), highlight: str | None = None
+) -> str | None:
+    """A larger render of ``page`` (1-based) of a PDF, or the image itself; None when it cannot be shown.
+
+    ``highlight``: text of the page (a citation's quote) shown highlighted — on the render only, the file
+    is not changed.
+    """
     path, folder = Path(path), Path(folder)
     if path.suffix.lower() in IMAGE_SUFFIXES:
         return str(path)
@@ -80,7 +86,14 @@ def page_view(path: str | Path, page: int, folder: str | Path, passwords: Iterab
     with doc:
         if not 1 <= page <= doc.page_count:
             return None
-        return _render(doc[page - 1], VIEW_DPI, folder / f"{_key(path)}-v{page}.png")
+        target = doc[page - 1]
+        if highlight:
+            quads = target.search_for(" ".join(highlight.split())[:300], quads=True)
+            for quad in quads:
+                target.add_highlight_annot(quad)
+            marker = hashlib.sha1(highlight.encode()).hexdigest()[:10]
+            return _render(target, VIEW_DPI, folder / f"{_key(path)}-v{page}-hl{marker}.png")
+        return _render(target, VIEW_DPI, folder / f"{_key(path)}-v{page}.png")
 
 
 def _samples(doc: pymupdf.Document, index: int) -> tuple[tuple[int, int], bytes]:

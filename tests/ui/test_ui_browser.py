@@ -275,3 +275,36 @@ def test_browser_cancel_stops_llm_planning(local_app, shots, make_pdf):
         page.locator("#send").click()
         expect(page.locator("#approve")).to_be_enabled(timeout=WAIT)
         browser.close()
+
+
+def test_browser_answer_with_a_citation_opens_the_page_highlighted(app, shots, guard, make_pdf):
+    expect = sync_api.expect
+    running, _ = app
+    source = guard(CONTRACT) if CONTRACT.exists() else pytest.skip("the corpus contract is needed")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(running.local_url)
+        chat = page.locator("#chat")
+        page.locator("#upload input[type=file]").set_input_files(source)
+        expect(chat).to_contain_text("Added contract.pdf", timeout=WAIT)
+        page.locator("#request textarea").fill("When is the kick-off payment due?")
+        page.locator("#send").click()
+        expect(chat).to_contain_text("February 3, 2025", timeout=WAIT)
+        expect(chat).to_contain_text("contract.pdf, page 3")
+        chips = page.locator("#sources")
+        expect(chips).to_be_visible()
+        chips.get_by_text("1 · contract.pdf p. 3").click()
+        view = page.locator("#page-view img")
+        expect(view).to_have_attribute("src", re.compile(r"-v3-hl[0-9a-f]{10}\.png$"), timeout=WAIT)
+        src = view.get_attribute("src") or ""
+        pixels = page.request.get(src).body()  # the render the person sees: a highlight is on it
+        import io
+
+        from PIL import Image
+
+        image = Image.open(io.BytesIO(pixels)).convert("RGB")
+        yellow = sum(1 for r, g, b in image.getdata() if r > 200 and g > 200 and b < 120)
+        assert yellow > 500, f"no highlight on the cited page ({yellow} yellow pixels)"
+        page.screenshot(path=str(shots / "citation.png"), full_page=True)
+        browser.close()

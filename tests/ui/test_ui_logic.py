@@ -415,3 +415,20 @@ def test_a_remote_server_is_named_once_per_session_before_text_leaves(store, mak
     handle_message(pilot, s, "what does it say about the parties?")
     assert len([m for m in s.history if "llm.example.net" in str(m["content"])]) == 1
     assert "Sources:" in last(s)
+
+
+def test_a_source_opens_its_page_with_the_quote_highlighted(pilot, session):
+    from docpilot.ui.panels import select_source, source_labels
+
+    handle_message(pilot, session, "what does it say about the terms?")
+    labels = source_labels(session)
+    assert labels and labels[0].startswith("1 · contract.pdf p. ")
+    select_source(session, labels[0])
+    cite = session.citations[0]
+    assert (session.view_page, session.view_quote) == (cite["page"], cite["quote"])
+    view = render(session, pilot)
+    assert view.source == labels[0] and "-hl" in Path(view.page).name
+    select_source(session, "9 · elsewhere.pdf p. 1")  # not a source of this session: nothing opens
+    assert session.view_quote == cite["quote"]
+    select_page(session, 0)
+    assert session.view_quote is None and "-hl" not in Path(render(session, pilot).page).name
