@@ -8,8 +8,10 @@ Nothing here imports gradio.
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import pymupdf
 
@@ -88,12 +90,33 @@ def page_view(
             return None
         target = doc[page - 1]
         if highlight:
-            quads = target.search_for(" ".join(highlight.split())[:300], quads=True)
-            for quad in quads:
-                target.add_highlight_annot(quad)
+            for rect in _quote_rects(target, highlight):
+                target.add_highlight_annot(rect)
             marker = hashlib.sha1(highlight.encode()).hexdigest()[:10]
             return _render(target, VIEW_DPI, folder / f"{_key(path)}-v{page}-hl{marker}.png")
         return _render(target, VIEW_DPI, folder / f"{_key(path)}-v{page}.png")
+
+
+def _folded(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).lower()
+
+
+def _quote_rects(page: pymupdf.Page, quote: str) -> list[Any]:
+    """Where ``quote`` is on ``page``: the text searched as one phrase, else the run of the page's words
+    (in reading order, then in position order) that spells it — a table row's cells are not one phrase."""
+    found = page.search_for(" ".join(quote.split())[:300], quads=True)
+    if found:
+        return list(found)
+    wanted = _folded(quote).split()
+    if not wanted:
+        return []
+    for sort in (False, True):
+        words = page.get_text("words", sort=sort)
+        folded = [_folded(word[4]) for word in words]
+        for start in range(len(words) - len(wanted) + 1):
+            if folded[start : start + len(wanted)] == wanted:
+                return [pymupdf.Rect(word[:4]) for word in words[start : start + len(wanted)]]
+    return []
 
 
 def _samples(doc: pymupdf.Document, index: int) -> tuple[tuple[int, int], bytes]:

@@ -28,7 +28,7 @@ pytestmark = [  # gradio's queue calls pandas in ways pandas 3 deprecates; not o
 OUT = {
     "/upload": ["chat", "files", "doc", "thumbs", "page", "before_after", "logs", "upload"],
     "/send": ["chat", "request"],
-    "/plan": ["chat", "editor", "plan_json", "logs"],
+    "/plan": ["chat", "editor", "plan_json", "logs", "sources"],
     "/revise": ["chat", "request", "editor", "plan_json", "logs"],
     "/approve": ["chat", "editor", "plan_json", "files", "doc", "thumbs", "page", "before_after", "downloads", "logs"],
     "/cancel": ["chat", "editor", "plan_json", "downloads", "logs"],
@@ -44,6 +44,7 @@ OUT = {
         "before_after",
         "downloads",
         "logs",
+        "sources",
     ],
 }
 PAGES = ["Page one: the parties.", "Page two: the terms.", "Page three: signatures."]

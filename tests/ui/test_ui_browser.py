@@ -304,7 +304,7 @@ def test_browser_answer_with_a_citation_opens_the_page_highlighted(app, shots, g
         from PIL import Image
 
         image = Image.open(io.BytesIO(pixels)).convert("RGB")
-        yellow = sum(1 for r, g, b in image.getdata() if r > 200 and g > 200 and b < 120)
+        yellow = sum(1 for r, g, b in image.get_flattened_data() if r > 200 and g > 200 and b < 120)
         assert yellow > 500, f"no highlight on the cited page ({yellow} yellow pixels)"
         page.screenshot(path=str(shots / "citation.png"), full_page=True)
         browser.close()
