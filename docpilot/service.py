@@ -10,7 +10,7 @@ used, so ``docpilot call`` and ``docpilot tools`` stay quick.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -220,11 +220,15 @@ class DocPilot:
         feedback: str | None = None,
         password: str | None = None,
         cache: Path | None = None,
+        stop: Stop | None = None,
+        on_draft: Callable[[str], None] | None = None,
     ) -> dict[str, Any]:
         """Answer a question about the files: ``{answer, citations: [{file, page, quote}], workflow?, stats}``.
 
         ``feedback``: a person's correction of the shown workflow ("use the total purchase sale instead");
-        ``cache``: where the documents' structure is kept (default: the user's cache folder).
+        ``cache``: where the documents' structure is kept (default: the user's cache folder);
+        ``stop``: Cancel and the model-time limit (raises :class:`Stopped`); ``on_draft``: told the answer
+        as the model writes it, before it is checked (to show it streaming).
         """
         from docpilot.settings import cache_dir
         from docpilot.understanding.answer import ask_files
@@ -238,13 +242,19 @@ class DocPilot:
         encrypted = [name for name, info in files.items() if info.encrypted]
         if encrypted and not password:
             raise DocPilotError(f"{', '.join(encrypted)} needs a password to be read: pass --password.")
+        from docpilot.llm.base import metered
+
+        llm = self.planner.llm
+        if llm is not None and stop is not None:
+            llm = metered(llm, stop=stop)
         answer = ask_files(
             question,
             readable,
-            self.planner.llm,
+            llm,
             cache if cache is not None else cache_dir() / "structure",
             password,
             feedback,
+            on_draft,
         )
         return answer.to_dict()
 

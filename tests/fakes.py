@@ -49,6 +49,7 @@ class ScriptedLLM:
         max_tokens: int = 512,
         temperature: float = 0.0,
         should_stop: Callable[[], bool] | None = None,
+        on_text: Callable[[str], None] | None = None,
     ) -> Reply:
         start = time.perf_counter()
         index = len(self.calls)
@@ -57,6 +58,9 @@ class ScriptedLLM:
             raise LLMError(f"ScriptedLLM was called {index + 1} times but has only {len(self.replies)} replies.")
         text = self.replies[index]
         prompt_tokens = sum(len(str(m.get("content") or "").split()) for m in messages)
+        if on_text is not None:  # "streamed" a few characters at a time
+            for end in range(4, len(text) + 4, 4):
+                on_text(text[:end])
         seconds = self.seconds if self.seconds is not None else time.perf_counter() - start
         reply = Reply(text, prompt_tokens, len(text.split()), seconds)
         self.usage.add(reply)

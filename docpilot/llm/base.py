@@ -65,6 +65,7 @@ class LLM(Protocol):
         max_tokens: int = 512,
         temperature: float = 0.0,
         should_stop: Callable[[], bool] | None = None,
+        on_text: Callable[[str], None] | None = None,
     ) -> Reply:
         """Answer ``messages`` (OpenAI-style ``{"role", "content"}`` dicts).
 
@@ -76,6 +77,8 @@ class LLM(Protocol):
             temperature: sampling temperature; 0 gives repeatable answers.
             should_stop: called often while the model works; once it returns True the call ends
                 within a moment by raising :class:`~docpilot.errors.Stopped`.
+            on_text: called with the reply so far, again and again as the model writes it (streaming);
+                the returned :class:`Reply` is the whole of it.
 
         Raises:
             LLMError: the model or server could not answer; the message says why and what to do.
@@ -106,11 +109,18 @@ class Metered:
         max_tokens: int = 512,
         temperature: float = 0.0,
         should_stop: Callable[[], bool] | None = None,
+        on_text: Callable[[str], None] | None = None,
     ) -> Reply:
         stop = self.stop
+        extra: dict = {"on_text": on_text} if on_text is not None else {}  # backends that cannot stream get none
         if stop is None:
             reply = self.llm.chat(
-                messages, schema=schema, max_tokens=max_tokens, temperature=temperature, should_stop=should_stop
+                messages,
+                schema=schema,
+                max_tokens=max_tokens,
+                temperature=temperature,
+                should_stop=should_stop,
+                **extra,
             )
         else:
             stop.raise_if_over(self.usage.seconds)
@@ -118,7 +128,12 @@ class Metered:
             watch = check if should_stop is None else (lambda: check() or should_stop())
             try:
                 reply = self.llm.chat(
-                    messages, schema=schema, max_tokens=max_tokens, temperature=temperature, should_stop=watch
+                    messages,
+                    schema=schema,
+                    max_tokens=max_tokens,
+                    temperature=temperature,
+                    should_stop=watch,
+                    **extra,
                 )
             except Stopped:
                 raise stop.error() from None

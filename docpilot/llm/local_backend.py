@@ -216,6 +216,7 @@ class LocalBackend:
         max_tokens: int = 512,
         temperature: float = 0.0,
         should_stop: Callable[[], bool] | None = None,
+        on_text: Callable[[str], None] | None = None,
     ) -> Reply:
         loaded = self._model()
         request: dict[str, Any] = {
@@ -235,7 +236,10 @@ class LocalBackend:
                 if self.config.prefix_cache_dir is not None:
                     store = _PrefixStore(loaded, self.config)
                     self.last_prefix_event = store.prepare(messages)
-                response = loaded.llama.create_chat_completion(**request)
+                if on_text is None:
+                    response = loaded.llama.create_chat_completion(**request)
+                else:
+                    response = _streamed(loaded.llama.create_chat_completion(**request, stream=True), on_text)
             except ValueError as exc:  # e.g. "Requested tokens (9000) exceed context window of 8192"
                 raise LLMError(f"The local model could not answer: {exc}") from None
             except RuntimeError as exc:  # "llama_decode returned 2": the abort callback stopped it
@@ -249,9 +253,23 @@ class LocalBackend:
             self.last_decoded_tokens = _decoded(loaded.llama) - decoded
         text = response["choices"][0]["message"].get("content") or ""
         usage = response.get("usage") or {}
+        if on_text is not None:  # a stream reports no usage: the decoded tokens less the written ones
+            written = int(usage.get("completion_tokens", 0))
+            usage = {"prompt_tokens": max(0, self.last_decoded_tokens - written), "completion_tokens": written}
         reply = Reply(text, int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0)), seconds)
         self.usage.add(reply)
         return reply
+
+
+def _streamed(chunks: Any, on_text: Callable[[str], None]) -> dict[str, Any]:
+    """A streamed completion put together as a whole one, ``on_text`` told the text so far at each piece."""
+    text, pieces = "", 0
+    for chunk in chunks:
+        piece = (chunk["choices"][0].get("delta") or {}).get("content") or ""
+        if piece:
+            text, pieces = text + piece, pieces + 1
+            on_text(text)
+    return {"choices": [{"message": {"content": text}}], "usage": {"completion_tokens": pieces}}
 
 
 def _decoded(llama: Any) -> int:

@@ -101,6 +101,7 @@ class OpenAIBackend:
         max_tokens: int = 512,
         temperature: float = 0.0,
         should_stop: Callable[[], bool] | None = None,
+        on_text: Callable[[str], None] | None = None,
     ) -> Reply:
         start = time.perf_counter()
         request: dict[str, Any] = {
@@ -109,12 +110,21 @@ class OpenAIBackend:
             "max_tokens": max_tokens,
             "temperature": temperature,
         }
+        if on_text is not None:
+            request["stream"] = True
         if schema is None:
             send: Callable[[], Any] = lambda: self._send(request)  # noqa: E731
         else:
             send = lambda: self._send_with_schema(request, schema)  # noqa: E731
+        if on_text is not None:
+            opened = send
+            send = lambda: self._gathered(opened(), on_text, should_stop)  # noqa: E731
         response = send() if should_stop is None else _watched(send, should_stop)
-        reply = self._reply(response, time.perf_counter() - start)
+        seconds = time.perf_counter() - start
+        if isinstance(response, Reply):  # a stream, read
+            reply = Reply(response.text, response.prompt_tokens, response.completion_tokens, seconds)
+        else:
+            reply = self._reply(response, seconds)
         self.usage.add(reply)
         return reply
 
@@ -182,6 +192,28 @@ class OpenAIBackend:
             detail = _short(exc.message)
             return LLMError(f"The LLM server at {where} answered HTTP {exc.status_code}: {detail}")
         return LLMError(f"The LLM server at {where} failed: {exc}")
+
+    def _gathered(self, stream: Any, on_text: Callable[[str], None], should_stop: Callable[[], bool] | None) -> Reply:
+        """A streamed reply read piece by piece, ``on_text`` told the text so far at each one."""
+        import openai
+
+        text, pieces, prompt, completion = "", 0, 0, 0
+        try:
+            for chunk in stream:
+                if should_stop is not None and should_stop():
+                    stream.close()
+                    raise Stopped("The model was stopped.", cancelled=False)
+                usage = getattr(chunk, "usage", None)
+                if usage is not None:
+                    prompt = int(getattr(usage, "prompt_tokens", 0) or 0)
+                    completion = int(getattr(usage, "completion_tokens", 0) or 0)
+                piece = chunk.choices[0].delta.content if chunk.choices else None
+                if piece:
+                    text, pieces = text + piece, pieces + 1
+                    on_text(text)
+        except (openai.APIError, AttributeError, IndexError, TypeError) as exc:
+            raise LLMError(f"The LLM server at {self.config.where} broke off its streamed reply: {exc}") from None
+        return Reply(text, prompt, completion or pieces)
 
     @staticmethod
     def _reply(response: Any, seconds: float) -> Reply:

@@ -44,6 +44,7 @@ log = logging.getLogger("docpilot.ui")
 
 PLANNING = "Planning… (press Cancel to stop)"
 STOPPED = "Stopped: I cancelled the planning. Nothing was run; type a new request when you are ready."
+ANSWER_STOPPED = "Stopped: I stopped answering. Ask again when you are ready."
 _NEXT = (
     "Approve to run it, change values in the plan editor first if you like, type a change and press Revise, or Cancel."
 )
@@ -67,9 +68,16 @@ class SerialPilot:
         with self._plan_lock:
             return self.pilot.revise(outcome, critique, files, stop)
 
-    def ask(self, question: str, files: dict[str, Any], cache: Path | None = None) -> dict[str, Any]:
+    def ask(
+        self,
+        question: str,
+        files: dict[str, Any],
+        cache: Path | None = None,
+        stop: Any = None,
+        on_draft: Callable[[str], None] | None = None,
+    ) -> dict[str, Any]:
         with self._plan_lock:  # the model answers one at a time
-            return dict(self.pilot.ask(question, files, cache=cache))
+            return dict(self.pilot.ask(question, files, cache=cache, stop=stop, on_draft=on_draft))
 
     def remote_server(self) -> str | None:
         return self.pilot.remote_server() if hasattr(self.pilot, "remote_server") else None
@@ -209,10 +217,25 @@ def _answer(pilot: Any, session: Session, text: str) -> None:
     if remote and not session.told_remote:  # once per session, before any document text leaves the machine
         session.told_remote = True
         session.say("assistant", REMOTE_NOTICE.format(server=remote))
+    session.draft = ""  # "reading the documents" until the model starts writing
+
+    def show(draft: str) -> None:
+        session.draft = draft
+
+    def ask(stop: Any) -> Any:
+        # the structure cache is the session's: removed with it
+        return pilot.ask(text, session.files, cache=session.sub("structure"), stop=stop, on_draft=show)
+
     try:
-        answer = pilot.ask(text, session.files, cache=session.sub("structure"))  # removed with the session
+        answer = _stoppable(session, ask)
     except USER_ERRORS as exc:
         session.say("assistant", f"I could not answer that: {exc}")
+        return
+    finally:
+        session.draft = None
+    if answer is None:
+        session.say("assistant", ANSWER_STOPPED)
+        session.log("answering cancelled")
         return
     session.citations = [c for c in answer.get("citations") or [] if c.get("file") and c.get("page")]
     session.say("assistant", answer_text(answer))

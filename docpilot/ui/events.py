@@ -13,15 +13,18 @@ No ``from __future__ import annotations`` here: gradio reads the handlers' annot
 ``gr.Progress``, ``gr.SelectData``) at run time to inject them.
 """
 
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from docpilot.ui import actions
 from docpilot.ui.layout import Components
-from docpilot.ui.panels import render, select_doc, select_page, select_source
+from docpilot.ui.panels import chat_of, render, select_doc, select_page, select_source
 from docpilot.ui.session import SessionStore
 
 __all__ = ["wire"]
+
+DRAFT_POLL = 0.2  # seconds between looks at the answer being written
 
 EXPIRED = "Your previous session expired after being idle, and its files were removed. Upload your files again."
 
@@ -91,8 +94,39 @@ def wire(demo: Any, c: Components, store: SessionStore, pilot: Any) -> None:
     def on_send(text: str, sid: str | None, request: gr.Request) -> tuple[Any, ...]:
         return act(sid, request, lambda s: actions.add_message(s, text), [*chat, c.request, *buttons], clear_box=True)
 
-    def on_plan(sid: str | None, request: gr.Request) -> tuple[Any, ...]:
-        return act(sid, request, lambda s: actions.respond(pilot, s), [*chat, *plan, *logs, c.sources])
+    def streamed(
+        sid: str | None, request: Any, work: Callable[[Any], object], outputs: list[Any]
+    ) -> Iterator[tuple[Any, ...]]:
+        """``act`` on a worker thread (the session's lock stays on that one thread), the chat shown again
+        each time the answer being written grows; then every output once it is done."""
+        box: dict[str, Any] = {}
+
+        def run() -> None:
+            def tracked(session: Any) -> object:
+                box["session"] = session
+                return work(session)
+
+            try:
+                box["values"] = act(sid, request, tracked, outputs)
+            except BaseException as exc:  # noqa: BLE001 - raised again on the event's own thread
+                box["error"] = exc
+
+        worker = threading.Thread(target=run, name="docpilot-respond", daemon=True)
+        worker.start()
+        shown: str | None = None
+        while worker.is_alive():
+            worker.join(DRAFT_POLL)
+            session = box.get("session")
+            draft = session.draft if session is not None else None
+            if session is not None and draft is not None and draft != shown and worker.is_alive():
+                shown = draft
+                yield tuple(chat_of(session) if o is c.chat else gr.skip() for o in outputs)
+        if "error" in box:
+            raise box["error"]
+        yield box["values"]
+
+    def on_plan(sid: str | None, request: gr.Request) -> Iterator[tuple[Any, ...]]:
+        yield from streamed(sid, request, lambda s: actions.respond(pilot, s), [*chat, *plan, *logs, c.sources])
 
     def on_revise(text: str, sid: str | None, request: gr.Request) -> tuple[Any, ...]:
         return act(

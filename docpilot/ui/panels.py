@@ -104,6 +104,19 @@ def _files_md(session: Session) -> str:
     return "**Your files:** " + " · ".join(info.describe() for info in session.files.values())
 
 
+READING = "Reading the documents… (press Cancel to stop)"
+
+
+def chat_of(session: Session) -> list[dict[str, Any]]:
+    """The chat's messages, with the answer being written (if any) as the last one, marked as a draft."""
+    chat = [dict(m) for m in list(session.history)]
+    draft = session.draft
+    if draft is not None:
+        text = f"{draft} ▍" if draft else READING
+        chat.append({"role": "assistant", "content": text, "metadata": {"title": "Writing", "status": "pending"}})
+    return chat
+
+
 def render(session: Session | None, pilot: Any, pictures: bool = True) -> View:
     """Every panel for ``session`` (an empty view for None); page pictures only when ``pictures``."""
     if session is None:
@@ -112,7 +125,7 @@ def render(session: Session | None, pilot: Any, pictures: bool = True) -> View:
     outcome = session.outcome
     rows = session.rows if session.rows is not None else pilot.rows(outcome)
     view = View(
-        chat=[dict(m) for m in session.history],
+        chat=chat_of(session),
         rows=rows,
         plan_json=service.exact_plan(outcome) if outcome is not None else "",
         logs="\n".join(session.logs),

@@ -90,6 +90,7 @@ class Session:
     told_remote: bool = False  # the notice that document text goes to a remote server was shown
     citations: list[dict[str, Any]] = field(default_factory=list)  # the latest answer's sources
     view_quote: str | None = None  # the quote highlighted on the page shown (a source was opened)
+    draft: str | None = None  # an answer being written ("" while the documents are read), shown as it grows
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
 
     @property

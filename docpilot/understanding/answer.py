@@ -18,8 +18,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from docpilot.errors import LLMError
+from docpilot.errors import LLMError, Stopped
 from docpilot.understanding.document import Document, Unit
+from docpilot.understanding.drafts import Listener, drafting
 from docpilot.understanding.records import records_of
 from docpilot.understanding.retrieve import EmbedFn, Retriever
 from docpilot.understanding.textnorm import norm, numbers_in, stems, words
@@ -67,16 +68,20 @@ def answer_question(
     llm: Any = None,
     embed: EmbedFn | None = None,
     feedback: str | None = None,
+    on_draft: Listener | None = None,
 ) -> Answer:
-    """Answer ``question`` over ``documents`` with page citations (``llm=None``: no model)."""
+    """Answer ``question`` over ``documents`` with page citations (``llm=None``: no model).
+
+    ``on_draft``: told the answer as the model writes it (for showing only; the returned answer is checked).
+    """
     started = time.perf_counter()
-    result = _summary(documents, question, llm)
+    result = _summary(documents, question, llm, on_draft)
     if result is None:
         result = _document_fact(documents, question)
     if result is None:
         result = _computed(documents, question, feedback)
     if result is None:
-        result = _retrieved(documents, question, llm, embed)
+        result = _retrieved(documents, question, llm, embed, on_draft)
     result.seconds = time.perf_counter() - started
     return result
 
@@ -91,7 +96,7 @@ _SUMMARY = re.compile(
 _MAX_SENTENCES = 1500
 
 
-def _summary(documents: list[Document], question: str, llm: Any) -> Answer | None:
+def _summary(documents: list[Document], question: str, llm: Any, on_draft: Listener | None) -> Answer | None:
     from docpilot.understanding.summarize import summarize_pages
     from pdftools.pages import parse_pages
 
@@ -110,7 +115,7 @@ def _summary(documents: list[Document], question: str, llm: Any) -> Answer | Non
         starts = sorted({s.page for s in doc.structure.sections if s.level == 1}) or numbers[:40]
         numbers = starts[:60]
     count = 5 if re.search(r"\bfive\b|\b5\b", question) else 3
-    summary = summarize_pages([(n, pages[n - 1]) for n in numbers], count, llm)
+    summary = summarize_pages([(n, pages[n - 1]) for n in numbers], count, llm, on_draft)
     if not summary.bullets:
         return Answer(NOT_SAID, [], found=False)
     citations = []
@@ -194,12 +199,16 @@ def retrieved_evidence(documents: list[Document], question: str, embed: EmbedFn 
     return _evidence(ranked)
 
 
-def _retrieved(documents: list[Document], question: str, llm: Any, embed: EmbedFn | None) -> Answer:
+def _retrieved(
+    documents: list[Document], question: str, llm: Any, embed: EmbedFn | None, on_draft: Listener | None = None
+) -> Answer:
     evidence = retrieved_evidence(documents, question, embed)
     tokens = sum(_tokens(e.block) for e in evidence)
     if llm is not None and evidence:
         try:
-            answer = _compose(llm, question, evidence, documents)
+            answer = _compose(llm, question, evidence, documents, on_draft)
+        except Stopped:
+            raise  # cancelled or out of model time: not "the document does not say"
         except LLMError:
             answer = None
         if answer is not None:
@@ -249,7 +258,9 @@ def _tokens(text: str) -> int:
     return max(1, int(len(text.split()) * 1.35))
 
 
-def _compose(llm: Any, question: str, evidence: list[_Evidence], documents: list[Document]) -> Answer | None:
+def _compose(
+    llm: Any, question: str, evidence: list[_Evidence], documents: list[Document], on_draft: Listener | None = None
+) -> Answer | None:
     from docpilot.llm.prompting import render
     from docpilot.llm.untrusted import DATA_RULE, data_block
 
@@ -259,8 +270,9 @@ def _compose(llm: Any, question: str, evidence: list[_Evidence], documents: list
         {"role": "user", "content": render("qa_user.j2", evidence=items, question=question)},
     ]
     calls = 0
+    listen = drafting(on_draft, "answer")
     for _ in range(2):
-        reply = llm.chat(messages, schema=_SCHEMA, max_tokens=120)
+        reply = llm.chat(messages, schema=_SCHEMA, max_tokens=120, **({"on_text": listen} if listen else {}))
         calls += 1
         try:
             data = json.loads(reply.text)
@@ -285,10 +297,10 @@ def _compose(llm: Any, question: str, evidence: list[_Evidence], documents: list
                 )
                 continue
         citations = []
-        for item in support[:3]:
+        for rank, item in enumerate(support[:3]):
             doc = next(d for d in documents if d.name == item.file)
             quote = _best_sentence(doc, item, text, question)
-            if quote:
+            if quote and (rank == 0 or _backs(quote, text)):
                 citations.append(_cite(doc, item.page, quote))
         if citations:
             return Answer(text, citations, llm_calls=calls)
@@ -308,6 +320,13 @@ def _grounded(answer: str, support: list[_Evidence]) -> bool:
         return True
     present = set(stems(text))
     return sum(w in present for w in want) >= 0.6 * len(want)
+
+
+def _backs(quote: str, answer: str) -> bool:
+    """A further citation is shown only when its quote says some of the answer (not a stray word)."""
+    said = set(stems(quote)) | {str(n) for n in numbers_in(quote)}
+    want = set(stems(answer)) | {str(n) for n in numbers_in(answer)}
+    return len(quote.split()) >= 3 and len(said & want) >= min(2, len(want))
 
 
 def _supporting(answer: str, evidence: list[_Evidence]) -> list[_Evidence]:
@@ -369,6 +388,7 @@ def ask_files(
     cache_root: Any = None,
     password: str | None = None,
     feedback: str | None = None,
+    on_draft: Listener | None = None,
 ) -> Answer:
     """Answer ``question`` over ``{name: path}``; the structure is cached under ``cache_root`` (None: not kept)."""
     from pathlib import Path
@@ -379,7 +399,7 @@ def ask_files(
     cache = StructureCache(Path(cache_root) if cache_root is not None else None)
     documents = open_documents(files, cache, password)
     counted = _Counting(llm) if llm is not None else None
-    answer = answer_question(documents, question, counted, embed_texts, feedback)
+    answer = answer_question(documents, question, counted, embed_texts, feedback, on_draft)
     answer.llm_calls = counted.calls if counted is not None else 0
     return answer
 

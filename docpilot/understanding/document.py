@@ -25,7 +25,7 @@ class Unit:
     file: str  # the file's name as the person uploaded it
     page: int
     text: str
-    kind: str  # "chunk" | "pair" | "row" | "section"
+    kind: str  # "chunk" | "pair" | "figure" | "row" | "section"
 
 
 class Document:
@@ -77,10 +77,11 @@ class Document:
         return [t for p in pages for t in self._tables.get(p, [])]
 
     def units(self) -> list[Unit]:
-        """Passages, pairs and section titles, in reading order (table rows come with :meth:`tables`)."""
+        """Passages, pairs and figure captions, in reading order (table rows come with :meth:`tables`)."""
         s = self.structure
         units = [Unit(self.name, c.page, c.text, "chunk") for c in s.chunks]
         units += [Unit(self.name, p.page, f"{p.label}: {p.value}", "pair") for p in s.pairs]
+        units += [Unit(self.name, f.page, f.caption, "figure") for f in s.figures]
         return units
 
     def page_text(self, page: int) -> str:

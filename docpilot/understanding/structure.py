@@ -22,15 +22,16 @@ import pymupdf
 
 from docpilot.understanding.textnorm import words
 
-__all__ = ["Row", "Pair", "Section", "Chunk", "Structure", "read_structure", "EXTRACTOR_VERSION"]
+__all__ = ["Row", "Pair", "Section", "Chunk", "Figure", "Structure", "read_structure", "EXTRACTOR_VERSION"]
 
-EXTRACTOR_VERSION = "2"  # part of the cache key: change it when what is extracted changes
+EXTRACTOR_VERSION = "3"  # part of the cache key: change it when what is extracted changes
 
 _FLAGS = (pymupdf.TEXTFLAGS_TEXT | pymupdf.TEXT_DEHYPHENATE) & ~pymupdf.TEXT_PRESERVE_LIGATURES
 _CHUNK_WORDS = 90
 _NUMBERED = re.compile(
     r"^(?:(?:part|item|section|chapter|article)\s+)?([A-Z]?\d+(?:\.\d+)*|[IVX]+|[A-Z])[.)]?\s+\S", re.I
 )
+_FIGURE = re.compile(r"^\s*(?:figure|fig\.|chart|graph|diagram|illustration)\s+[\w.]{1,6}\s*[:.\-–—]\s*\S", re.I)
 _COLON_PAIR = re.compile(r"(?:^|(?<=[.;]\s))([A-Z][\w ()/'&.,-]{0,48}?):\s+(.+?)(?=(?<![A-Z])[.;]\s+[A-Z]|$)")
 
 
@@ -74,6 +75,13 @@ class Chunk:
 
 
 @dataclass
+class Figure:
+    page: int
+    caption: str  # "Figure 1: Installations per quarter"
+    section: int | None
+
+
+@dataclass
 class Structure:
     """What a document holds, in the order a reader meets it."""
 
@@ -87,6 +95,7 @@ class Structure:
     table_pages: list[int] = field(default_factory=list)  # pages likely to hold a table (1-based)
     has_outline: bool = False
     ocr_pages: list[int] = field(default_factory=list)  # pages whose text came from OCR
+    figures: list[Figure] = field(default_factory=list)  # figures, by their captions
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -104,6 +113,7 @@ class Structure:
             table_pages=data["table_pages"],
             has_outline=data["has_outline"],
             ocr_pages=data.get("ocr_pages", []),
+            figures=[Figure(**f) for f in data.get("figures", [])],
         )
 
     def section_path(self, index: int | None) -> str:
@@ -121,6 +131,7 @@ class Structure:
             lines.append(f"{'  ' * (section.level - 1)}{section.title} (p. {section.page})")
         if len(self.sections) > limit:
             lines.append(f"… {len(self.sections) - limit} more sections")
+        lines += [f"{figure.caption} (p. {figure.page})" for figure in self.figures[:limit]]
         return "\n".join(lines)
 
 
@@ -330,7 +341,10 @@ def _fill(structure: Structure, rows: list[Row], heading_rows: set[int]) -> None
             section = found
             found += 1
             next_heading = next(heading_order, None)
-        structure.pairs += [Pair(label, value, row.page, section) for label, value in _pairs(row)]
+        if _FIGURE.match(row.text):
+            structure.figures.append(Figure(row.page, row.text.strip(), section))
+        else:
+            structure.pairs += [Pair(label, value, row.page, section) for label, value in _pairs(row)]
         if not words_in_chunk:
             chunk_page = row.page
         words_in_chunk.append(row.text)

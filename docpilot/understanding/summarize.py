@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from docpilot.understanding.drafts import Listener, drafting
 from docpilot.understanding.textnorm import stems
 
 __all__ = ["Sentence", "Summary", "summarize_pages", "MAX_MODEL_TOKENS"]
@@ -107,14 +108,16 @@ def rank(sentences: list[Sentence]) -> list[int]:
     return kept
 
 
-def summarize_pages(pages: list[tuple[int, str]], count: int = 3, llm: Any = None) -> Summary:
-    """A summary of ``[(page, text)]`` in ``count`` bullets, each cited."""
+def summarize_pages(
+    pages: list[tuple[int, str]], count: int = 3, llm: Any = None, on_draft: Listener | None = None
+) -> Summary:
+    """A summary of ``[(page, text)]`` in ``count`` bullets, each cited (``on_draft``: told them as written)."""
     sentences = split_sentences(pages)
     if not sentences:
         return Summary([], [], False)
     ranked = rank(sentences)
     if llm is not None:
-        written = _written(llm, sentences, ranked, count)
+        written = _written(llm, sentences, ranked, count, on_draft)
         if written is not None:
             return written
     chosen = sorted(ranked[:count])
@@ -125,7 +128,9 @@ def summarize_pages(pages: list[tuple[int, str]], count: int = 3, llm: Any = Non
     )
 
 
-def _written(llm: Any, sentences: list[Sentence], ranked: list[int], count: int) -> Summary | None:
+def _written(
+    llm: Any, sentences: list[Sentence], ranked: list[int], count: int, on_draft: Listener | None = None
+) -> Summary | None:
     from docpilot.llm.untrusted import DATA_RULE, data_block
 
     budget, picked = 0, []
@@ -147,7 +152,9 @@ def _written(llm: Any, sentences: list[Sentence], ranked: list[int], count: int)
         {"role": "user", "content": f"{data_block(numbered)}\nWrite {count} bullets."},
     ]
     try:
-        reply = llm.chat(messages, schema=_SCHEMA, max_tokens=60 * count + 40)
+        listen = drafting(on_draft, "text", bullets=True)
+        extra = {"on_text": listen} if listen else {}
+        reply = llm.chat(messages, schema=_SCHEMA, max_tokens=60 * count + 40, **extra)
         data = json.loads(reply.text)
     except (ValueError, Exception):  # noqa: BLE001 - a model that fails leaves the extractive summary
         return None

@@ -207,6 +207,20 @@ def test_local_backend_answers_with_the_schema(tmp_path):
 
 @pytest.mark.llm
 @needs_model
+def test_local_backend_streams_the_reply_as_it_is_written(tmp_path):
+    backend = LocalBackend(LocalConfig(prefix_cache_dir=tmp_path / "llm-cache"))
+    seen: list[str] = []
+    messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": "Delete pages 2-3"}]
+    reply = backend.chat(messages, schema=PLAN_SCHEMA, max_tokens=40, on_text=seen.append)
+    assert _check_plan(reply.text)["task"] == "delete_pages"  # streaming keeps the schema's grammar
+    assert len(seen) >= 5 and seen[-1] == reply.text  # piece by piece, the whole reply at the end
+    assert all(later.startswith(earlier) for earlier, later in zip(seen, seen[1:], strict=False))
+    assert reply.completion_tokens == len(seen) and reply.prompt_tokens > 20
+    assert backend.usage.calls == 1
+
+
+@pytest.mark.llm
+@needs_model
 def test_local_model_loads_once_and_reuses_the_prefix(tmp_path):
     long_system = (
         "Worked examples come first.\n"
@@ -371,6 +385,28 @@ def test_openai_backend_stops_waiting_when_told(llama_server):
             should_stop=lambda: time.monotonic() > deadline,
         )
     assert time.monotonic() - asked < 3.0  # the person gets control back; the server's answer is dropped
+
+
+@pytest.mark.llm
+def test_openai_backend_streams_from_a_real_server(llama_server):
+    backend = OpenAIBackend(OpenAIConfig.from_env({"OPENAI_BASE_URL": llama_server.base_url}))
+    seen: list[str] = []
+    messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": "Rotate page 1"}]
+    reply = backend.chat(messages, schema=PLAN_SCHEMA, max_tokens=40, on_text=seen.append)
+    assert _check_plan(reply.text)["task"] == "rotate_pages"
+    assert len(seen) >= 5 and seen[-1] == reply.text
+    assert all(later.startswith(earlier) for earlier, later in zip(seen, seen[1:], strict=False))
+    assert reply.completion_tokens > 0 and backend.usage.calls == 1
+    asked = time.monotonic()
+    deadline = asked + 1.0
+    with pytest.raises(Stopped):  # a stream stops when told, as a plain request does
+        backend.chat(
+            [{"role": "user", "content": "Count from one to two hundred in words."}],
+            max_tokens=600,
+            should_stop=lambda: time.monotonic() > deadline,
+            on_text=lambda _text: None,
+        )
+    assert time.monotonic() - asked < 3.0
 
 
 @pytest.mark.llm

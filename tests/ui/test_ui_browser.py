@@ -308,3 +308,44 @@ def test_browser_answer_with_a_citation_opens_the_page_highlighted(app, shots, g
         assert yellow > 500, f"no highlight on the cited page ({yellow} yellow pixels)"
         page.screenshot(path=str(shots / "citation.png"), full_page=True)
         browser.close()
+
+
+@pytest.mark.llm
+@pytest.mark.slow
+def test_browser_answer_streams_in_then_its_citation_opens_the_page(local_app, shots, guard):
+    """Issue G: the model's answer grows in the chat as it is written, then the checked answer with its
+    sources replaces the draft; a source chip opens the cited page with the quote highlighted."""
+    expect = sync_api.expect
+    running, _ = local_app
+    source = guard(CONTRACT) if CONTRACT.exists() else pytest.skip("the corpus contract is needed")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(running.local_url)
+        chat = page.locator("#chat")
+        page.locator("#upload input[type=file]").set_input_files(source)
+        expect(chat).to_contain_text("Added contract.pdf", timeout=WAIT)
+        page.locator("#request textarea").fill("What must each party do with Confidential Information?")
+        page.locator("#send").click()
+        drafts: list[str] = []
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and not page.locator("#sources").is_visible():
+            text = chat.inner_text()
+            if "▍" in text:
+                draft = text.rsplit("Writing", 1)[-1].strip()
+                if not drafts or drafts[-1] != draft:
+                    drafts.append(draft)
+                    if len(drafts) == 2:
+                        page.screenshot(path=str(shots / "answer-1-streaming.png"), full_page=True)
+            time.sleep(0.05)
+        print(f"\ndrafts seen: {drafts}")
+        assert len(drafts) >= 3, drafts  # the answer grew in front of the person
+        expect(chat).to_contain_text("keep Confidential Information secret", timeout=WAIT)
+        expect(chat).not_to_contain_text("▍")  # the draft gave way to the checked answer
+        page.screenshot(path=str(shots / "answer-2-answered.png"), full_page=True)
+        chips = page.locator("#sources")
+        chips.locator("label").first.click()
+        view = page.locator("#page-view img")
+        expect(view).to_have_attribute("src", re.compile(r"-v3-hl[0-9a-f]{10}\.png$"), timeout=WAIT)
+        page.screenshot(path=str(shots / "answer-3-source.png"), full_page=True)
+        browser.close()

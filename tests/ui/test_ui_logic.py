@@ -28,7 +28,7 @@ from docpilot.ui.actions import (
     respond,
     safely,
 )
-from docpilot.ui.panels import render, select_doc, select_page
+from docpilot.ui.panels import chat_of, render, select_doc, select_page
 from docpilot.ui.session import SessionStore, safe_file_name
 from pdftools.masking import MASK
 
@@ -362,7 +362,7 @@ class _Waits:
 
         self.usage = Usage()
 
-    def chat(self, messages, *, schema=None, max_tokens=512, temperature=0.0, should_stop=None):
+    def chat(self, messages, *, schema=None, max_tokens=512, temperature=0.0, should_stop=None, on_text=None):
         from docpilot.errors import Stopped
 
         deadline = time.monotonic() + 30
@@ -432,3 +432,38 @@ def test_a_source_opens_its_page_with_the_quote_highlighted(pilot, session):
     assert session.view_quote == cite["quote"]
     select_page(session, 0)
     assert session.view_quote is None and "-hl" not in Path(render(session, pilot).page).name
+
+
+class _Watching:
+    """A scripted model (loop logic only) that notes what the chat shows each time it writes a piece."""
+
+    name = "scripted"
+
+    def __init__(self, session, replies) -> None:
+        from tests.fakes import ScriptedLLM
+
+        self.inner, self.session, self.shown = ScriptedLLM(replies), session, []
+        self.usage = self.inner.usage
+
+    def chat(self, messages, **kwargs):
+        on_text = kwargs.pop("on_text", None)
+
+        def watch(text: str) -> None:
+            on_text(text)
+            self.shown.append(chat_of(self.session)[-1]["content"])
+
+        return self.inner.chat(messages, **kwargs, on_text=watch if on_text else None)
+
+
+def test_an_answer_is_shown_as_it_is_written_then_replaced_by_the_checked_one(store, synthetic, tmp_path):
+    from docpilot.planning.planner import Planner
+
+    s = store.create()
+    handle_upload(s, [synthetic("contract.pdf")])
+    model = _Watching(s, ['{"answer": "David Chen", "evidence": [1]}'])
+    streaming = SerialPilot(DocPilot(Planner(llm=model), Executor(records=tmp_path / "records")))
+    handle_message(streaming, s, "Who represents the Consultant?")
+    drafts = [text for text in model.shown if text.endswith("▍")]
+    assert len(drafts) >= 2 and drafts[-1] == "David Chen ▍", model.shown  # grows in the chat as written
+    assert s.draft is None and "David Chen" in last(s) and "Sources:" in last(s)
+    assert not any(str(m["content"]).endswith("▍") for m in chat_of(s))  # the draft is gone

@@ -32,7 +32,10 @@ def test_annual_report_sections_tables_and_figure(synthetic: Callable[[str], str
     assert table1.units[1] == "USD million"
     row_2021 = next(r for r in table1.rows if r[0] == "2021")
     assert row_2021[1:] == ["47.9", "342"]
-    assert any(p.label == "Figure 1" and "Installations per quarter" in p.value for p in s.pairs)
+    figure = next(f for f in s.figures if f.caption.startswith("Figure 1"))
+    assert "Installations per quarter" in figure.caption and s.sections[figure.section].title.startswith("3")
+    assert not any(p.label.startswith("Figure") for p in s.pairs)  # a caption is not a label/value pair
+    assert "Figure 1" in s.outline_text()
     assert s.title == "Northwind Solar Annual Report 2023"
 
 
