@@ -277,19 +277,25 @@ def test_browser_cancel_stops_llm_planning(local_app, shots, make_pdf):
         browser.close()
 
 
+def ask_in_browser(p, url: str, source: str, question: str):
+    """A new browser on the app, ``source`` uploaded and ``question`` sent: (browser, page, chat)."""
+    browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(url)
+    chat = page.locator("#chat")
+    page.locator("#upload input[type=file]").set_input_files(source)
+    sync_api.expect(chat).to_contain_text(f"Added {Path(source).name}", timeout=WAIT)
+    page.locator("#request textarea").fill(question)
+    page.locator("#send").click()
+    return browser, page, chat
+
+
 def test_browser_answer_with_a_citation_opens_the_page_highlighted(app, shots, guard, make_pdf):
     expect = sync_api.expect
     running, _ = app
     source = guard(CONTRACT) if CONTRACT.exists() else pytest.skip("the corpus contract is needed")
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.goto(running.local_url)
-        chat = page.locator("#chat")
-        page.locator("#upload input[type=file]").set_input_files(source)
-        expect(chat).to_contain_text("Added contract.pdf", timeout=WAIT)
-        page.locator("#request textarea").fill("When is the kick-off payment due?")
-        page.locator("#send").click()
+        browser, page, chat = ask_in_browser(p, running.local_url, source, "When is the kick-off payment due?")
         expect(chat).to_contain_text("February 3, 2025", timeout=WAIT)
         expect(chat).to_contain_text("contract.pdf, page 3")
         chips = page.locator("#sources")
@@ -319,14 +325,8 @@ def test_browser_answer_streams_in_then_its_citation_opens_the_page(local_app, s
     running, _ = local_app
     source = guard(CONTRACT) if CONTRACT.exists() else pytest.skip("the corpus contract is needed")
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.goto(running.local_url)
-        chat = page.locator("#chat")
-        page.locator("#upload input[type=file]").set_input_files(source)
-        expect(chat).to_contain_text("Added contract.pdf", timeout=WAIT)
-        page.locator("#request textarea").fill("What must each party do with Confidential Information?")
-        page.locator("#send").click()
+        question = "What must each party do with Confidential Information?"
+        browser, page, chat = ask_in_browser(p, running.local_url, source, question)
         drafts: list[str] = []
         deadline = time.monotonic() + 240
         while time.monotonic() < deadline and not page.locator("#sources").is_visible():
