@@ -79,8 +79,9 @@ _FILLER = re.compile(
 # Logic beyond a straight line (conditions, per-match loops) is for the LLM-written program path.
 LOGIC = re.compile(
     r"\b(?:if|unless|otherwise|else|whether or not|in case)\b|\bonly when\b|"
-    r"\b(?:every|each|all|any)\s+(?:page|pages|file|files|document|documents)\s+(?:that|which|where|with|containing|"
-    r"mentioning|having)\b|\bafter (?:every|each) page (?:that|which|containing|with)\b|\bfor each\b|"
+    r"\b(?:every|each|all|any)\s+(?:page|pages|file|files|document|documents)\s+(?:that|which|where|containing|"
+    r"mentioning|having|with(?!\s+(?:['\"‘“]|(?-i:[A-Z][A-Z0-9'-]+\b)(?!\s+(?:on|in)\s+(?:it|them)\b))))\b|"
+    r"\b(?:whatever|whichever)\b|\bafter (?:every|each) page (?:that|which|containing|with)\b|\bfor each\b|"
     r"\b(?:pages?|files?|ones)\s+(?:that|which|where)\s+(?:mention|contain|have|has|include|talk|are|is|were|look|"
     r"seem|appear|show|need)",
     re.IGNORECASE,
@@ -333,6 +334,14 @@ def _described(clauses: list[str], count: int | None) -> list[str]:
                 out.append(f"{_THEM.sub(said, following, count=1)} {state.group('state')}")
                 i += 2
                 continue
+        if (
+            _THE_REST.fullmatch(following)
+            and _KEEPS.search(clauses[i])
+            and pages_in(clauses[i], count) not in (None, "all")
+        ):
+            out.append(f"{clauses[i]} only")  # "keep the odd pages and drop the others": those pages only
+            i += 2
+            continue
         backwards = _BACKWARDS.fullmatch(clauses[i])
         if backwards and re.search(r"\b(?:reverse|reorder|re-order)\b", following, re.I) and _THEM.search(following):
             out.append(f"{following} {backwards.group('state')}")  # "the pages are backwards, reverse them"
@@ -343,6 +352,14 @@ def _described(clauses: list[str], count: int | None) -> list[str]:
     return out
 
 
+# "…, delete the rest", "and drop the others" after pages kept: everything not named before goes
+_KEEPS = re.compile(r"\b(?:keep|need|want|extract|save|retain|preserve|pull|take|grab)\b", re.IGNORECASE)
+_THE_REST = re.compile(
+    r"(?:and\s+)?(?:then\s+)?(?:delete|remove|drop|discard|get\s+rid\s+of|lose|ditch|toss|throw\s+away|bin)\s+"
+    r"(?:the\s+rest(?:\s+of\s+(?:the\s+)?(?:pages|it))?|everything\s+else|all\s+(?:the\s+)?other\s+pages|"
+    r"(?:all\s+)?the\s+other\s+pages|the\s+others)",
+    re.IGNORECASE,
+)
 # "the pages are backwards, reverse them": the whole file's order is wrong, then what to do about it
 _BACKWARDS = re.compile(
     r"^(?:but\s+|and\s+|so\s+)?(?:the\s+|its\s+)?(?:pages|page\s+order|order(?:\s+of\s+the\s+pages)?|file|"

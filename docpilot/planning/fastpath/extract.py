@@ -122,6 +122,9 @@ def all_but(clause: str, count: int | None) -> tuple[str, str] | None:
     return inner, ",".join(str(a + 1) if a == b else f"{a + 1}-{b + 1}" for a, b in runs)
 
 
+_ORD = r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|\d+(?:st|nd|rd|th)"
+
+
 def pages_in(clause: str, count: int | None = None) -> str | None:
     """The page selection a clause names, in the selection syntax ("1-3,5", "last", "all"), or None."""
     if ALL_BUT.search(clause.lower()):  # every page less some: the rest, or nothing when it cannot be worked out
@@ -151,8 +154,9 @@ def pages_in(clause: str, count: int | None = None) -> str | None:
             return f"{max(1, count - n + 1)}-{count}"
         return None
     m = re.search(
-        r"\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|\d+(?:st|nd|rd|th))"
-        r"\s+(?:and\s+(?:the\s+)?(first|second|third|last|\d+(?:st|nd|rd|th))\s+)?pages?\b",
+        rf"\b({_ORD})\s+page\s*(?:,|and|&)\s*(?:the\s+)?({_ORD})\s+page\b", c
+    ) or re.search(  # "the first page and the last page", "the first and last pages"
+        rf"\b({_ORD})\s+(?:and\s+(?:the\s+)?(first|second|third|last|\d+(?:st|nd|rd|th))\s+)?pages?\b",
         c,
     )
     if m:

@@ -52,8 +52,8 @@ def set_metadata(c: str, low: str, ctx: Context) -> list[Intent] | None:
 def get_metadata(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if _has(
         low,
-        r"\b(?:what is|what's|who is|who's|show|get|read|list|tell me)\b.*\b(?:title|author|metadata|properties|"
-        r"creation date|created|producer)\b",
+        r"\b(?:what is|what's|what are|who is|who's|show|get|read|list|tell me)\b.*"
+        r"\b(?:title|author|metadata|properties|creation date|created|producer)\b",
     ):
         return [Intent("get_metadata", {}, words={"listed", "given", "recorded", "stored"})]
     return None

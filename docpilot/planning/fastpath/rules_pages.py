@@ -271,6 +271,23 @@ def _page_number(groups: tuple[str | None, str | None], total: int) -> int | Non
     return n if 1 <= n <= total else None
 
 
+_ENDS = {"first": 1, "last": -1}
+
+
+def _swapped(low: str, total: int) -> tuple[int, int] | None:
+    """ "swap pages 1 and 2", "switch the first and last pages": the two pages that trade places."""
+    m = re.search(r"\b(?:swap|switch|exchange)\s+pages?\s+(\d+)\s+(?:and|with)\s+(?:page\s+)?(\d+)\b", low)
+    if m:
+        return int(m.group(1)), int(m.group(2))
+    m = re.search(
+        r"\b(?:swap|switch|exchange)\s+the\s+(first|last)\s+(?:page\s+)?(?:and|with)\s+(?:the\s+)?(first|last)\s+pages?\b",
+        low,
+    )
+    if m and m.group(1) != m.group(2):
+        return tuple(n if n > 0 else total for n in (_ENDS[m.group(1)], _ENDS[m.group(2)]))  # type: ignore[return-value]
+    return None
+
+
 def _moved(low: str, total: int) -> str | None:
     """ "move the last page to the front", "swap pages 1 and 2", "make page 8 come right after page 2":
     the whole new order (every page once), or None."""
@@ -285,9 +302,9 @@ def _moved(low: str, total: int) -> str | None:
         pages.remove(n)
         pages = pages + [n] if m.group(3) in ("end", "back") else [n, *pages]
         return ",".join(map(str, pages))
-    m = re.search(r"\b(?:swap|switch|exchange)\s+pages?\s+(\d+)\s+(?:and|with)\s+(?:page\s+)?(\d+)\b", low)
-    if m:
-        a, b = int(m.group(1)), int(m.group(2))
+    swap = _swapped(low, total)
+    if swap:
+        a, b = swap
         if a == b or not (1 <= a <= total and 1 <= b <= total):
             return None
         pages[a - 1], pages[b - 1] = b, a
@@ -368,7 +385,7 @@ _EVERY_SIDE = re.compile(
     r"\b(?:all|each|every|both|four)\s+(?:four\s+)?(?:edges?|sides?|margins?)\b|\ball\s+(?:a)?round\b", re.IGNORECASE
 )
 _MEASURE = re.compile(r"(\d+(?:\.\d+)?)\s*(pt|points?|mm|cm|in|inch(?:es)?)\b")
-_CROP_WORDS = {"off", "from", "edges", "margins", "cut", "trim", "crop", "the"}
+_CROP_WORDS = {"off", "from", "edges", "edge", "margins", "side", "cut", "trim", "crop", "the"}
 
 
 def crop(c: str, low: str, ctx: Context) -> list[Intent] | None:

@@ -165,6 +165,7 @@ _MEANING = {
     "again", "other", "others", "first", "last", "top", "bottom", "front", "back", "empty", "whole", "full", "less",
     "least", "more", "most", "few", "several", "many", "much", "some", "either", "neither", "else", "otherwise",
     "if", "unless", "thick", "thin", "side", "besides", "fire", "bill", "cry", "mill", "interest", "system",
+    "whatever", "whichever",
     "detail", "serious", "sincere", "describe", "found", "name", "amount", "call", "part", "per", "once",
     "next", "same", "former", "latter", "un", "de", "con", "co", "inc", "ltd",
 }  # fmt: skip
