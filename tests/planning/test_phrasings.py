@@ -151,3 +151,34 @@ def test_numbers_on_every_page_except_the_first_run(make_pdf) -> None:
 def test_pages_kept_and_dropped_run(make_pdf, request_text: str, kept: list[int]) -> None:
     out = _run_one(request_text, make_pdf(FIVE))
     assert _texts(out) == [FIVE[i] for i in kept]
+
+
+@pytest.mark.parametrize(
+    ("request_text", "expected"),
+    [
+        ("I just need page 1, delete the rest", [("extract_pages", {"pages": "1"})]),
+        ("keep the odd pages and drop the others", [("extract_pages", {"pages": "odd"})]),
+        ("keep the first page and the last page only", [("extract_pages", {"pages": "1,last"})]),
+        ("swap the first and last pages", [("reorder_pages", {"order": "10,2,3,4,5,6,7,8,9,1"})]),
+        ("what are the document properties?", [("get_metadata", {})]),
+        ("crop 10 mm off the right side", [("crop_pages", {"pages": "all", "unit": "mm", "right": 10.0})]),
+        (
+            "Could you please watermark every page with URGENT in red?",
+            [("add_watermark", {"pages": "all", "text": "URGENT", "color": "red"})],
+        ),
+    ],
+)
+def test_the_rest_both_ends_and_named_words(request_text: str, expected: list[tuple[str, dict]]) -> None:
+    assert steps(request_text) == expected
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "rotate whatever pages need it",  # which pages is a judgement
+        "delete page 3, then remove the rest",  # "the rest" after a deletion is not a page list kept
+        "watermark every page with ACME on it",  # a condition on the pages, not the watermark's words
+    ],
+)
+def test_judgement_and_conditions_are_handed_on(request_text: str) -> None:
+    assert fast_reading(request_text, TEN).plan is None
