@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from docpilot.planning.fastpath.extract import PII, categories_in, format_in, pages_in
+from docpilot.planning.fastpath.extract import PII, all_but, categories_in, format_in, pages_in
 from docpilot.planning.fastpath.rules import Intent
 from docpilot.planning.fastpath.spans import VERB_TASKS, Span
 from docpilot.planning.fastpath.targets import CASE_SENSITIVE, WHOLE_WORDS
@@ -129,7 +129,9 @@ def leftovers(
             s.text in said or in_args(str(s.value)) or str(s.value).lower() in names or str(s.value).lower() in strings
         ),
         "pages": lambda s: _pages_used(s, spans, intents, page_count) or s.text.lower() in said,
-        "number": lambda s: has_number(float(s.value)) or bool(keys & {"count"}) and s.value == 1,
+        "number": lambda s: (
+            has_number(float(s.value)) or bool(keys & {"count"}) and s.value == 1 or s.text.lower() in said
+        ),
         "measure": lambda s: _measure_used(s, numbers, keys, intents),
         "colour": lambda s: any(  # a whole word: "red" is not in "prepared"
             re.search(rf"(?<![\w#]){re.escape(_colour(s.text))}(?![\w])", x) for x in strings
@@ -175,11 +177,14 @@ def _pages_used(span: Span, spans: list[Span], intents: list[Intent], count: int
     """A page reference is used when a step's pages are exactly what the clause's references say together."""
     if any(_placed(span.text, intent.args.get(key), key) for intent in intents for key in ("at", "after", "order")):
         return True
+    if span.value == "except" and _flipped(span.text, intents, count):
+        return True
     said = pages_in(span.text, count)
     if said is None or said == "all" or _means_all(span.text):
         return _means_all(span.text) or said == "all"
     mine = _page_set(said, count)
     others = [_page_set(pages_in(s.text, count) or "", count) for s in spans if s.kind == "pages" and s is not span]
+    others += [_page_set(b[0], count) for s in spans if s.value == "except" and (b := all_but(s.text, count))]
     for intent in intents:
         for key in ("pages", "page"):
             if key not in intent.args:
@@ -187,10 +192,30 @@ def _pages_used(span: Span, spans: list[Span], intents: list[Intent], count: int
             value = _page_set(intent.args[key], count)
             if value == mine:
                 return True
+            if intent.args[key] == "all" and not _means_all(span.text):
+                continue  # every page is what a tool does anyway: it does not use "page 4"
             if isinstance(mine, frozenset) and isinstance(value, frozenset) and mine <= value:
                 # "pages 1-3 and page 5": each a part of the whole, none inside another
                 return not any(isinstance(o, frozenset) and (o <= mine or mine <= o) for o in others)
     return False
+
+
+_EXCEPT_WORDS = {"except", "but", "other", "apart", "save", "excluding", "besides"}
+
+
+def _flipped(text: str, intents: list[Intent], count: int | None) -> bool:
+    """'delete all pages except 3 and 4': a rule that read the exception as the pages to keep (or to drop) and said
+    so (its words hold the exception word) uses the pages named after it."""
+    both = all_but(text, count)
+    if both is None:
+        return False
+    inner = _page_set(both[0], count)
+    return any(
+        i.task in ("extract_pages", "delete_pages")
+        and i.words & _EXCEPT_WORDS
+        and _page_set(i.args.get("pages"), count) == inner
+        for i in intents
+    )
 
 
 def _placed(text: str, value: Any, key: str = "at") -> bool:

@@ -79,8 +79,9 @@ _FILLER = re.compile(
 # Logic beyond a straight line (conditions, per-match loops) is for the LLM-written program path.
 LOGIC = re.compile(
     r"\b(?:if|unless|otherwise|else|whether or not|in case)\b|\bonly when\b|"
-    r"\b(?:every|each|all|any)\s+(?:page|pages|file|files|document|documents)\s+(?:that|which|where|with|containing|"
-    r"mentioning|having)\b|\bafter (?:every|each) page (?:that|which|containing|with)\b|\bfor each\b|"
+    r"\b(?:every|each|all|any)\s+(?:page|pages|file|files|document|documents)\s+(?:that|which|where|containing|"
+    r"mentioning|having|with(?!\s+(?:['\"‘“]|(?-i:[A-Z][A-Z0-9'-]+\b)(?!\s+(?:on|in)\s+(?:it|them)\b))))\b|"
+    r"\b(?:whatever|whichever)\b|\bafter (?:every|each) page (?:that|which|containing|with)\b|\bfor each\b|"
     r"\b(?:pages?|files?|ones)\s+(?:that|which|where)\s+(?:mention|contain|have|has|include|talk|are|is|were|look|"
     r"seem|appear|show|need)",
     re.IGNORECASE,
@@ -104,7 +105,7 @@ def _match(clause: str, ctx: Context) -> list[Intent] | None:
 def _two_objects(clause: str, ctx: Context) -> list[Intent] | None:
     """'add a DRAFT watermark and page numbers to the contract': one verb, two objects of different tools."""
     verb = re.match(r"^\s*(\w+)\b", clause)
-    parts = re.split(r"\s+and\s+(?:also\s+)?", clause, maxsplit=1)
+    parts = re.split(r"\s+and\s+(?:also\s+)?(?!\d)", clause, maxsplit=1)  # "pages 3 and 4" is one reference
     if not verb or len(parts) < 2 or parts[0].count("⟦") != parts[0].count("⟧"):
         return None
     head = _match_head(parts[0], ctx)
@@ -291,6 +292,10 @@ def _understood(
             ctx.last_value = "summary"
     if not intents:
         return None
+    if any(a.task == b.task and a.args == b.args for a, b in zip(intents, intents[1:], strict=False)):
+        if unread is not None:  # the same step twice from two clauses: "reverse" twice undoes itself
+            unread.append(intents[-1].task)
+        return None
     intents = _merged(intents)
     if password and not any(files[n].encrypted for n in pdfs if n in files):
         takers = [i for i in intents if "password" in get_tool(i.task).arg_docs and "password" not in i.args]
@@ -329,9 +334,39 @@ def _described(clauses: list[str], count: int | None) -> list[str]:
                 out.append(f"{_THEM.sub(said, following, count=1)} {state.group('state')}")
                 i += 2
                 continue
+        if (
+            _THE_REST.fullmatch(following)
+            and _KEEPS.search(clauses[i])
+            and pages_in(clauses[i], count) not in (None, "all")
+        ):
+            out.append(f"{clauses[i]} only")  # "keep the odd pages and drop the others": those pages only
+            i += 2
+            continue
+        backwards = _BACKWARDS.fullmatch(clauses[i])
+        if backwards and re.search(r"\b(?:reverse|reorder|re-order)\b", following, re.I) and _THEM.search(following):
+            out.append(f"{following} {backwards.group('state')}")  # "the pages are backwards, reverse them"
+            i += 2
+            continue
         out.append(clauses[i])
         i += 1
     return out
+
+
+# "…, delete the rest", "and drop the others" after pages kept: everything not named before goes
+_KEEPS = re.compile(r"\b(?:keep|need|want|extract|save|retain|preserve|pull|take|grab)\b", re.IGNORECASE)
+_THE_REST = re.compile(
+    r"(?:and\s+)?(?:then\s+)?(?:delete|remove|drop|discard|get\s+rid\s+of|lose|ditch|toss|throw\s+away|bin)\s+"
+    r"(?:the\s+rest(?:\s+of\s+(?:the\s+)?(?:pages|it))?|everything\s+else|all\s+(?:the\s+)?other\s+pages|"
+    r"(?:all\s+)?the\s+other\s+pages|the\s+others)",
+    re.IGNORECASE,
+)
+# "the pages are backwards, reverse them": the whole file's order is wrong, then what to do about it
+_BACKWARDS = re.compile(
+    r"^(?:but\s+|and\s+|so\s+)?(?:the\s+|its\s+)?(?:pages|page\s+order|order(?:\s+of\s+the\s+pages)?|file|"
+    r"document|scan|pdf|it)\s+(?:came\s+out|come\s+out|are|were|is|was|got\s+scanned|were\s+scanned|was\s+scanned|"
+    r"ended\s+up)\s+(?:all\s+)?(?P<state>backwards|reversed|in\s+reverse(?:\s+order)?)$",
+    re.IGNORECASE,
+)
 
 
 _OUTPUT_ONLY = re.compile(

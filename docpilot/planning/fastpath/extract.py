@@ -15,6 +15,7 @@ __all__ = [
     "format_in",
     "number_words",
     "width_in",
+    "all_but",
     "PII",
 ]
 
@@ -72,8 +73,63 @@ def _clean_list(spec: str) -> str:
     return re.sub(r"\s+", "", spec)
 
 
+# "every page except the first one", "all pages but 3 and 4": every page less the ones named after the exception
+ALL_BUT = re.compile(
+    r"\b(?:every|each|all(?:\s+(?:the|of\s+the))?)\s+pages?\s+(?:except(?:\s+for)?|but|other\s+than|apart\s+from|"
+    r"save\s+for|excluding|besides)\s+(?=(?:the\s+)?(?:pages?\b|p\.|first\b|last\b|final\b|\d|cover\b|title\b|front\b))"
+)
+
+
+def _excepted(rest: str, count: int | None) -> str | None:
+    """The pages an exception names ("the first one", "the last two", "3 and 4", "page 2")."""
+    rest = re.sub(
+        r"^(?:the\s+)?(first|last|final)\s+(\w+)(?:\s+ones)?\b(?!\s+pages?\b)",
+        lambda m: f"{m.group(1)} {m.group(2)} pages" if number_words(m.group(2)) else m.group(0),
+        rest,
+    )
+    rest = re.sub(
+        r"^(?:the\s+)?(first|last|final|cover|title|front)(?:\s+one)?\b(?!\s+\w*\s*pages?\b)", r"\1 page", rest
+    )
+    if re.match(r"\d", rest):
+        rest = "pages " + rest
+    return pages_in(rest, count)
+
+
+def all_but(clause: str, count: int | None) -> tuple[str, str] | None:
+    """'every page except the first one' → (the pages excepted, every other page), both in the selection syntax;
+    None when the clause has no such exception or the page count is unknown (then no reading is safe)."""
+    m = ALL_BUT.search(clause.lower())
+    if not m or not count:
+        return None
+    inner = _excepted(clause.lower()[m.end() :], count)
+    if not inner or inner == "all":
+        return None
+    from pdftools.errors import PdfToolError
+    from pdftools.pages import parse_pages
+
+    try:
+        left = sorted(set(range(count)) - set(parse_pages(inner, count)))
+    except PdfToolError:
+        return None
+    if not left:
+        return None
+    runs: list[list[int]] = []
+    for index in left:
+        if runs and runs[-1][1] == index - 1:
+            runs[-1][1] = index
+        else:
+            runs.append([index, index])
+    return inner, ",".join(str(a + 1) if a == b else f"{a + 1}-{b + 1}" for a, b in runs)
+
+
+_ORD = r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|\d+(?:st|nd|rd|th)"
+
+
 def pages_in(clause: str, count: int | None = None) -> str | None:
     """The page selection a clause names, in the selection syntax ("1-3,5", "last", "all"), or None."""
+    if ALL_BUT.search(clause.lower()):  # every page less some: the rest, or nothing when it cannot be worked out
+        both = all_but(clause, count)
+        return both[1] if both else None
     c = re.sub(
         r"-?\d+(?:\.\d+)?\s*(?:°|degrees?\b|deg\b|dpi\b|%|percent\b|mm\b|cm\b|pt\b|points\b|inch(?:es)?\b)",
         " ",
@@ -98,8 +154,9 @@ def pages_in(clause: str, count: int | None = None) -> str | None:
             return f"{max(1, count - n + 1)}-{count}"
         return None
     m = re.search(
-        r"\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|\d+(?:st|nd|rd|th))"
-        r"\s+(?:and\s+(?:the\s+)?(first|second|third|last|\d+(?:st|nd|rd|th))\s+)?pages?\b",
+        rf"\b({_ORD})\s+page\s*(?:,|and|&)\s*(?:the\s+)?({_ORD})\s+page\b", c
+    ) or re.search(  # "the first page and the last page", "the first and last pages"
+        rf"\b({_ORD})\s+(?:and\s+(?:the\s+)?(first|second|third|last|\d+(?:st|nd|rd|th))\s+)?pages?\b",
         c,
     )
     if m:
@@ -110,9 +167,9 @@ def pages_in(clause: str, count: int | None = None) -> str | None:
         return "1"
     if re.search(r"\b(?:signature|back|closing|final)\s+page\b", c):
         return "last"
-    m = re.search(r"\b(odd|even)(?:-numbered)?\s+pages\b", c)
+    m = re.search(r"\b(odd|even)(?:-numbered)?\s+pages\b|\b(?:every|each)\s+(odd|even)(?:-numbered)?\s+page\b", c)
     if m:
-        return m.group(1)
+        return m.group(1) or m.group(2)
     if re.search(r"\b(?:every|each|all(?: the)?|all of the|whole document|entire document)\s+pages?\b", c):
         return "all"
     m = re.search(rf"\bp\.?\s*({_NUM}(?:-{_NUM})?)\b", c)
@@ -122,7 +179,8 @@ def pages_in(clause: str, count: int | None = None) -> str | None:
 
 
 _PASSWORD = re.compile(
-    r"\bpassword(?:\s+(?:is|of|=|:|to|as|set to))?\s*(?:is\s+)?(?::\s*)?(⟦\d+⟧|[^\s,;]+)", re.IGNORECASE
+    r"\bpassword(?:\s+(?:(?:is|of|to|as|set to)\b|=|:))?\s*(?:is\s+)?(?::\s*)?(⟦\d+⟧|[^\s,;]+)",  # "off" is no "of"
+    re.IGNORECASE,
 )
 _NOT_PASSWORD = {
     "from",
@@ -148,6 +206,11 @@ _NOT_PASSWORD = {
     "lock",
     "encrypt",
     "needed",
+    "off",
+    "removed",
+    "now",
+    "again",
+    "first",
 }
 
 
@@ -169,6 +232,10 @@ def password_in(clause: str, quotes: list[str]) -> str | None:
             return quotes[int(raw[1:-1])]
         if re.search(r"\d", raw) and re.search(r"[a-z]", raw, re.IGNORECASE):
             return raw
+    colon = re.search(r"\bpassword\b[^:;.⟦]{0,20}:\s*(⟦\d+⟧|[^\s,;]+)\s*$", clause, re.IGNORECASE)
+    if colon:  # "put a password on it: hunter22": the one word after the colon that ends the clause
+        raw = colon.group(1)
+        return quotes[int(raw[1:-1])] if raw.startswith("⟦") else raw
     return None
 
 
@@ -198,7 +265,7 @@ def password_pair_in(clause: str, quotes: list[str]) -> tuple[str, str] | None:
 
 def degrees_in(clause: str) -> int | None:
     c = clause.lower()
-    m = re.search(r"(-?\d+)\s*(?:°|degrees?|deg)\b", c)
+    m = re.search(r"(-?\d+)\s*(?:°|(?:degrees?|deg)\b)", c)
     value = int(m.group(1)) if m else None
     if value is None:
         if re.search(r"upside[- ]down|half a turn|half turn", c):

@@ -128,12 +128,12 @@ def remove_password(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if not _has(
         low,
         r"\b(?:remove|strip|delete|take off|drop|clear|disable)\b.*\b(?:password|encryption|protection)\b"
-        r"|\bunlock\b|\bdecrypt\b|\bunprotect\b",
+        r"|\btake\s+(?:the\s+)?(?:password|encryption|protection)\s+off\b|\bunlock\b|\bdecrypt\b|\bunprotect\b",
     ):
         return None
     pw = password_in(c, ctx.quotes)
     args = {"password": pw} if pw else {}
-    return [Intent("remove_password", args, stage=0)]
+    return [Intent("remove_password", args, stage=0, words={"take", "off"})]
 
 
 def add_password(c: str, low: str, ctx: Context) -> list[Intent] | None:
@@ -259,11 +259,17 @@ def comment(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if not text:
         return None
     page = pages_in(c, ctx.page_count) or "1"
-    return [Intent("add_comment", _with_output({"text": text, "page": page.split(",")[0].split("-")[0]}, c, ctx))]
+    args = _with_output({"text": text, "page": page.split(",")[0].split("-")[0]}, c, ctx)
+    said = set() if quoted else set(re.findall(r"[\w'-]+", text.lower()))  # the note's own words are its text
+    return [Intent("add_comment", args, words=said)]
 
 
 def annotation_tools(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if _has(low, r"\b(?:remove|delete|clear|strip)\b.*\b(?:annotations?|comments?|highlights?|markups?|notes)\b"):
+    if _has(
+        low,
+        r"\b(?:remove|delete|clear|strip)\b.*\b(?:annotations?|comments?|highlights?|markups?|notes|underlines|"
+        r"strikeouts|strike-?throughs)\b",
+    ):
         args: dict[str, Any] = {"pages": _pages(c, ctx)}
         kinds = re.findall(r"\b(comment|note|highlight|underline|strikeout|strike-?through)s?\b", low)
         if kinds and not _has(low, r"\b(?:annotations?|markups?|all\s+(?:the\s+)?(?:marks|markings))\b"):
@@ -331,14 +337,22 @@ def watermark(c: str, low: str, ctx: Context) -> list[Intent] | None:
     return [Intent("add_watermark", _with_output(args, c, ctx), words=words)]
 
 
+# What a note, comment or page says: its text, never an instruction ("a note on page 1: Please sign and return")
+_SAID = re.compile(
+    r"\b(?:comment|note|sticky note|annotation|page|footer|header)\b[^:⟦]*?(?::|\bsaying\b|\bthat says\b)\s"
+)
+
+
 def signature(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if not _has(low, r"\bsign\b|\bsignature\b"):
+    said = _SAID.search(low)
+    if not _has(low[: said.end()] if said else low, r"\bsign\b|\bsignature\b"):
         return None
     if _has(low, r"\bsignature (?:page|block|line|section)s?\b") and not _has(low, r"\bsign\b|\badd\b.*\bsignature\b"):
         return None  # "the signature page as a picture" names a page, not an action
     args: dict[str, Any] = {"page": pages_in(c, ctx.page_count) or "last"}
     named = re.search(
-        r"\b(?:sign(?:ed)? (?:it |this |the \w+ (?:\w+ )?)?(?:as|by|with the name)|name)\s+"
+        r"\b(?:sign(?:ed)? (?:it |this |the \w+ (?:\w+ )?)?(?:(?:on )?(?:the \w+ page|page \d+) )?"
+        r"(?:as|by|with the name)|name)\s+"
         r"(⟦\d+⟧|[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*)",
         c,
     ) or re.search(  # "add my signature, Robert Chen, to …", "e-sign this for me: Laura Bennett"

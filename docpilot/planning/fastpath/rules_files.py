@@ -21,6 +21,8 @@ def duplicate(c: str, low: str, ctx: Context) -> list[Intent] | None:
         return [Intent("rename", {"new_name": name}, stage=2)] if name else None
     if not _has(low, r"\b(?:copy|duplicate|back ?up)\b") or _has(low, r"\bcopy (?:the )?text\b"):
         return None
+    if _has(low, r"\bduplicated?\s+(?:pages?|entries|lines|rows|images|content|text)\b"):
+        return None  # "delete the duplicate pages": which pages repeat others is not a copy of the file
     return [Intent("duplicate", _with_output({}, c, ctx), stage=2)]
 
 
@@ -50,8 +52,8 @@ def set_metadata(c: str, low: str, ctx: Context) -> list[Intent] | None:
 def get_metadata(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if _has(
         low,
-        r"\b(?:what is|what's|who is|who's|show|get|read|list|tell me)\b.*\b(?:title|author|metadata|properties|"
-        r"creation date|created|producer)\b",
+        r"\b(?:what is|what's|what are|who is|who's|show|get|read|list|tell me)\b.*"
+        r"\b(?:title|author|metadata|properties|creation date|created|producer)\b",
     ):
         return [Intent("get_metadata", {}, words={"listed", "given", "recorded", "stored"})]
     return None
@@ -130,12 +132,12 @@ _VALUE_INTO_FIELD = re.compile(
 def form_tools(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if _has(low, r"\bflatten"):  # "… so the fields can no longer be edited" says why, not what else
         purpose = {"no", "longer", "edited", "editable", "edit", "changed", "can't", "cannot", "not", "nobody"}
-        purpose |= {"anymore", "anyone", "no-one", "noone"}
+        purpose |= {"anymore", "anyone", "no-one", "noone", "answers", "entries", "values", "responses", "modified"}
         return [Intent("flatten_form", _with_output({}, c, ctx), words=purpose)]
     if _has(
         low,
         r"\b(?:read|list|show|what are|get|extract)\b.*\b(?:form fields?|fields|form values|form data|"
-        r"form entries)\b",
+        r"form entries)\b|\b(?:what|which)\s+(?:form\s+)?fields\b",
     ):
         return [Intent("read_form", {}, words={"current", "existing", "entered", "filled", "filled-in"})]
     return None
@@ -245,7 +247,8 @@ def search(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if not _has(
         low,
         r"\bwhich pages?\b|\bwhere (?:is|are|does|do)\b|\bsearch\b|\bfind\b|\bhow (?:many times|often)\b|"
-        r"\blook for\b|\blocate\b|\bon what pages?\b|\bdoes (?:it|this|the document) (?:mention|contain)|"
+        r"\blook for\b|\blocate\b|\bon what pages?\b|"
+        r"\b(?:does|do)\s+(?:it|(?:this|the)(?:\s+(?:document|doc|file|pdf|contract|report|paper))?)\s+(?:mention|contain)|"
         r"\b(?:is|are)\s+(?:the\s+(?:word|term|phrase|name)\s+)?⟦\d+⟧\s+(?:mentioned|used|referenced|present|"
         r"anywhere|in\s+(?:it|here|this|the\s+(?:file|document|pdf)))\b",
     ):

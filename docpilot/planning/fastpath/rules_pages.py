@@ -77,10 +77,10 @@ def summary_page(c: str, low: str, ctx: Context) -> list[Intent] | None:
 def add_page_with_text(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if not _has(
         low,
-        r"\b(?:add|append|insert|prepend|create)\b.*\bpages?\b.*\b(?:with|saying|containing|that says|"
-        r"reading)\b",
+        r"\b(?:add|append|insert|prepend|create)\s+(?:a|an|one|another)\s+(?:(?:new|extra|additional|separate|"
+        r"cover|title|final|last|first)\s+)*pages?\b.*\b(?:with|saying|containing|that says|reading)\b",
     ) or _has(low, r"\bblank\b|\bpage numbers?\b"):
-        return None
+        return None  # "add a comment on page 2 saying …" mentions a page; it does not add one
     quoted = _quoted(c, ctx)
     if not quoted:
         return None
@@ -121,7 +121,15 @@ def blank_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
 
 
 _KEEP = re.compile(r"\b(?:keep|keeping|retain|preserve|leave|leaving|hold on to)\b")
-_DROP = re.compile(r"\b(?:delete|remove|drop|cut|get rid of|discard|take out|lose|trash|throw away|strip|ditch)\b")
+_DROP = re.compile(
+    r"\b(?:delete|remove|drop|cut|get rid of|discard|take out|lose|trash|throw (?:away|out)|toss|strip|ditch|scrap)\b"
+)
+# Verbs that take pages out of a file (with a page reference): "throw away the cover page", "toss pages 3-4"
+_DELETE = (
+    r"\b(?:delete|remove|drop|cut|get rid of|discard|take out|throw (?:away|out)|toss|trash|ditch|scrap|"
+    r"eliminate)\b"
+)
+_DELETE_WORDS = {"throw", "away", "out", "toss", "trash", "ditch", "scrap", "eliminate"}
 _EXCEPT = re.compile(
     r"\b(?:except(?:\s+for)?|but|other\s+than|apart\s+from|save\s+for|besides|excluding)\s+"
     r"(?=(?:the\s+|for\s+)?(?:pages?\b|p\.|first\b|last\b|final\b|\d|odd\b|even\b|cover\b|title\b|front\b|"
@@ -145,8 +153,9 @@ def keep_or_drop(c: str, low: str, ctx: Context) -> list[Intent] | None:
     verbs = [m for m in (keep, drop) if m and m.start() < (exc.start() if exc else -1)]
     if not exc or not verbs:
         return None
-    pages = pages_in(re.sub(r"^(?:the\s+)?(first|last|final)\b(?!\s+\w*\s*pages?)", r"\1 page", c[exc.end() :]),
-                     ctx.page_count)  # fmt: skip
+    rest = re.sub(r"^(?:the\s+)?(first|last|final)\b(?!\s+\w*\s*pages?)", r"\1 page", c[exc.end() :])
+    rest = re.sub(r"^(?=\d)", "pages ", rest)  # "all pages except 3 and 4": the numbers are pages
+    pages = pages_in(rest, ctx.page_count)
     if not pages or pages == "all":
         return None
     words = {*exc.group(0).split(), "everything", "all"}
@@ -156,12 +165,12 @@ def keep_or_drop(c: str, low: str, ctx: Context) -> list[Intent] | None:
 
 
 def delete_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if not _has(low, r"\b(?:delete|remove|drop|cut|get rid of|discard|take out)\b"):
+    if not _has(low, _DELETE):
         return None
     pages = pages_in(c, ctx.page_count)
     if not pages or not _has(low, r"\bpages?\b"):
         return None
-    return [Intent("delete_pages", _with_output({"pages": pages}, c, ctx))]
+    return [Intent("delete_pages", _with_output({"pages": pages}, c, ctx), words=_DELETE_WORDS)]
 
 
 # "into their own file", "as a new PDF", "in a separate document": where pages taken out go
@@ -171,12 +180,20 @@ _OWN_FILE = re.compile(
 )
 
 
+# "make a new PDF from the last page", "create a file with just pages 2-3": a file of those pages
+_NEW_FILE_FROM = re.compile(
+    r"\b(?:make|create|build|produce)\s+(?:me\s+)?(?:a|an|one)\s+(?:new\s+|separate\s+|smaller\s+)?(?:pdf|file|document)\s+"
+    r"(?:from|out\s+of|of|with|containing)\s+(?:just\s+|only\s+)?(?:the\s+)?(?:pages?\b|first\b|last\b|final\b|odd\b|even\b|"
+    r"cover\b|\d)"
+)
+
+
 def extract_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if not _has(
         low,
         r"\b(?:extract|pull|take|keep|retain|preserve|copy|save|split out|separate|get|grab|need|want|give me)\b"
         r".*\bpages?\b",
-    ):
+    ) and not _NEW_FILE_FROM.search(low):
         return None
     if _has(
         low,
@@ -220,6 +237,9 @@ def rotate(c: str, low: str, ctx: Context) -> list[Intent] | None:
         if _has(low, r"\d+\s*(?:°|deg)|clockwise|\bleft\b|\bright\b|upside")  # said how far: "sideways" must agree
         else {"sideways", "landscape", "portrait"}
     )
+    turn = re.search(r"\b(?:a\s+)?quarter[- ]turn\b|\bhalf\s+(?:a\s+)?turn\b", low)
+    if turn:  # "a quarter turn to the right" is 90 degrees, "half a turn" 180 (degrees_in read them)
+        turned |= set(re.split(r"[\s-]+", turn.group(0)))
     args = {"pages": _pages(c, ctx), "degrees": degrees}
     return [Intent("rotate_pages", _with_output(args, c, ctx), words=turned)]
 
@@ -251,6 +271,23 @@ def _page_number(groups: tuple[str | None, str | None], total: int) -> int | Non
     return n if 1 <= n <= total else None
 
 
+_ENDS = {"first": 1, "last": -1}
+
+
+def _swapped(low: str, total: int) -> tuple[int, int] | None:
+    """ "swap pages 1 and 2", "switch the first and last pages": the two pages that trade places."""
+    m = re.search(r"\b(?:swap|switch|exchange)\s+pages?\s+(\d+)\s+(?:and|with)\s+(?:page\s+)?(\d+)\b", low)
+    if m:
+        return int(m.group(1)), int(m.group(2))
+    m = re.search(
+        r"\b(?:swap|switch|exchange)\s+the\s+(first|last)\s+(?:page\s+)?(?:and|with)\s+(?:the\s+)?(first|last)\s+pages?\b",
+        low,
+    )
+    if m and m.group(1) != m.group(2):
+        return tuple(n if n > 0 else total for n in (_ENDS[m.group(1)], _ENDS[m.group(2)]))  # type: ignore[return-value]
+    return None
+
+
 def _moved(low: str, total: int) -> str | None:
     """ "move the last page to the front", "swap pages 1 and 2", "make page 8 come right after page 2":
     the whole new order (every page once), or None."""
@@ -265,9 +302,9 @@ def _moved(low: str, total: int) -> str | None:
         pages.remove(n)
         pages = pages + [n] if m.group(3) in ("end", "back") else [n, *pages]
         return ",".join(map(str, pages))
-    m = re.search(r"\b(?:swap|switch|exchange)\s+pages?\s+(\d+)\s+(?:and|with)\s+(?:page\s+)?(\d+)\b", low)
-    if m:
-        a, b = int(m.group(1)), int(m.group(2))
+    swap = _swapped(low, total)
+    if swap:
+        a, b = swap
         if a == b or not (1 <= a <= total and 1 <= b <= total):
             return None
         pages[a - 1], pages[b - 1] = b, a
@@ -328,6 +365,9 @@ def split(c: str, low: str, ctx: Context) -> list[Intent] | None:
     elif _has(low, r"\b(?:single|individual|separate|one)\s+(?:pages?|page per file|file per page)\b|\beach page\b"):
         args["every"] = 1
     words = {"begin", "begins", "start", "starts", "new", "chop"}
+    parts = re.search(r"\binto\s+(\w+)\s+(?:files|parts|pieces|documents|pdfs|halves)\b", low)
+    if parts and "at" in args and number_words(parts.group(1)) == args["at"].count(",") + 2:
+        words |= {parts.group(1)}  # "into two files at page 6": one place, two parts
     named = re.search(  # "name them chapter", "call the parts 'section'": the parts' base name
         r"\b(?:name|call)\s+(?:them|the\s+(?:files|parts|pieces|chunks|pdfs|sections|documents))\s+(⟦\d+⟧|[\w-]+)(?:\.pdf)?"
         r"(?:\s*$|\s*[,.])",
@@ -345,7 +385,7 @@ _EVERY_SIDE = re.compile(
     r"\b(?:all|each|every|both|four)\s+(?:four\s+)?(?:edges?|sides?|margins?)\b|\ball\s+(?:a)?round\b", re.IGNORECASE
 )
 _MEASURE = re.compile(r"(\d+(?:\.\d+)?)\s*(pt|points?|mm|cm|in|inch(?:es)?)\b")
-_CROP_WORDS = {"off", "from", "edges", "margins", "cut", "trim", "crop", "the"}
+_CROP_WORDS = {"off", "from", "edges", "edge", "margins", "side", "cut", "trim", "crop", "the"}
 
 
 def crop(c: str, low: str, ctx: Context) -> list[Intent] | None:
@@ -394,6 +434,13 @@ _IN_ORDER = re.compile(r"(?:\s|,|:|;|\b(?:first|then|and|followed\s+by|next|fina
 _ORDER_WORDS = re.compile(r"\b(?:first|then|followed|next|finally|last|lastly|before|after|order|start|end)\b", re.I)
 
 
+_AS_LISTED = re.compile(
+    r"^\s*,?\s*(?:in\s+(?:exactly\s+)?(?:that|this)\s+order|in\s+the\s+(?:same\s+)?order\s+(?:given|listed|named|"
+    r"written|shown|above|i\s+(?:listed|named|gave|wrote)(?:\s+them)?))\s*$",
+    re.IGNORECASE,
+)
+
+
 def _merge_order(c: str, pdfs: list[str]) -> list[str] | None:
     """The files in the order the clause names them; upload order when it names none; None when it names an order
     that is not one simple sequence ("january after february", only some of the files)."""
@@ -403,7 +450,8 @@ def _merge_order(c: str, pdfs: list[str]) -> list[str] | None:
         return list(pdfs)
     if len(named) != len(sequence) or set(sequence) != set(pdfs):
         return None
-    gaps = [c[a[1] : b[0]] for a, b in zip(named, named[1:], strict=False)] + [c[named[-1][1] :]]
+    tail = _AS_LISTED.sub("", c[named[-1][1] :])  # "… and chapter1.pdf in that order": the order said is the order
+    gaps = [c[a[1] : b[0]] for a, b in zip(named, named[1:], strict=False)] + [tail]
     last = len(gaps) - 1
     for i, gap in enumerate(gaps):
         said = set(re.findall(r"[a-z]+", gap.lower()))
@@ -461,14 +509,17 @@ def compress(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if not _has(
         low,
         r"\b(?:compress|shrink|optimi[sz]e|downsize)\b|\breduce (?:the )?(?:file )?size\b|\bsmaller\b|"
-        r"\bsmaller file\b|\bcompression\b",
+        r"\bsmaller file\b|\bcompression\b|\b(?:make|get)\b.*\bas small as (?:possible|you can|it can (?:be|go))\b",
     ):
         return None
     args: dict[str, Any] = {}
     words: set[str] = {"compression", "use", "with", "level"}
+    too_big = re.search(r"\btoo\s+(?:big|large|heavy|bulky)\b", low)
+    if too_big:  # "the file is way too big, can you compress it": why, said as what is wrong
+        words |= {*too_big.group(0).split(), "way", "far", "much", "bit", "really"}
     high = re.search(
-        r"\b(?:maximum|max|highest|high|as small as possible|as much as (?:possible|you can)|strong(?:ly)?|"
-        r"aggressive(?:ly)?|heavily|a lot)\b",
+        r"\b(?:maximum|max|highest|high|as small as (?:possible|you can|it can (?:be|go))|"
+        r"as much as (?:possible|you can)|strong(?:ly)?|aggressive(?:ly)?|heavily|a lot)\b",
         low,
     )
     if high:

@@ -58,10 +58,17 @@ _PAGES = re.compile(
     rf"|(?:the\s+)?(?:first|last|final|next|remaining)\s+{_COUNT}\s+pages?"
     rf"|(?:the\s+)?{_ORDINAL}(?:\s*(?:,|and|&)\s*(?:the\s+)?{_ORDINAL})*(?:\s+two)?\s+pages?"
     r"|(?:the\s+)?(?:cover|title|front|back|signature|closing|opening)\s+pages?"
-    r"|(?:the\s+)?(?:odd|even)(?:-numbered)?\s+pages?"
+    r"|(?:every\s+|each\s+|the\s+)?(?:odd|even)(?:-numbered)?\s+pages?"
     r"|(?:every|each|all(?:\s+the)?|all\s+of\s+the|the\s+whole|the\s+entire|whole|entire|both)\s+pages?"
     r"|(?:the\s+)?(?:rest|remainder)\s+of\s+the\s+pages|(?:the\s+)?remaining\s+pages?"
     r")\b",
+    re.IGNORECASE,
+)
+# "every page except the first one", "all pages but 3 and 4": one page reference, the pages left after the exception
+_ALL_BUT = re.compile(
+    r"\b(?:every|each|all(?:\s+(?:the|of\s+the))?)\s+pages?\s+(?:except(?:\s+for)?|but|other\s+than|apart\s+from|"
+    rf"save\s+for|excluding|besides)\s+(?:the\s+)?(?:(?:first|last|final)(?:\s+{_COUNT})?(?:\s+(?:ones?|pages?))?|"
+    rf"(?:cover|title|front)(?:\s+page)?|(?:pages?\s+)?{_PAGE_LIST})\b",
     re.IGNORECASE,
 )
 _COLOURS = (
@@ -106,8 +113,12 @@ _CATEGORY = re.compile(
 VERB_TASKS: dict[str, tuple[str, ...]] = {
     r"redact\w*|black\s*out|blacked\s+out|blank\s+out|censor\w*|white\s*out": ("redact_text", "redact_pages"),
     r"highlight\w*": ("highlight_text", "delete_annotations", "read_annotations"),
-    r"underlin\w*|underscor\w*": ("underline_text",),
-    r"strike\s*out|strikethrough|strike\s+through|struck|cross(?:ed)?\s+out": ("strikeout_text",),
+    r"underlin\w*|underscor\w*": ("underline_text", "delete_annotations", "read_annotations"),
+    r"strike\s*out|strikethrough|strike\s+through|struck|cross(?:ed)?\s+out": (
+        "strikeout_text",
+        "delete_annotations",
+        "read_annotations",
+    ),
     r"rotat\w*": ("rotate_pages",),
     r"watermark\w*": ("add_watermark",),
     r"merg\w*|combin\w*|concatenat\w*|stitch\w*": ("combine_files", "images_to_pdf"),
@@ -154,6 +165,7 @@ _MEANING = {
     "again", "other", "others", "first", "last", "top", "bottom", "front", "back", "empty", "whole", "full", "less",
     "least", "more", "most", "few", "several", "many", "much", "some", "either", "neither", "else", "otherwise",
     "if", "unless", "thick", "thin", "side", "besides", "fire", "bill", "cry", "mill", "interest", "system",
+    "whatever", "whichever",
     "detail", "serious", "sincere", "describe", "found", "name", "amount", "call", "part", "per", "once",
     "next", "same", "former", "latter", "un", "de", "con", "co", "inc", "ltd",
 }  # fmt: skip
@@ -179,7 +191,7 @@ _KNOWN = {
     "trim", "join", "bundle", "break", "stick", "slap", "splash", "print", "label", "tag", "appear", "appears", "grab",
     "mention", "mentions", "mentioned", "contain", "contains", "occur", "occurs", "say", "says", "saying", "reading",
     "called", "call", "named", "titled", "rid", "known", "go", "goes", "comment", "comments", "note", "notes",
-    "sticky", "annotate", "recognise", "recognize", "searchable", "scanned",
+    "sticky", "annotate", "recognise", "recognize", "searchable", "scanned", "run", "perform",
     # tool nouns
     "page", "pages", "numbers", "header", "headers", "footer", "footers", "password", "passcode", "passphrase",
     "encryption", "protection", "blank", "blanks", "margin", "margins", "title", "author", "subject", "keywords",
@@ -243,7 +255,12 @@ _FILE_REFERENCE = re.compile(
     re.IGNORECASE,
 )
 # "… I can paste into slides", "so we can print it": why the person wants it, not another instruction.
-_PURPOSE = re.compile(r"\b(?:so\s+(?:that\s+)?)?(?:I|we|you|they|he|she)\s+(?:can|could|may)\s+\w+.*$", re.IGNORECASE)
+# "as small as you can" is how much, not why: "you" says a purpose only after "so" ("so you can review it").
+_PURPOSE = re.compile(
+    r"\b(?:so\s+(?:that\s+)?(?:I|we|you|they|he|she)|(?:I|we|they|he|she))\s+(?:can|could|may)\s+"
+    r"(?!(?:in|on|at|with|and|to|for|by|as|but|or|then|too|also|only|not)\b)\w+.*$",
+    re.IGNORECASE,
+)
 
 
 def _shouted(token: str) -> bool:
@@ -276,6 +293,8 @@ def tag(clause: str, quotes: list[str], file_names: tuple[str, ...] = ()) -> lis
         claim("quote", m, quotes[int(m.group(1))] if int(m.group(1)) < len(quotes) else "")
     for m in _CATEGORY.finditer(clause):
         claim("category", m)
+    for m in _ALL_BUT.finditer(clause):
+        claim("pages", m, "except")
     for m in _PAGES.finditer(clause):
         claim("pages", m)
     for m in _MEASURE.finditer(clause):

@@ -18,6 +18,8 @@ VERBS = (
     "erase|censor|mask|hide|scrub|apply|paginate|get|pull|attach|render|output"
 )
 _VERB_START = rf"(?:please\s+)?(?:also\s+)?(?:then\s+)?(?:{VERBS})\b"
+# A phrase before a colon that asks for words to write: what follows the colon is those words
+_SAYS = r"\b(?:note|comment|sticky|annotation|header|footer|watermark|stamp|text|message|saying|says|reads|reading)\b"
 _QUOTED = re.compile(r"\"([^\"]+)\"|(?<![\w])'([^']+?)'(?![\w])")
 _QUOTE_MAP = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "«": '"', "»": '"', "`": "'"})
 
@@ -49,6 +51,8 @@ def split_request(request: str) -> Request:
         if not part:
             continue
         intro = re.match(rf"^([^:⟦]{{3,80}}):\s+(?={_VERB_START})", part, flags=re.IGNORECASE)
+        if intro and re.search(_SAYS, intro.group(1), flags=re.IGNORECASE):
+            intro = None  # "leave a note on page 1: Please sign and return": what the note says, not an instruction
         if intro:  # "Tidy up the contract for the board: number the pages …" — the list after the colon says what
             clauses.append(intro.group(1).strip() + ":")
             part = part[intro.end() :]
