@@ -23,7 +23,7 @@ from docpilot.understanding.document import Document, Unit
 from docpilot.understanding.drafts import Listener, drafting
 from docpilot.understanding.records import records_of
 from docpilot.understanding.retrieve import EmbedFn, Retriever
-from docpilot.understanding.textnorm import norm, numbers_in, stems, words
+from docpilot.understanding.textnorm import format_number, norm, numbers_in, stems, words
 from docpilot.understanding.workflow import Finding, plan_workflow, revise_workflow, run_workflow
 
 __all__ = ["Answer", "answer_question", "ask_files", "retrieved_evidence", "embed_texts", "NOT_SAID"]
@@ -78,6 +78,8 @@ def answer_question(
     result = _summary(documents, question, llm, on_draft)
     if result is None:
         result = _document_fact(documents, question)
+    if result is None:  # a row and a period: one cell (or two, for a change) of a table
+        result = _cell_value(documents, question, llm)
     if result is None:
         result = _computed(documents, question, feedback)
     if result is None:
@@ -176,6 +178,103 @@ def _from_finding(documents: list[Document], finding: Finding) -> Answer | None:
         return None  # values that cannot be shown on their pages are not an answer
     steps = finding.steps if finding.workflow.op != "lookup" else []
     return Answer(finding.answer, citations, workflow=steps)
+
+
+# --- 2b. a table cell by row and period --------------------------------------------------------------
+_CHOICE = {
+    "type": "object",
+    "properties": {"choice": {"type": "integer", "minimum": 0, "maximum": 6}},
+    "required": ["choice"],
+}
+
+
+def _cell_value(documents: list[Document], question: str, llm: Any) -> Answer | None:
+    from docpilot.understanding.cells import find_cells, read_cell_question
+
+    asked = read_cell_question(question)
+    if asked is None:
+        return None
+    cells = find_cells(documents, question, asked)
+    distinct: dict[tuple[str, ...], Any] = {}
+    for cell in cells:
+        distinct.setdefault(tuple(format_number(n) for n in cell.numbers()), cell)
+    if not distinct:
+        return None
+    chosen = list(distinct.values())
+    if len(chosen) > 1:
+        picked = _choose(llm, question, chosen[:6]) if llm is not None else _most_repeated(cells)
+        if picked is None:
+            return None  # rows that disagree and nobody to choose: retrieval and the model read the passages
+        chosen = [picked]
+    cell = chosen[0]
+    by_path = {d.path: d for d in documents}
+    doc = by_path[cell.file]
+    quote = _quote_on(doc, cell.page, [f"{cell.label} {' '.join(cell.values)}", cell.label, *cell.values])
+    if quote is None:
+        return None
+    citations = [_cite(doc, cell.page, quote)]
+    for value in cell.values:  # the values themselves, where the label alone was quoted
+        if value not in quote:
+            shown = _quote_on(doc, cell.page, [value])
+            if shown:
+                citations.append(_cite(doc, cell.page, shown))
+    unit = f" ({cell.unit})" if cell.unit else ""
+    where = f"'{cell.label}'" + (f" under '{cell.context}'" if cell.context else "") + f" on page {cell.page}"
+    if asked.op == "lookup":
+        text = f"{cell.values[0]}{unit}"
+        steps = [f"Find the table row {where}.", f"Read its {asked.periods[0].describe()} column: {cell.values[0]}."]
+    else:
+        first, second = cell.numbers()
+        change = second - first
+        verb = "increased" if change > 0 else "decreased" if change < 0 else "did not change"
+        text = (
+            f"{format_number(abs(change))}{unit}: {cell.label} {verb} from {cell.values[0]} "
+            f"({asked.periods[0].describe()}) to {cell.values[1]} ({asked.periods[1].describe()})"
+        )
+        steps = [
+            f"Find the table row {where}.",
+            f"Read its {asked.periods[0].describe()} and {asked.periods[1].describe()} columns.",
+            "Subtract the first value from the second.",
+        ]
+    return Answer(text, citations[:3], workflow=steps)
+
+
+def _most_repeated(cells: list[Any]) -> Any:
+    """Without a model: the values that more of the rows give than any others (a headline figure is
+    repeated across a report), when at least two do; else None."""
+    from collections import Counter
+
+    counts = Counter(tuple(c.values) for c in cells).most_common(2)
+    if counts[0][1] >= 2 and (len(counts) == 1 or counts[0][1] > counts[1][1]):
+        return next(c for c in cells if tuple(c.values) == counts[0][0])
+    return None
+
+
+def _choose(llm: Any, question: str, cells: list[Any]) -> Any:
+    """The model picks which of a few rows the question means (it reads labels, not whole pages)."""
+    from docpilot.llm.untrusted import DATA_RULE, data_block
+
+    lines = [
+        f"[{n}] {c.context + ' › ' if c.context else ''}{c.label}: {', '.join(c.values)} (page {c.page})"
+        for n, c in enumerate(cells, 1)
+    ]
+    messages = [
+        {
+            "role": "system",
+            "content": "You pick which numbered table row answers a question. "
+            + DATA_RULE
+            + ' Reply with JSON {"choice": n}; 0 when none of them does.',
+        },
+        {"role": "user", "content": f"{data_block(chr(10).join(lines))}\nQuestion: {question}"},
+    ]
+    try:
+        reply = llm.chat(messages, schema=_CHOICE, max_tokens=12)
+        choice = int(json.loads(reply.text).get("choice", 0))
+    except Stopped:
+        raise
+    except (LLMError, ValueError, TypeError):
+        return None
+    return cells[choice - 1] if 1 <= choice <= len(cells) else None
 
 
 # --- 3. retrieval and the model ----------------------------------------------------------------------
@@ -346,7 +445,9 @@ def _best_sentence(doc: Document, item: _Evidence, answer: str, question: str) -
         _sentences(item.block),
         key=lambda s: -(3 * len(want_a & (set(stems(s)) | set(words(s)))) + len(want_q & set(stems(s)))),
     )
-    return _quote_on(doc, item.page, [c[:300] for c in candidates[:4]] + [item.block[:200]])
+    # a table row is drawn cell by cell: its longest pieces stand for it when the whole row is not one phrase
+    pieces = sorted((p for p in re.split(r"\s*[|:]\s*", item.block) if len(p) >= 4), key=len, reverse=True)
+    return _quote_on(doc, item.page, [c[:300] for c in candidates[:4]] + [item.block[:200]] + pieces[:6])
 
 
 def _closest(documents: list[Document], evidence: list[_Evidence], question: str) -> list[dict[str, Any]]:

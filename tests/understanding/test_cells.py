@@ -1,0 +1,68 @@
+"""A value asked for by row and period, read from the table cell by code; a change between two periods
+computed in Python; rows that disagree are not guessed between."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from docpilot.understanding.answer import ask_files
+from docpilot.understanding.cells import read_cell_question
+
+
+@pytest.mark.parametrize(
+    ("question", "op", "periods"),
+    [
+        ("What was the operating income in 2018?", "lookup", ["2018"]),
+        ("Cash at December 31, 2019?", "lookup", ["December 2019"]),
+        ("By how much did net income increase from 2018 to 2019?", "difference", ["2018", "2019"]),
+        ("Net sales for fiscal 2022, the 52 weeks ended January 28, 2023?", "lookup", ["January 2023"]),
+        ("What was revenue in 2018 and 2019?", None, None),  # two periods, no change asked: not one cell
+        ("What is the operating income?", None, None),  # no period: not a cell question
+    ],
+)
+def test_questions_are_read_into_rows_and_periods(question: str, op: str | None, periods: list[str] | None) -> None:
+    asked = read_cell_question(question)
+    assert (asked.op if asked else None) == op
+    assert ([p.describe() for p in asked.periods] if asked else None) == periods
+
+
+def _ask(path: str, question: str, tmp_path: Path):
+    return ask_files(question, {Path(path).name: path}, None, tmp_path / "cache")
+
+
+def test_a_statement_value_is_read_from_its_cell_with_the_row_cited(real, tmp_path: Path) -> None:
+    tenk = real("financebench__AMAZON_2019_10K.pdf")
+    answer = _ask(tenk, "What was Amazon's operating income in 2018?", tmp_path)
+    assert answer.answer.startswith("12,421"), answer.answer
+    assert {c["page"] for c in answer.citations} <= {18, 38} and answer.llm_calls == 0  # selected data, statement
+    assert "Operating income" in answer.citations[0]["quote"]
+    assert any("2018 column" in step for step in answer.workflow)
+
+
+def test_a_change_between_two_dates_is_computed_not_written(real, tmp_path: Path) -> None:
+    tenk = real("financebench__AMAZON_2019_10K.pdf")
+    q = "By how much did Amazon's total assets grow between December 31, 2018 and December 31, 2019, in millions?"
+    answer = _ask(tenk, q, tmp_path)
+    assert answer.answer.startswith("62,600"), answer.answer  # 225,248 - 162,648
+    assert "162,648" in answer.answer and "225,248" in answer.answer
+    assert answer.workflow[-1] == "Subtract the first value from the second."
+    assert {c["page"] for c in answer.citations} <= {18, 40}
+
+
+def test_headings_over_split_columns_find_the_quarter(real, tmp_path: Path) -> None:
+    """ "Three Months Ended" over "July 29, 2023", each value beside its own "$" column."""
+    tenq = real("financebench__BESTBUY_2024Q2_10Q.pdf")
+    answer = _ask(tenq, "What was Best Buy's revenue for the three months ended July 29, 2023?", tmp_path)
+    assert answer.answer.startswith("9,583"), answer.answer  # not the six months' 19,050
+    q = "By how much did revenue for the three months ended July 29, 2023 decrease from the three months ended July 30, 2022?"
+    change = _ask(tenq, q, tmp_path)
+    assert change.answer.startswith("746") and "decreased" in change.answer, change.answer
+
+
+def test_rows_that_disagree_are_not_guessed_between(real, tmp_path: Path) -> None:
+    tenq = real("financebench__BESTBUY_2024Q2_10Q.pdf")
+    answer = _ask(tenq, "What were Best Buy's merchandise inventories as of July 29, 2023?", tmp_path)
+    assert "(508)" not in answer.answer  # the cash-flow change is not the balance; no model: no pick
+    assert not answer.workflow or "5,651" in answer.answer
