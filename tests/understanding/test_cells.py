@@ -56,7 +56,10 @@ def test_headings_over_split_columns_find_the_quarter(real, tmp_path: Path) -> N
     tenq = real("financebench__BESTBUY_2024Q2_10Q.pdf")
     answer = _ask(tenq, "What was Best Buy's revenue for the three months ended July 29, 2023?", tmp_path)
     assert answer.answer.startswith("9,583"), answer.answer  # not the six months' 19,050
-    q = "By how much did revenue for the three months ended July 29, 2023 decrease from the three months ended July 30, 2022?"
+    q = (
+        "By how much did revenue for the three months ended July 29, 2023 decrease from "
+        "the three months ended July 30, 2022?"
+    )
     change = _ask(tenq, q, tmp_path)
     assert change.answer.startswith("746") and "decreased" in change.answer, change.answer
 
