@@ -140,12 +140,41 @@ def _document_fact(documents: list[Document], question: str) -> Answer | None:
             quote = _quote_on(doc, page, [s.title] + s.title.split("  "))
             if quote:
                 return Answer(s.title, [_cite(doc, page, quote)])
-    if re.search(r"\b(who (wrote|authored|is the author)|author of)\b", q) and s.author:
-        for page in range(1, min(12, len(s.pages)) + 1):
+    if re.search(r"\b(who (wrote|authored|is the author)|author of)\b", q):
+        for page in range(1, min(12, len(s.pages)) + 1) if s.author else ():
             quote = _quote_on(doc, page, [s.author, s.author.upper()])
             if quote:
                 return Answer(s.author, [_cite(doc, page, quote)])
+        byline = _byline(doc)
+        if byline:
+            return Answer(byline, [_cite(doc, 1, name) for name in byline.split(", ")[:3]])
     return None
+
+
+def _byline(doc: Document) -> str | None:
+    """The people named under the title on page 1 (the metadata's author is often junk), as the page
+    writes them; None when the entity model finds nobody there."""
+    from docpilot.understanding.entities import recognize
+    from pdftools.errors import PdfToolError
+
+    page = doc.page_text(1)
+    lines = page.splitlines()
+    title_words = set(words(doc.structure.title))
+    start = 0
+    for i, line in enumerate(lines[:20]):  # below the title's last line
+        if title_words and set(words(line)) and set(words(line)) <= title_words:
+            start = i + 1
+    head = "\n".join(lines[start : start + 12])
+    try:
+        spans = recognize([head], ["person"])[0]
+    except (PdfToolError, OSError):  # the entity model is not installed: no byline, no guess
+        return None
+    names: list[str] = []
+    for span in spans:
+        name = re.sub(r"[^\w.')]+$", "", span["text"]).strip()
+        if len(name.split()) >= 2 and name not in names and _quote_on(doc, 1, [name]):
+            names.append(name)
+    return ", ".join(names[:6]) or None
 
 
 # --- 2. workflows over records ---------------------------------------------------------------------

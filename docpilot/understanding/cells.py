@@ -37,6 +37,10 @@ _NOT_LABEL = STOPWORDS | {
 }  # fmt: skip
 
 
+_STOP_STEMS = frozenset(stems(" ".join(STOPWORDS)))
+_UNIT_STEMS = frozenset(stems("usd eur gbp $ million millions thousand thousands billion billions percent dollars"))
+
+
 @dataclass(frozen=True)
 class Period:
     year: str
@@ -84,7 +88,9 @@ def read_cell_question(question: str) -> CellQuestion | None:
 
 def find_cells(documents: list[Document], question: str, asked: CellQuestion) -> list[Cell]:
     """Rows whose label the question names, read at the asked periods; the most specific labels only."""
-    want = {w for w in stems(question)} - {w for w in stems(" ".join(_NOT_LABEL))}
+    asked_words = set(stems(question))
+    percent = "%" in question or "percent" in question.lower()
+    want = asked_words - {w for w in stems(" ".join(_NOT_LABEL))}
     found: list[tuple[float, Cell]] = []
     for doc in documents:
         for table in doc.tables(_pages(doc, want, asked)):
@@ -94,11 +100,13 @@ def find_cells(documents: list[Document], question: str, asked: CellQuestion) ->
                 continue
             for index, row in enumerate(table.rows):
                 label = row[0] if row else ""
-                words = set(stems(label)) - {w for w in stems(" ".join(_NOT_LABEL))}
-                if not words or not words <= want:
+                words = set(stems(label)) - _STOP_STEMS  # every word of the label: "Revenue % change" is not revenue
+                if not words or not words <= asked_words or words <= _UNIT_STEMS:
+                    continue
+                if "%" in label and not percent:  # "% of revenue" is not the revenue
                     continue
                 values = [_value(row, group) for group in columns if group is not None]
-                if any(not v for v in values):
+                if any(not v or _YEAR.fullmatch(v.strip()) for v in values):  # a year is a heading, not a value
                     continue
                 context = _context(table, index)
                 bonus = 0.5 * len((set(stems(context)) - words) & want)  # "Flexibles" above a "Net sales" row

@@ -24,7 +24,7 @@ from docpilot.understanding.textnorm import words
 
 __all__ = ["Row", "Pair", "Section", "Chunk", "Figure", "Structure", "read_structure", "EXTRACTOR_VERSION"]
 
-EXTRACTOR_VERSION = "3"  # part of the cache key: change it when what is extracted changes
+EXTRACTOR_VERSION = "4"  # part of the cache key: change it when what is extracted changes
 
 _FLAGS = (pymupdf.TEXTFLAGS_TEXT | pymupdf.TEXT_DEHYPHENATE) & ~pymupdf.TEXT_PRESERVE_LIGATURES
 _CHUNK_WORDS = 90
@@ -182,9 +182,13 @@ def _rows(page: pymupdf.Page) -> list[Row]:
     rows: list[Row] = []
     current: list[tuple[float, float, float, str, float, bool]] = []
     for item in spans:
-        if current and abs(item[0] - current[-1][0]) <= 2.0 and item[1] >= current[-1][2] - 1:
-            current.append(item)
-            continue
+        if current and abs(item[0] - current[-1][0]) <= 2.0:
+            if item[1] >= current[-1][2] - 1:
+                current.append(item)
+                continue
+            if item[2] <= current[0][1] + 1:  # drawn after the value it labels, left of it ("993548900" "Invoice No:")
+                current.insert(0, item)
+                continue
         if current:
             rows.append(_row(page.number + 1, current))
         current = [item]
@@ -196,16 +200,16 @@ def _rows(page: pymupdf.Page) -> list[Row]:
 def _row(page: int, spans: list[tuple[float, float, float, str, float, bool]]) -> Row:
     cells: list[str] = []
     last_end = None
+    last_text = ""
     for _y, x0, x1, text, size, _bold in spans:
         gap = x0 - last_end if last_end is not None else 0
         pieces = [p for p in re.split(r"\s{3,}", text) if p.strip()]
         if cells and gap <= max(3.0, size * 0.9) and not text.startswith("   "):
-            cells[-1] = (
-                cells[-1] + ("" if gap < 0.5 and not text.startswith(" ") else " ") + pieces[0].strip()
-            ).strip()
+            joined = gap < 0.5 and not text.startswith(" ") and not last_text.endswith(" ")  # "Kick-o" "ff"
+            cells[-1] = (cells[-1] + ("" if joined else " ") + pieces[0].strip()).strip()
             pieces = pieces[1:]
         cells += [p.strip() for p in pieces]
-        last_end = x1
+        last_end, last_text = x1, text
     sizes: Counter[tuple[float, bool]] = Counter()
     for _, _, _, text, size, bold in spans:
         sizes[(round(size, 1), bold)] += len(text)

@@ -122,3 +122,10 @@ def test_nothing_relevant_means_the_document_does_not_say(make_pdf, tmp_path) ->
     path = make_pdf(["Minutes of the garden club. We planted tulips."], name="minutes.pdf")
     answer = ask_files("What is the airspeed velocity of a swallow?", {"minutes.pdf": path}, None, tmp_path / "c")
     assert answer.answer in (NOT_SAID,) or "could not compose" in answer.answer
+
+
+def test_the_byline_names_the_authors_when_the_metadata_does_not(real, tmp_path) -> None:
+    tam = _ask([real("pdfjs__TAMReview.pdf")], "Who wrote this overview of the Technology Acceptance Model?", tmp_path)
+    assert tam.answer == "Mohammad Chuttur" and tam.citations[0]["page"] == 1  # the metadata says "ARRAY(0x2c7cf020)"
+    paper = _ask([real("pdfjs__tracemonkey.pdf")], "Who wrote this paper?", tmp_path)
+    assert paper.answer.startswith("Andreas Gal, Brendan Eich") and "Trace-based" not in paper.answer

@@ -62,6 +62,7 @@ def test_headings_over_split_columns_find_the_quarter(real, tmp_path: Path) -> N
     )
     change = _ask(tenq, q, tmp_path)
     assert change.answer.startswith("746") and "decreased" in change.answer, change.answer
+    assert "%" not in change.answer  # "Revenue % change" and "% of revenue" rows are not the revenue
 
 
 def test_rows_that_disagree_are_not_guessed_between(real, tmp_path: Path) -> None:

@@ -93,3 +93,11 @@ def test_a_scanned_page_is_read_by_ocr_without_touching_the_file(real: Callable[
     assert s.ocr_pages == [1]
     assert "Docling bundles PDF document conversion" in s.pages[0] and s.chunks
     assert Path(path).read_bytes() == before
+
+
+def test_a_value_drawn_before_its_label_is_paired_with_it(real: Callable[[str], str], tmp_path: Path) -> None:
+    """Invoices often draw "993548900" before "Factuurnummer:" at its left: the pair is the one on the line."""
+    pairs = {p.label: p.value for p in _doc(real("invoice2data__coolblue1.pdf"), tmp_path).structure.pairs}
+    assert pairs["Factuurnummer"] == "993548900" and pairs["Klantnummer"] == "6669263"
+    flipkart = {p.label: p.value for p in _doc(real("invoice2data__FlipkartInvoice.pdf"), tmp_path).structure.pairs}
+    assert flipkart["Invoice Date"] == "20-10-2015" and flipkart["Order Date"] == "15-10-2015"
