@@ -45,8 +45,29 @@ class Table:
         return "\n".join(lines)
 
 
+def use_layout_analysis() -> None:
+    """Let PyMuPDF's table finder use its bundled layout analyser (a small offline model) in this process.
+
+    pdftools keeps it out of the tools' start-up (``sys.modules["pymupdf.layout"] = None``); without it
+    ``find_tables`` breaks a financial statement into a dozen fragments, so reading a document's tables
+    switches it on, whatever was imported first (~0.3 s once, ~0.3 s a page).
+    """
+    import importlib
+    import sys
+
+    if getattr(pymupdf, "_get_layout", None) is not None:
+        return
+    if "pymupdf.layout" in sys.modules and sys.modules["pymupdf.layout"] is None:
+        del sys.modules["pymupdf.layout"]
+    try:
+        importlib.import_module("pymupdf.layout")
+    except ImportError:  # not installed: the finder's own line and text strategies still run
+        return
+
+
 def read_tables(page: pymupdf.Page) -> list[Table]:
     """The data tables on ``page`` with their captions."""
+    use_layout_analysis()
     found: list[Table] = []
     try:
         tables = page_tables(page)

@@ -70,3 +70,24 @@ def test_rows_that_disagree_are_not_guessed_between(real, tmp_path: Path) -> Non
     answer = _ask(tenq, "What were Best Buy's merchandise inventories as of July 29, 2023?", tmp_path)
     assert "(508)" not in answer.answer  # the cash-flow change is not the balance; no model: no pick
     assert not answer.workflow or "5,651" in answer.answer
+
+
+def test_the_cli_reads_statement_tables_as_the_tests_do(real, tmp_path: Path) -> None:
+    """`docpilot ask` imports pdftools first, which keeps PyMuPDF's layout analyser out of the tools'
+    start-up; reading tables must switch it on again or a statement falls apart into fragments."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    tenk = real("financebench__AMAZON_2019_10K.pdf")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "xdg"), "DOCPILOT_BACKEND": "rules"}
+    out = subprocess.run(
+        [sys.executable, "-m", "docpilot", "ask", "What was Amazon's operating income in 2018?", tenk, "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    answer = json.loads(out.stdout.strip().splitlines()[-1])
+    assert answer["answer"].startswith("12,421"), answer
