@@ -231,7 +231,9 @@ def _cell_value(documents: list[Document], question: str, llm: Any) -> Answer | 
         return None
     chosen = list(distinct.values())
     if len(chosen) > 1:
-        picked = _choose(llm, question, chosen[:6]) if llm is not None else _most_repeated(cells)
+        picked = _most_repeated(cells)  # a headline figure repeated across the report, else the model picks
+        if picked is None and llm is not None:
+            picked = _choose(llm, question, chosen[:6])
         if picked is None:
             return None  # rows that disagree and nobody to choose: retrieval and the model read the passages
         chosen = [picked]

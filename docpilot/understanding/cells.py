@@ -93,9 +93,11 @@ def find_cells(documents: list[Document], question: str, asked: CellQuestion) ->
     want = asked_words - {w for w in stems(" ".join(_NOT_LABEL))}
     found: list[tuple[float, Cell]] = []
     for doc in documents:
+        # "Amazon" in a question about Amazon's 10-K names no row; nor do the periods' numbers
+        core = {w.rstrip("'") for w in want if not w.isdigit()} - _everywhere(doc)
         for table in doc.tables(_pages(doc, want, asked)):
-            heads = _headers(table)
-            columns = [_column(heads, period) for period in asked.periods]
+            heads, own = _headers(table)
+            columns = [_column(heads, own, period) for period in asked.periods]
             if any(c is None for c in columns):
                 continue
             for index, row in enumerate(table.rows):
@@ -108,7 +110,11 @@ def find_cells(documents: list[Document], question: str, asked: CellQuestion) ->
                 values = [_value(row, group) for group in columns if group is not None]
                 if any(not v or _YEAR.fullmatch(v.strip()) for v in values):  # a year is a heading, not a value
                     continue
+                if not percent and any("%" in v for v in values):
+                    continue
                 context = _context(table, index)
+                if not core <= words | set(stems(context)):
+                    continue  # the question says more than the row does ("stores in North America", "Flexibles")
                 bonus = 0.5 * len((set(stems(context)) - words) & want)  # "Flexibles" above a "Net sales" row
                 cell = Cell(doc.path, table.page, label, context, values, _unit(table, columns))
                 found.append((len(words) + bonus, cell))
@@ -116,6 +122,16 @@ def find_cells(documents: list[Document], question: str, asked: CellQuestion) ->
         return []
     best = max(score for score, _ in found)
     return [cell for score, cell in found if score == best]
+
+
+def _everywhere(doc: Document) -> set[str]:
+    """Words on at least two fifths of the pages: the document's own name and trade, not a row's."""
+    pages = doc.structure.pages
+    counts: dict[str, int] = {}
+    for text in pages:
+        for word in set(stems(text)):
+            counts[word] = counts.get(word, 0) + 1
+    return {word for word, count in counts.items() if count >= max(2, 0.4 * len(pages))}
 
 
 def _pages(doc: Document, want: set[str], asked: CellQuestion) -> list[int]:
@@ -130,11 +146,12 @@ def _pages(doc: Document, want: set[str], asked: CellQuestion) -> list[int]:
     return sorted(page for _, page in sorted(scored)[:MAX_PAGES])
 
 
-def _headers(table: Table) -> list[str]:
-    """Each column's heading: the header row and the rows above the first number, a heading that spans
-    several columns ("Three Months Ended" over two dates) carried right across the empty cells."""
+def _headers(table: Table) -> tuple[list[str], list[str]]:
+    """Each column's heading, from the header row and the rows above the first number: (with a heading
+    that spans several columns, "Three Months Ended" over two dates, carried right across the empty
+    cells; the column's own cells only)."""
     width = max([len(table.header)] + [len(r) for r in table.rows])
-    heads = [""] * width
+    heads, own = [""] * width, [""] * width
     for row in [table.header] + table.rows:
         if any(parse_number(c) is not None for c in row[1:] if c and not _YEAR.fullmatch(c.strip())):
             break
@@ -144,20 +161,28 @@ def _headers(table: Table) -> list[str]:
             cell = "" if re.fullmatch(r"column \d+", cell) else cell
             carried = cell or carried
             heads[i] = f"{heads[i]} {carried}".strip()
-    return heads
+            own[i] = f"{own[i]} {cell}".strip()
+    return heads, own
 
 
-def _column(heads: list[str], period: Period) -> list[int] | None:
-    """The columns (one heading, possibly split by a "$" column) that name ``period``; None unless one."""
-    matching = [i for i, head in enumerate(heads) if i > 0 and period.year in head]
+def _column(heads: list[str], own: list[str], period: Period) -> list[int] | None:
+    """The column whose own heading names ``period``'s year (a carried heading may say its month or
+    span), with the unlabelled columns right of it under the same heading (values set beside a "$"
+    column); None unless exactly one does."""
+    matching = [i for i in range(1, len(heads)) if period.year in own[i]]
     if period.month:
         matching = [i for i in matching if period.month in norm(heads[i])] or matching
     if period.span:
         matching = [i for i in matching if period.span in norm(heads[i])] or matching
-    groups = sorted({heads[i] for i in matching})
-    if len(groups) != 1:
+    if len(matching) != 1:
         return None
-    return [i for i in matching if heads[i] == groups[0]]
+    first = matching[0]
+    group = [first]
+    for j in range(first + 1, len(heads)):
+        if own[j] or heads[j] != heads[first]:
+            break
+        group.append(j)
+    return group
 
 
 def _value(row: list[str], group: list[int]) -> str:
