@@ -215,7 +215,7 @@ def test_local_backend_streams_the_reply_as_it_is_written(tmp_path):
     assert _check_plan(reply.text)["task"] == "delete_pages"  # streaming keeps the schema's grammar
     assert len(seen) >= 5 and seen[-1] == reply.text  # piece by piece, the whole reply at the end
     assert all(later.startswith(earlier) for earlier, later in zip(seen, seen[1:], strict=False))
-    assert reply.completion_tokens == len(seen) and reply.prompt_tokens > 20
+    assert reply.completion_tokens == len(seen)  # prompt tokens: only those not already in the cached prefix
     assert backend.usage.calls == 1
 
 
