@@ -10,6 +10,7 @@ import subprocess
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pymupdf
 import pytest
@@ -184,3 +185,14 @@ def annotations(path: str) -> list[tuple[int, str, str, str]]:
                 under = page.get_textbox(annot.rect) if annot.rect.width > 1 else ""
                 out.append((page.number + 1, annot.type[1], " ".join(under.split()), annot.info.get("content", "")))
     return out
+
+
+@pytest.fixture(scope="module")
+def llm() -> Any:
+    """The embedded model, loaded once per module (skipped where it is not installed)."""
+    from docpilot.llm.select import choose_backend
+
+    model = choose_backend("local", os.environ)
+    if model is None:
+        pytest.skip("the embedded model is not installed")
+    return model

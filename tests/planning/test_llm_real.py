@@ -7,7 +7,6 @@ asserts the acceptance thresholds (≥4 of 5), reporting what each case did.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,6 @@ import pytest
 from docpilot.errors import RepairFailed
 from docpilot.files import inspect_files
 from docpilot.llm.base import metered
-from docpilot.llm.select import choose_backend
 from docpilot.planning.llm_planner import LLMPlanner
 from docpilot.planning.planner import LazyRetriever, Planner
 from docpilot.planning.stats import Stats
@@ -27,14 +25,6 @@ from docpilot.service import DocPilot
 from pdftools import all_tools
 
 pytestmark = [pytest.mark.llm, pytest.mark.slow]
-
-
-@pytest.fixture(scope="module")
-def llm() -> Any:
-    model = choose_backend("local", os.environ)
-    if model is None:
-        pytest.skip("the embedded model is not installed")
-    return model
 
 
 @pytest.fixture(scope="module")

@@ -3,22 +3,9 @@ steer it (prompt injection) changing nothing."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
-from typing import Any
 
-import pytest
-
-from docpilot.llm.select import choose_backend
 from docpilot.understanding.answer import ask_files
-
-
-@pytest.fixture(scope="module")
-def llm() -> Any:
-    model = choose_backend("local", os.environ)
-    if model is None:
-        pytest.skip("the embedded model is not installed")
-    return model
 
 
 def test_the_model_answers_from_cited_evidence(llm, synthetic, tmp_path: Path) -> None:
