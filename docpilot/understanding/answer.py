@@ -238,8 +238,7 @@ def _cell_value(documents: list[Document], question: str, llm: Any) -> Answer | 
             return None  # rows that disagree and nobody to choose: retrieval and the model read the passages
         chosen = [picked]
     cell = chosen[0]
-    by_path = {d.path: d for d in documents}
-    doc = by_path[cell.file]
+    doc = next(d for d in documents if d.path == cell.file)
     quote = _quote_on(doc, cell.page, [f"{cell.label} {' '.join(cell.values)}", cell.label, *cell.values])
     if quote is None:
         return None

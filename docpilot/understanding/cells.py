@@ -11,7 +11,9 @@ caller decides (the model picks among them, or the question goes on to retrieval
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
+from functools import cache
 
 from docpilot.understanding.document import Document
 from docpilot.understanding.tables import Table
@@ -37,8 +39,13 @@ _NOT_LABEL = STOPWORDS | {
 }  # fmt: skip
 
 
-_STOP_STEMS = frozenset(stems(" ".join(STOPWORDS)))
-_UNIT_STEMS = frozenset(stems("usd eur gbp $ million millions thousand thousands billion billions percent dollars"))
+_UNIT_WORDS = "usd eur gbp $ million millions thousand thousands billion billions percent dollars"
+
+
+@cache
+def _stem_set(words: frozenset[str] | str) -> frozenset[str]:
+    """The stems of a fixed word list, worked out once (on first use, not at import)."""
+    return frozenset(stems(words if isinstance(words, str) else " ".join(sorted(words))))
 
 
 @dataclass(frozen=True)
@@ -90,20 +97,22 @@ def find_cells(documents: list[Document], question: str, asked: CellQuestion) ->
     """Rows whose label the question names, read at the asked periods; the most specific labels only."""
     asked_words = set(stems(question))
     percent = "%" in question or "percent" in question.lower()
-    want = asked_words - {w for w in stems(" ".join(_NOT_LABEL))}
+    want = asked_words - _stem_set(_NOT_LABEL)
+    units = _stem_set(_UNIT_WORDS)
     found: list[tuple[float, Cell]] = []
     for doc in documents:
+        page_words = [set(stems(text)) for text in doc.structure.pages]
         # "Amazon" in a question about Amazon's 10-K names no row; nor do the periods' numbers
-        core = {w.rstrip("'") for w in want if not w.isdigit()} - _everywhere(doc)
-        for table in doc.tables(_pages(doc, want, asked)):
+        core = {w.rstrip("'") for w in want if not w.isdigit()} - _everywhere(page_words)
+        for table in doc.tables(_pages(doc, page_words, want, asked)):
             heads, own = _headers(table)
             columns = [_column(heads, own, period) for period in asked.periods]
             if any(c is None for c in columns):
                 continue
             for index, row in enumerate(table.rows):
                 label = row[0] if row else ""
-                words = set(stems(label)) - _STOP_STEMS  # every word of the label: "Revenue % change" is not revenue
-                if not words or not words <= asked_words or words <= _UNIT_STEMS:
+                words = set(stems(label))  # every content word of the label: "Revenue % change" is not revenue
+                if not words or not words <= asked_words or words <= units:
                     continue
                 if "%" in label and not percent:  # "% of revenue" is not the revenue
                     continue
@@ -113,9 +122,10 @@ def find_cells(documents: list[Document], question: str, asked: CellQuestion) ->
                 if not percent and any("%" in v for v in values):
                     continue
                 context = _context(table, index)
-                if not core <= words | set(stems(context)):
+                context_words = set(stems(context))
+                if not core <= words | context_words:
                     continue  # the question says more than the row does ("stores in North America", "Flexibles")
-                bonus = 0.5 * len((set(stems(context)) - words) & want)  # "Flexibles" above a "Net sales" row
+                bonus = 0.5 * len((context_words - words) & want)  # "Flexibles" above a "Net sales" row
                 cell = Cell(doc.path, table.page, label, context, values, _unit(table, columns))
                 found.append((len(words) + bonus, cell))
     if not found:
@@ -124,17 +134,13 @@ def find_cells(documents: list[Document], question: str, asked: CellQuestion) ->
     return [cell for score, cell in found if score == best]
 
 
-def _everywhere(doc: Document) -> set[str]:
+def _everywhere(page_words: list[set[str]]) -> set[str]:
     """Words on at least two fifths of the pages: the document's own name and trade, not a row's."""
-    pages = doc.structure.pages
-    counts: dict[str, int] = {}
-    for text in pages:
-        for word in set(stems(text)):
-            counts[word] = counts.get(word, 0) + 1
-    return {word for word, count in counts.items() if count >= max(2, 0.4 * len(pages))}
+    counts = Counter(word for words in page_words for word in words)
+    return {word for word, count in counts.items() if count >= max(2, 0.4 * len(page_words))}
 
 
-def _pages(doc: Document, want: set[str], asked: CellQuestion) -> list[int]:
+def _pages(doc: Document, page_words: list[set[str]], want: set[str], asked: CellQuestion) -> list[int]:
     """The likely table pages that show every asked year, those with most of the question's words first."""
     s = doc.structure
     years = {p.year for p in asked.periods}
@@ -142,7 +148,7 @@ def _pages(doc: Document, want: set[str], asked: CellQuestion) -> list[int]:
     for page in s.table_pages:
         text = s.pages[page - 1] if page <= len(s.pages) else ""
         if all(year in text for year in years):
-            scored.append((-len(want & set(stems(text))), page))
+            scored.append((-len(want & page_words[page - 1]), page))
     return sorted(page for _, page in sorted(scored)[:MAX_PAGES])
 
 
