@@ -21,6 +21,7 @@ from typing import Any
 from docpilot.errors import LLMError, Stopped
 from docpilot.understanding.document import Document, Unit
 from docpilot.understanding.drafts import Listener, drafting
+from docpilot.understanding.parts import Parts, read_parts, the_number, total_text
 from docpilot.understanding.records import records_of
 from docpilot.understanding.retrieve import EmbedFn, Retriever
 from docpilot.understanding.textnorm import format_number, norm, numbers_in, stems, words
@@ -78,7 +79,12 @@ def answer_question(
     result = _summary(documents, question, llm, on_draft)
     if result is None:
         result = _document_fact(documents, question)
-    if result is None:  # a row and a period: one cell (or two, for a change) of a table
+    if result is None:  # who it is billed to, who sold it: the name under the page's label
+        result = _party(documents, question)
+    parts = read_parts(question)
+    if result is None and parts:  # "the combined price of A and B": each asked alone, the sum done here
+        result = _combined(documents, parts, llm, embed)
+    if result is None and not parts:  # a row and a period: one cell (or two, for a change) of a table
         result = _cell_value(documents, question, llm)
     if result is None:
         result = _computed(documents, question, feedback)
@@ -177,6 +183,21 @@ def _byline(doc: Document) -> str | None:
     return ", ".join(names[:6]) or None
 
 
+def _party(documents: list[Document], question: str) -> Answer | None:
+    from docpilot.understanding.parties import find_party, read_role
+
+    role = read_role(question) if len(documents) == 1 else None
+    if role is None:
+        return None
+    doc = documents[0]
+    party = find_party(doc.structure.pages, role)
+    quote = _quote_on(doc, party.page, [party.name]) if party else None
+    if party is None or quote is None:
+        return None
+    steps = [f"Find the label '{party.label.rstrip(': ')}' on page {party.page}.", "Read the name given under it."]
+    return Answer(party.name, [_cite(doc, party.page, quote)], workflow=steps)
+
+
 # --- 2. workflows over records ---------------------------------------------------------------------
 def _computed(documents: list[Document], question: str, feedback: str | None) -> Answer | None:
     records = records_of(documents)
@@ -248,17 +269,29 @@ def _cell_value(documents: list[Document], question: str, llm: Any) -> Answer | 
             shown = _quote_on(doc, cell.page, [value])
             if shown:
                 citations.append(_cite(doc, cell.page, shown))
+    pages = {cell.page}
+    for other in cells:  # the same figures in another statement of the report: cited too (≤3 pages)
+        if other.values == cell.values and other.page not in pages and other.file == cell.file and len(pages) < 3:
+            again = _quote_on(doc, other.page, [f"{other.label} {' '.join(other.values)}", other.label])
+            if again:
+                pages.add(other.page)
+                citations.append(_cite(doc, other.page, again))
     unit = f" ({cell.unit})" if cell.unit else ""
     where = f"'{cell.label}'" + (f" under '{cell.context}'" if cell.context else "") + f" on page {cell.page}"
+    if len(pages) > 1:
+        others = sorted(pages - {cell.page})
+        where += f" (the same figures on page{'s' if len(others) > 1 else ''} {', '.join(map(str, others))})"
     if asked.op == "lookup":
-        text = f"{cell.values[0]}{unit}"
+        numbers = cell.numbers()
+        text = f"{cell.values[0]}{unit}" + (_in_asked_unit(numbers[0], cell.unit, question) if numbers else "")
         steps = [f"Find the table row {where}.", f"Read its {asked.periods[0].describe()} column: {cell.values[0]}."]
     else:
         first, second = cell.numbers()
         change = second - first
         verb = "increased" if change > 0 else "decreased" if change < 0 else "did not change"
         text = (
-            f"{format_number(abs(change))}{unit}: {cell.label} {verb} from {cell.values[0]} "
+            f"{format_number(abs(change))}{unit}{_in_asked_unit(abs(change), cell.unit, question)}: "
+            f"{cell.label} {verb} from {cell.values[0]} "
             f"({asked.periods[0].describe()}) to {cell.values[1]} ({asked.periods[1].describe()})"
         )
         steps = [
@@ -266,7 +299,19 @@ def _cell_value(documents: list[Document], question: str, llm: Any) -> Answer | 
             f"Read its {asked.periods[0].describe()} and {asked.periods[1].describe()} columns.",
             "Subtract the first value from the second.",
         ]
-    return Answer(text, citations[:3], workflow=steps)
+    return Answer(text, citations[:6], workflow=steps)
+
+
+_SCALE = {"thousands": 1e3, "millions": 1e6, "billions": 1e9}
+
+
+def _in_asked_unit(value: float, unit: str, question: str) -> str:
+    """ " = 306.3 millions" when the question asks in millions and the table counts in thousands."""
+    asked = re.search(r"\bin (thousands|millions|billions)\b", question, re.IGNORECASE)
+    wanted = asked.group(1).lower() if asked else ""
+    if not wanted or wanted == unit or unit not in _SCALE:
+        return ""
+    return f" = {value * _SCALE[unit] / _SCALE[wanted]:,.1f} {wanted}"
 
 
 def _most_repeated(cells: list[Any]) -> Any:
@@ -305,6 +350,31 @@ def _choose(llm: Any, question: str, cells: list[Any]) -> Any:
     except (LLMError, ValueError, TypeError):
         return None
     return cells[choice - 1] if 1 <= choice <= len(cells) else None
+
+
+# --- 2c. two parts added up ---------------------------------------------------------------------------
+def _combined(documents: list[Document], parts: Parts, llm: Any, embed: EmbedFn | None) -> Answer | None:
+    found: list[Answer] = []
+    values: list[float] = []
+    for sub in parts.questions:
+        part = _cell_value(documents, sub, llm) or _computed(documents, sub, None)
+        part = part or _retrieved(documents, sub, llm, embed)
+        value = the_number(part.answer, sub) if part.found and part.citations else None
+        if value is None:
+            return None  # a part not found, or not one number: the whole question goes to retrieval
+        found.append(part)
+        values.append(value)
+    shown = [f"{format_number(v)} ({name})" for v, name in zip(values, parts.names, strict=True)]
+    citations: list[dict[str, Any]] = []
+    for part in found:
+        citations += [c for c in part.citations[:2] if c not in citations]
+    return Answer(
+        total_text(values, shown),
+        citations,
+        workflow=parts.steps([format_number(v) for v in values]),
+        llm_calls=sum(p.llm_calls for p in found),
+        context_tokens=sum(p.context_tokens for p in found),
+    )
 
 
 # --- 3. retrieval and the model ----------------------------------------------------------------------

@@ -95,7 +95,9 @@ def read_cell_question(question: str) -> CellQuestion | None:
 
 def find_cells(documents: list[Document], question: str, asked: CellQuestion) -> list[Cell]:
     """Rows whose label the question names, read at the asked periods; the most specific labels only."""
-    asked_words = set(stems(question))
+    # "Best Buy's revenue": the owner named before "'s" is whose figure it is, not a row ("Best Buy" stores)
+    owner = re.findall(r"((?:[A-Z][\w&.-]*\s)*[A-Z][\w&.-]*)['’]s\b", question)
+    asked_words = set(stems(question)) - set(stems(" ".join(owner)))
     percent = "%" in question or "percent" in question.lower()
     want = asked_words - _stem_set(_NOT_LABEL)
     units = _stem_set(_UNIT_WORDS)
@@ -106,6 +108,8 @@ def find_cells(documents: list[Document], question: str, asked: CellQuestion) ->
         core = {w.rstrip("'") for w in want if not w.isdigit()} - _everywhere(page_words)
         for table in doc.tables(_pages(doc, page_words, want, asked)):
             heads, own = _headers(table)
+            # the statement's title at the top of its page ("CONSOLIDATED BALANCE SHEETS") names the table too
+            title = set(stems(" ".join(doc.structure.pages[table.page - 1].splitlines()[:6])))
             columns = [_column(heads, own, period) for period in asked.periods]
             if any(c is None for c in columns):
                 continue
@@ -123,7 +127,7 @@ def find_cells(documents: list[Document], question: str, asked: CellQuestion) ->
                     continue
                 context = _context(table, index)
                 context_words = set(stems(context))
-                if not core <= words | context_words:
+                if not core <= words | context_words | title:
                     continue  # the question says more than the row does ("stores in North America", "Flexibles")
                 bonus = 0.5 * len((context_words - words) & want)  # "Flexibles" above a "Net sales" row
                 cell = Cell(doc.path, table.page, label, context, values, _unit(table, columns))
@@ -174,7 +178,11 @@ def _headers(table: Table) -> tuple[list[str], list[str]]:
 def _column(heads: list[str], own: list[str], period: Period) -> list[int] | None:
     """The column whose own heading names ``period``'s year (a carried heading may say its month or
     span), with the unlabelled columns right of it under the same heading (values set beside a "$"
-    column); None unless exactly one does."""
+    column); None unless exactly one does, or when the table's headings name spans but not the one asked."""
+    if period.span:  # a table of 13-week figures does not hold the 52 weeks asked for, whatever its dates
+        named = {_span_word(m) for head in heads for m in _SPAN.finditer(head)}
+        if named and period.span not in named:
+            return None
     matching = [i for i in range(1, len(heads)) if period.year in own[i]]
     if period.month:
         matching = [i for i in matching if period.month in norm(heads[i])] or matching

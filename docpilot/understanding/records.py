@@ -85,7 +85,7 @@ def _table_records(file: str, table: Table) -> list[Record]:
             continue
         record = Record(file, row[0], row[0], table.page, group="table:" + group)
         for col, header in enumerate(table.header[1:], start=1):
-            if col < len(row) and row[col]:
+            if col < len(row) and re.search(r"\w", row[col]):  # a "$" set apart from its amount is no value
                 record.fields[header] = Field(header, row[col], table.page, table.row_text(i))
         out.append(record)
     return out

@@ -32,6 +32,8 @@ _SUFFIXES = ("ations", "ation", "ments", "ment", "ings", "ing", "ies", "ied", "e
 def stem(word: str) -> str:
     """A crude stem, enough to match "billed"/"bill", "expire"/"expiry", "salaries"/"salary"."""
     word = word.lower()
+    if word.endswith("'s"):  # "Beauty's" is Beauty
+        word = word[:-2]
     for suffix in _SUFFIXES:
         if len(word) - len(suffix) >= 3 and word.endswith(suffix):
             return word[: -len(suffix)]

@@ -94,11 +94,13 @@ def plan_workflow(question: str, records: list[Record], file_texts: dict[str, st
         first, second = (match_label(p, named_labels) for p in two[1:])
         if first and second and first != second:
             return Workflow(two[0], [first, second], names, scope)
-    if re.search(r"\bhow many\b", q) and group and not _label_for(rest, _group_labels(records, group)):
+    if group and _counts(q, records, group) and not _label_for(rest, _group_labels(records, group)):
         return Workflow("count", [], [], scope, group=group)
     if named and len(names) == 1:
         label = _label_for(rest, named_labels)
-        if label:
+        if label and not (_period(label) and all(r.group.startswith("table:") for r in named)):
+            # a table row at a year is read by the cells, which check every word of the question (not
+            # "net sales" when "net sales of Europe" is asked); what they decline is not read again here
             return Workflow("lookup", [label], names, scope)
     if not named:
         unnamed = _unnamed_lookup(rest, records, scope)
@@ -117,6 +119,8 @@ def plan_workflow(question: str, records: list[Record], file_texts: dict[str, st
         for g in ([group] if group else []) + _groups(records, scope):
             label = _label_for(rest, _group_labels(records, g))
             inside = scope or _outside_names(named, g, records)
+            if label and g.startswith("table:") and _period(label):
+                continue  # "combined net sales of A and B in 2019": a year names a column, not which rows to add
             if label and _numeric(records, g, label, inside):
                 aggregate = _aggregate(_without(q, label)) or _aggregate(q)
                 return Workflow(aggregate or "total", [label], [], inside, group=g)
@@ -135,6 +139,19 @@ def plan_workflow(question: str, records: list[Record], file_texts: dict[str, st
                 if len(value) >= 4 and value in q and lab in labels and _label_for(rest.replace(value, " "), [lab]):
                     return Workflow("which", [lab], [], scope, value=fld.value, group=group)
     return None
+
+
+_COUNTED = re.compile(
+    r"\bhow many ((?:[\w'-]+ ){0,2}?[\w'-]+?) "
+    r"(?:are|is|was|were|do|does|did|have|has|had|should|can|will|would|in|of|on|across|there)\b"
+)
+
+
+def _counts(q: str, records: list[Record], group: str) -> bool:
+    """ "How many funds are described …" counts the group's records; "how many days should you allow …" or
+    "how many shares were outstanding" asks for a number the text gives, not for records to count."""
+    counted = _COUNTED.search(q)
+    return counted is not None and bool(set(stems(counted.group(1))) & _title_words(records, group))
 
 
 def _unnamed_lookup(rest: str, records: list[Record], scope: list[str]) -> Workflow | None:
@@ -235,13 +252,23 @@ def _group(q: str, records: list[Record], scope: list[str]) -> str:
     best = ("", 0)
     for group in _groups(records, scope):
         members = [r for r in records if r.group == group]
-        title_words = set(stems(group)) | {w for r in members[:3] for w in stems(r.title) if w not in stems(r.name)}
+        title_words = _title_words(records, group)
         score = len(want & title_words)
         if score > best[1] or (
             score == best[1] and best[0] and len(members) > 1 and group.startswith("table:") is False
         ):
             best = (group, score) if score > best[1] else best
     return best[0]
+
+
+def _period(label: str) -> bool:
+    """A column named by its year ("2019", "Year Ended December 31, 2019"): a period, not a field."""
+    return bool(re.search(r"\b(?:19|20)\d\d\b", label))
+
+
+def _title_words(records: list[Record], group: str) -> set[str]:
+    members = [r for r in records if r.group == group]
+    return set(stems(group)) | {w for r in members[:3] for w in stems(r.title) if w not in stems(r.name)}
 
 
 def _numeric(records: list[Record], group: str, label: str, scope: list[str]) -> bool:

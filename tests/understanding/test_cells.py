@@ -72,6 +72,35 @@ def test_rows_that_disagree_are_not_guessed_between(real, tmp_path: Path) -> Non
     assert not answer.workflow or "5,651" in answer.answer
 
 
+def test_the_statement_title_names_the_table_and_every_page_with_the_figure_is_cited(real, tmp_path: Path) -> None:
+    tenk = real("financebench__AMAZON_2019_10K.pdf")
+    q = "How much cash and cash equivalents did Amazon have on its balance sheet at December 31, 2019?"
+    cash = _ask(tenk, q, tmp_path)  # "balance sheet" is the page's title ("CONSOLIDATED BALANCE SHEETS"), no row's
+    assert cash.answer.startswith("36,092") and cash.citations[0]["page"] == 40, cash.answer
+    income = _ask(tenk, "By how much did Amazon's net income increase from 2018 to 2019?", tmp_path)
+    assert income.answer.startswith("1,515")
+    assert {c["page"] for c in income.citations} == {37, 38, 39}  # cash flows, operations, comprehensive income
+    assert "(the same figures on pages 38, 39)" in income.workflow[0]
+
+
+def test_possessives_spans_and_units_as_the_question_says_them(real, tmp_path: Path) -> None:
+    from docpilot.understanding.cache import StructureCache
+    from docpilot.understanding.cells import find_cells
+    from docpilot.understanding.document import open_documents
+
+    release = real("financebench__ULTABEAUTY_2023Q4_EARNINGS.pdf")
+    q = (
+        "By how much did Ulta Beauty's cash and cash equivalents increase from January 29, 2022 to "
+        "January 28, 2023, in millions of dollars?"
+    )
+    change = _ask(release, q, tmp_path)  # "Beauty's" is Beauty, which every page says: no row needs to
+    assert change.answer.startswith("306,317 (thousands) = 306.3 millions"), change.answer
+    q = "What were Ulta Beauty's net sales for fiscal 2022, the 52 weeks ended January 28, 2023?"
+    docs = open_documents({"ulta.pdf": release}, StructureCache(tmp_path / "cache"))
+    values = [c.values[0] for c in find_cells(docs, q, read_cell_question(q))]
+    assert "3,226,773" not in values and "10,208,580" in values  # the 13 weeks' table holds no 52 weeks
+
+
 def test_the_cli_reads_statement_tables_as_the_tests_do(real, tmp_path: Path) -> None:
     """`docpilot ask` imports pdftools first, which keeps PyMuPDF's layout analyser out of the tools'
     start-up; reading tables must switch it on again or a statement falls apart into fragments."""
