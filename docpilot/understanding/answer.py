@@ -146,7 +146,8 @@ def _document_fact(documents: list[Document], question: str) -> Answer | None:
             quote = _quote_on(doc, page, [s.title] + s.title.split("  "))
             if quote:
                 return Answer(s.title, [_cite(doc, page, quote)])
-    if re.search(r"\b(who (wrote|authored|is the author)|author of)\b", q):
+    # "who wrote it", "the author of this paper" — not "which university is the author … affiliated with"
+    if re.search(r"\b(who (wrote|authored|is the author)|author of)\b", q) and not re.search(r"\b(which|where)\b", q):
         for page in range(1, min(12, len(s.pages)) + 1) if s.author else ():
             quote = _quote_on(doc, page, [s.author, s.author.upper()])
             if quote:
@@ -517,6 +518,9 @@ def _grounded(answer: str, support: list[_Evidence]) -> bool:
     want = [w for w in stems(answer)]
     if not want:
         return True
+    letters = [c for c in text if c.isalpha()]
+    if numbers_in(answer) and sum(c.isascii() for c in letters) < 0.5 * len(letters):
+        return True  # a Korean passage, an English answer: its numbers are the passage's, its words cannot be
     present = set(stems(text))
     return sum(w in present for w in want) >= 0.6 * len(want)
 

@@ -54,13 +54,8 @@ def read_parts(question: str) -> Parts | None:
 def the_number(answer: str, question: str) -> float | None:
     """The one number a part's answer gives (numbers the question itself says, such as years, aside)."""
     said = set(numbers_in(question))
-    found = {n for n in numbers_in(_decimal_points(answer)) if n not in said}
+    found = {n for n in numbers_in(answer) if n not in said}
     return found.pop() if len(found) == 1 else None
-
-
-def _decimal_points(text: str) -> str:
-    """ "€ 419,00" as 419.00: a comma followed by exactly two digits and no more is a decimal comma."""
-    return re.sub(r"(?<=\d),(\d{2})(?!\d)", r".\1", text)
 
 
 def total_text(values: list[float], shown: list[str]) -> str:

@@ -45,14 +45,20 @@ def stems(text: str, keep_stopwords: bool = False) -> list[str]:
     return [stem(w) for w in words(text) if keep_stopwords or w not in STOPWORDS]
 
 
-_NUMBER = re.compile(r"(?<![\w.])[-−(]?\$?\s?\d[\d,]*(?:\.\d+)?\)?(?:\s?%)?(?![\w])")
+# a number stands apart from Latin letters and digits ("A320" is a name), not from a counter word ("9,661명")
+_NUMBER = re.compile(r"(?<![A-Za-z0-9_.])[-−(]?\$?\s?(?:\d[\d,.]*\d|\d)\)?(?:\s?%)?(?![A-Za-z0-9_])")
 
 
 def parse_number(text: str) -> float | None:
     """The number a cell or value holds ("$134,000" → 134000, "(12)" → -12, "31%" → 31), or None."""
     clean = unicodedata.normalize("NFKC", text).strip().replace("−", "-")
     clean = re.sub(r"^(USD|EUR|GBP|US\$|\$|€|£)\s*", "", clean, flags=re.I)
-    clean = re.sub(r"\s*(USD|EUR|GBP|million|billion|thousand)$", "", clean, flags=re.I)
+    clean = re.sub(r"\s*(USD|EUR|GBP|€|£|million|billion|thousand)$", "", clean, flags=re.I)
+    # a decimal comma, as invoices in Europe write amounts: "€ 717,97", "1.234,56" (two decimals: "1,234" is 1234)
+    euro = re.fullmatch(r"(-|\()?\s*(\d{1,3}(?:\.\d{3})+|\d+),(\d{2})\s*\)?\s*%?", clean)
+    if euro:
+        value = float(euro.group(2).replace(".", "") + "." + euro.group(3))
+        return -value if euro.group(1) else value
     match = re.fullmatch(r"(-|\()?\s*\$?\s*(\d{1,3}(?:[, ]\d{3})+|\d+)(\.\d+)?\s*\)?\s*%?", clean)
     if not match:
         return None

@@ -99,3 +99,32 @@ def test_how_many_counts_records_only_when_it_names_them(real, tmp_path: Path) -
     answer = _ask(form, "How many days should you allow for Medicare to receive and process a claim?", tmp_path)
     assert not answer.answer.startswith("6 (") and "60 days" in answer.answer, answer.answer
     assert answer.citations[0]["page"] == 1
+
+
+def test_numbers_as_invoices_and_other_languages_write_them() -> None:
+    from docpilot.understanding.textnorm import numbers_in, parse_number
+
+    assert parse_number("€ 717,97") == 717.97 and parse_number("1.234,56") == 1234.56
+    assert parse_number("3,50 €") == 3.5 and parse_number("1,234") == 1234  # three digits after a comma: thousands
+    assert numbers_in("국내 확진자는 9,661명, 사망자는 158명") == [
+        9661,
+        158,
+    ]  # a counter word is no part of it
+    assert numbers_in("an A320 and 2 engines") == [2]
+
+
+def test_an_english_answer_from_a_korean_passage_is_checked_by_its_numbers(real, tmp_path: Path) -> None:
+    from docpilot.understanding.answer import _Evidence, _grounded
+    from docpilot.understanding.document import Unit
+
+    passage = "2020.3.30. 0시 기준 현재 코로나-19의 국내 확진자는 9,661명, 사망자는 158명으로 나타났다."
+    support = [_Evidence(Unit("kr.pdf", 1, passage, "chunk"), passage)]
+    assert _grounded("9,661 confirmed cases", support)
+    assert not _grounded("9,700 confirmed cases", support)  # a number the passage does not have
+    assert not _grounded("the ministry of health", support)  # no number to check: words must be there
+
+
+def test_a_question_about_the_author_is_not_a_question_for_the_author(real, tmp_path: Path) -> None:
+    tam = real("pdfjs__TAMReview.pdf")
+    answer = _ask(tam, "Which university is the author of this overview affiliated with?", tmp_path)
+    assert answer.answer != "Mohammad Chuttur"  # the byline answers "who wrote it", not where they work
