@@ -407,12 +407,14 @@ def _retrieved(
     if llm is not None and evidence:
         try:
             answer = _compose(llm, question, evidence, documents, on_draft)
+            if answer is None or not answer.found:  # not in the first evidence: the model may fetch one part
+                answer = _fetched(llm, question, documents, evidence, on_draft) or answer
         except Stopped:
             raise  # cancelled or out of model time: not "the document does not say"
         except LLMError:
             answer = None
         if answer is not None:
-            answer.context_tokens = tokens
+            answer.context_tokens = answer.context_tokens or tokens
             return answer
     closest = _closest(documents, evidence[:3], question)
     calls = 1 if llm is not None and evidence else 0
@@ -421,6 +423,43 @@ def _retrieved(
         text = f'{lead} (p. {closest[0]["page"]}): "{closest[0]["quote"]}"'
         return Answer(text[:590], closest, llm_calls=0, context_tokens=0, found=False)
     return Answer(NOT_SAID, closest, llm_calls=calls, context_tokens=tokens, found=False)
+
+
+def _fetched(
+    llm: Any, question: str, documents: list[Document], evidence: list[_Evidence], on_draft: Listener | None
+) -> Answer | None:
+    """One bounded fetch (PDFTriage): the model picks a section, table or figure from a short outline of the
+    parts the first evidence did not show; code fetches it; the model answers from that alone."""
+    from docpilot.llm.untrusted import DATA_RULE, data_block
+    from docpilot.understanding.fetch import fetch_target, targets
+
+    offered = targets(documents, question, {(e.file, e.page) for e in evidence})
+    if not offered:
+        return None
+    lines = [f"[{n}] {t.line()}" for n, t in enumerate(offered, 1)]
+    messages = [
+        {
+            "role": "system",
+            "content": "The passages read so far did not answer the question. You pick which numbered part of the "
+            "documents to read next. " + DATA_RULE + ' Reply with JSON {"choice": n}; 0 when none is likely to.',
+        },
+        {"role": "user", "content": f"{data_block(chr(10).join(lines))}\nQuestion: {question}"},
+    ]
+    schema = {**_CHOICE, "properties": {"choice": {"type": "integer", "minimum": 0, "maximum": len(offered)}}}
+    try:
+        choice = int(json.loads(llm.chat(messages, schema=schema, max_tokens=12).text).get("choice", 0))
+    except (LLMError, ValueError, TypeError):
+        return None
+    if not 1 <= choice <= len(offered):
+        return None
+    target = offered[choice - 1]
+    fetched = [_Evidence(unit, unit.text) for unit in fetch_target(documents, target)]
+    answer = _compose(llm, question, fetched, documents, on_draft) if fetched else None
+    if answer is None or not answer.found:
+        return None
+    answer.workflow = [f"Not in the first passages; read the {target.line()}."]
+    answer.context_tokens = sum(_tokens(e.block) for e in evidence + fetched)
+    return answer
 
 
 def _table_units(documents: list[Document]) -> list[Unit]:
