@@ -112,7 +112,8 @@ PHRASINGS = [
         {"add_page_numbers", "add_watermark"},
     ),
     ("write 'Internal' diagonally across every page", ["synthetic/contract.pdf"], {"add_watermark"}),
-    ("I only need the signature page as a picture", ["synthetic/contract.pdf"], {"convert_to_png"}),
+    # which page holds the signatures needs reading (an annex may follow them): not the fast path's guess
+    ("I only need the signature page as a picture", ["synthetic/contract.pdf"], None),
     ("find the email addresses and redact them", ["synthetic/contract.pdf"], {"find_entities", "redact_text"}),
     ("find all dates and underline them", ["synthetic/contract.pdf"], {"find_entities", "underline_text"}),
     ("Please black out all instances of Brightline Consulting", ["synthetic/contract.pdf"], {"redact_text"}),

@@ -182,3 +182,51 @@ def test_the_rest_both_ends_and_named_words(request_text: str, expected: list[tu
 )
 def test_judgement_and_conditions_are_handed_on(request_text: str) -> None:
     assert fast_reading(request_text, TEN).plan is None
+
+
+@pytest.mark.parametrize(
+    ("request_text", "expected"),
+    [
+        # page abbreviations and spelled-out page numbers
+        ("please remove pp. 3-5", [("delete_pages", {"pages": "3-5"})]),
+        ("extract p. 7", [("extract_pages", {"pages": "7"})]),
+        ("delete pages two to four", [("delete_pages", {"pages": "2-4"})]),
+        ("rotate page three by 180 degrees", [("rotate_pages", {"pages": "3", "degrees": 180})]),
+        # a turn said by its direction alone
+        ("rotate pages 3-6 counterclockwise", [("rotate_pages", {"pages": "3-6", "degrees": -90})]),
+        ("the scan is upside down, rotate it 180°", [("rotate_pages", {"pages": "all", "degrees": 180})]),
+        # cutting a file into parts is a split, never a deletion
+        ("cut it into separate files at pages 4 and 9", [("split_pdf", {"at": "4,9"})]),
+        ("cut it into separate files starting at pages 4 and 9", [("split_pdf", {"at": "4,9"})]),
+        ("break the PDF into chunks of 5 pages", [("split_pdf", {"every": 5})]),
+        # watermark words: after a page range, after a colon, capitalised after "saying"
+        (
+            "slap DRAFT across all the pages in red",
+            [("add_watermark", {"pages": "all", "text": "DRAFT", "color": "red"})],
+        ),
+        ("watermark pages 1 to 4 with CONFIDENTIAL", [("add_watermark", {"pages": "1-4", "text": "CONFIDENTIAL"})]),
+        (
+            "watermark: SPECIMEN, at the bottom",
+            [("add_watermark", {"pages": "all", "text": "SPECIMEN", "position": "bottom"})],
+        ),
+        ("add a watermark saying Do Not Copy", [("add_watermark", {"pages": "all", "text": "Do Not Copy"})]),
+        # passwords after a colon or as "the current one"
+        ("password-protect it, password: hunter2", [("add_password", {"password": "hunter2"})]),
+        ("remove the password, the current one is 'opensesame'", [("remove_password", {"password": "opensesame"})]),
+    ],
+)
+def test_third_batch_shapes(request_text: str, expected: list[tuple[str, dict]]) -> None:
+    assert steps(request_text) == expected
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "remove the signature page",  # which page holds the signatures needs reading
+        "add a watermark saying Top Secret",  # "Top" may be the text or a place: not one reading
+        "add a watermark saying Red Alert",  # "Red" may be the text or its colour
+        "the scan is upside down, rotate it 90 degrees",  # the turn disagrees with the state
+    ],
+)
+def test_third_batch_handed_on(request_text: str) -> None:
+    assert fast_reading(request_text, TEN).plan is None

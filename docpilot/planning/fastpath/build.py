@@ -316,6 +316,9 @@ _STATE = re.compile(
     r"were\s+scanned|was\s+scanned|ended\s+up|have\s+been|has\s+been)\s+(?P<state>sideways|upside[- ]down)$",
     re.IGNORECASE,
 )
+_WHOLE = re.compile(
+    r"(?:this|the|my|your|our|its)\s+(?:scan|document|file|pdf|doc|whole\s+thing)|it|everything", re.IGNORECASE
+)
 _THEM = re.compile(r"\b(?:them|those(?:\s+pages)?|these(?:\s+pages)?|it)\b", re.IGNORECASE)
 
 
@@ -327,9 +330,13 @@ def _described(clauses: list[str], count: int | None) -> list[str]:
     while i < len(clauses):
         state = _STATE.fullmatch(clauses[i])
         following = clauses[i + 1] if i + 1 < len(clauses) else ""
-        pages = state and pages_in(state.group("pages"), count)
+        pages = state and (pages_in(state.group("pages"), count) or _WHOLE.fullmatch(state.group("pages")))
         if state and pages and re.search(r"\b(?:rotat\w*|turn)\b", following, re.I) and _THEM.search(following):
             said = state.group("pages")
+            if _WHOLE.fullmatch(said):  # "this scan is upside down, rotate it 180°": the whole file, "it" says so
+                out.append(f"{following} {state.group('state')}")
+                i += 2
+                continue
             if {s.kind for s in tag(said, [])} <= {"pages", "filler"}:  # the state stays, to agree with the turn
                 out.append(f"{_THEM.sub(said, following, count=1)} {state.group('state')}")
                 i += 2

@@ -165,7 +165,8 @@ def pages_in(clause: str, count: int | None = None) -> str | None:
     m = re.search(r"\b(?:cover|title|front)\s+page\b", c)
     if m:
         return "1"
-    if re.search(r"\b(?:signature|back|closing|final)\s+page\b", c):
+    # (no "signature page": where the signatures are needs reading; an annex may follow them)
+    if re.search(r"\b(?:back|closing|final)\s+page\b", c):
         return "last"
     m = re.search(r"\b(odd|even)(?:-numbered)?\s+pages\b|\b(?:every|each)\s+(odd|even)(?:-numbered)?\s+page\b", c)
     if m:
@@ -179,7 +180,8 @@ def pages_in(clause: str, count: int | None = None) -> str | None:
 
 
 _PASSWORD = re.compile(
-    r"\bpassword(?:\s+(?:(?:is|of|to|as|set to)\b|=|:))?\s*(?:is\s+)?(?::\s*)?(⟦\d+⟧|[^\s,;]+)",  # "off" is no "of"
+    # "off" is no "of"; "-protect" in "password-protect" is no password
+    r"\bpassword(?:\s+(?:(?:is|of|to|as|set to)\b|=|:))?\s*(?:is\s+)?(?::\s*)?(⟦\d+⟧|(?!-)[^\s,;]+)",
     re.IGNORECASE,
 )
 _NOT_PASSWORD = {
@@ -225,7 +227,12 @@ def password_in(clause: str, quotes: list[str]) -> str | None:
     given = re.search(r"\b(?:protect|encrypt|lock)\w*\b.*?\bwith\s+(?:the\s+)?(⟦\d+⟧)", clause, re.IGNORECASE)
     if given:
         return quotes[int(given.group(1)[1:-1])]  # "password protect it with 'vault77'"
-    told = re.search(r"\bpassword\b[^.;]*?,\s*(?:it's|it\s+is|which\s+is)\s+(⟦\d+⟧|[^\s,;]+)", clause, re.IGNORECASE)
+    told = re.search(
+        r"\bpassword\b[^.;]*?,\s*(?:it's|it\s+is|which\s+is|the\s+(?:current|old|existing)\s+(?:one|password)\s+is)\s+"
+        r"(⟦\d+⟧|[^\s,;]+)",
+        clause,
+        re.IGNORECASE,
+    )
     if told:  # "remove the password, it's oldpass123": a word that looks like a password, never "it's annoying"
         raw = told.group(1).rstrip(".")
         if raw.startswith("⟦"):
@@ -270,7 +277,7 @@ def degrees_in(clause: str) -> int | None:
     if value is None:
         if re.search(r"upside[- ]down|half a turn|half turn", c):
             value = 180
-        elif re.search(r"\b(?:quarter turn|sideways)\b", c) or re.search(r"\b(?:left|right|clockwise)\b", c):
+        elif re.search(r"\b(?:quarter turn|sideways|left|right|(?:counter[- ]?|anti[- ]?)?clockwise)\b", c):
             value = 90
     if value is not None and re.search(r"counter[- ]?clockwise|anti[- ]?clockwise|\bleft\b", c):
         value = -abs(value)

@@ -133,7 +133,10 @@ def remove_password(c: str, low: str, ctx: Context) -> list[Intent] | None:
         return None
     pw = password_in(c, ctx.quotes)
     args = {"password": pw} if pw else {}
-    return [Intent("remove_password", args, stage=0, words={"take", "off"})]
+    words = {"take", "off", "current", "old", "existing"}
+    if pw and re.search(r"\b(?:current|old|existing)\s+one\s+is\b", low):  # "…, the current one is X": the password
+        words.add("one")
+    return [Intent("remove_password", args, stage=0, words=words)]
 
 
 def add_password(c: str, low: str, ctx: Context) -> list[Intent] | None:
@@ -289,9 +292,16 @@ def annotation_tools(c: str, low: str, ctx: Context) -> list[Intent] | None:
 _MARKUP_WORDS = {"markup", "markups", "mark-up", "mark-ups", "markings", "marks"}
 
 
+# Words that also say an argument (a colour, a place, a number): capitalised words holding one are no sure text
+_ARGUMENT_WORD = re.compile(
+    r"(?i)\b(?:top|bottom|left|right|center|centre|middle|upper|lower|corner|header|footer|\d+|one|two|three|"
+    r"black|white|gr[ae]y|red|green|blue|navy|orange|yellow|purple|pink|brown|gold|silver|light|dark)\b"
+)
+
+
 def watermark(c: str, low: str, ctx: Context) -> list[Intent] | None:
     across = re.search(
-        r"\b(?:put|write|print|place|splash|add)\s+(⟦\d+⟧|(?:[A-Z][A-Z0-9'’-]+\s+)*[A-Z][A-Z0-9'’-]+)\s+"
+        r"\b(?:put|write|print|place|splash|add|slap|stick|stamp)\s+(⟦\d+⟧|(?:[A-Z][A-Z0-9'’-]+\s+)*[A-Z][A-Z0-9'’-]+)\s+"
         r"(?:(?:diagonally\s+)?(?:across|over)|diagonally\s+on)\b",
         c,
     )
@@ -303,13 +313,20 @@ def watermark(c: str, low: str, ctx: Context) -> list[Intent] | None:
         text = across.group(1)
     if not text:
         m = re.search(r"\b((?:[A-Z][A-Z0-9'’-]+\s+)*[A-Z][A-Z0-9'’-]+)\s+(?i:watermark|stamp)", c) or re.search(
-            r"(?i:watermark|stamp(?:ed|ing)?)\s+(?:(?:it|them|the pages|each page|every page|all pages|"
-            r"pages?\s+\d[\d,\s-]*(?:and\s+\d+)?|[a-z]+(?:\s+[a-z]+){0,2})\s+(?:as\s+|with\s+)?)?"
+            r"(?i:watermark|stamp(?:ed|ing)?)\s*:?\s+(?:(?:it|them|the pages|each page|every page|all pages|"
+            r"pages?\s+\d+(?:\s*(?:-|–|,|and|to|through|thru)\s*\d+)*|[a-z]+(?:\s+[a-z]+){0,2})\s+(?:as\s+|with\s+)?)?"
             r"(?:saying\s+|that says\s+|reading\s+|of\s+|with\s+(?:the\s+)?(?:text|word)\s+)?"
             r"((?:[A-Z][A-Z0-9'’-]+\s+)*[A-Z][A-Z0-9'’-]+)\b",
             c,
         )
         text = m.group(1) if m and m.group(1) not in ("I", "PDF") else None
+    if not text:  # "a watermark saying Do Not Copy": capitalised words after "saying" are the words to write
+        m = re.search(
+            r"(?i:\bwatermark\b[^⟦]*?\b(?:saying|that says|reading|with the (?:text|words?)))\s+"
+            r"((?:[A-Z][\w'’-]*\s+)*[A-Z][\w'’-]*)(?=\s+(?-i:[a-z])|\s*[,.]|$)",
+            c,
+        )
+        text = m.group(1) if m and m.group(1) not in ("I", "PDF") and not _ARGUMENT_WORD.search(m.group(1)) else None
     args: dict[str, Any] = {"pages": _pages(c, ctx)}
     if text:
         args["text"] = text
@@ -330,7 +347,7 @@ def watermark(c: str, low: str, ctx: Context) -> list[Intent] | None:
         args["rotation"] = 0
     elif _has(low, r"\bdiagonal(?:ly)?\b"):
         args["rotation"] = 45
-    position = position_in(c)
+    position = position_in(c.replace(text, " ") if text else c)  # "saying Top Secret" is no place
     if position:
         corner = _has(low, r"\b(?:left|right)\b") and not position.endswith("center")
         args["position"] = position.split("-")[0] if position.startswith(("top", "bottom")) and not corner else position

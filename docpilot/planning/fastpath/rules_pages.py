@@ -164,8 +164,14 @@ def keep_or_drop(c: str, low: str, ctx: Context) -> list[Intent] | None:
     return [Intent(task, _with_output({"pages": pages}, c, ctx), words=words)]
 
 
+# "cut it into separate files at page 4": pages where a file is cut in parts, not pages cut out
+_INTO_PARTS = re.compile(
+    r"\binto\s+(?:\w+\s+)?(?:separate\s+|smaller\s+)?(?:files|parts|pieces|pdfs|documents|chunks|halves|sections)\b"
+)
+
+
 def delete_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if not _has(low, _DELETE):
+    if not _has(low, _DELETE) or _INTO_PARTS.search(low):
         return None
     pages = pages_in(c, ctx.page_count)
     if not pages or not _has(low, r"\bpages?\b"):
@@ -189,11 +195,15 @@ _NEW_FILE_FROM = re.compile(
 
 
 def extract_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if not _has(
-        low,
-        r"\b(?:extract|pull|take|keep|retain|preserve|copy|save|split out|separate|get|grab|need|want|give me)\b"
-        r".*\bpages?\b",
-    ) and not _NEW_FILE_FROM.search(low):
+    if (
+        not _has(
+            low,
+            r"\b(?:extract|pull|take|keep|retain|preserve|copy|save|split out|separate|get|grab|need|want|give me)\b"
+            r".*\bpages?\b",
+        )
+        and not _NEW_FILE_FROM.search(low)
+        or _INTO_PARTS.search(low)
+    ):
         return None
     if _has(
         low,
@@ -336,7 +346,8 @@ def split(c: str, low: str, ctx: Context) -> list[Intent] | None:
         return [Intent("split_pdf", {"every": 1}, stage=2, words=set(low.split()))]
     if not _has(
         low,
-        r"\bsplit\b|\bbreak (?:it |the (?:file|document) )?(?:up|apart|into)\b|\bseparate (?:files|pdfs)\b|"
+        r"\bsplit\b|\bbreak (?:(?:it|this|the \w+) )?(?:up|apart|into)\b|\bcut\b.*\binto\s+(?:\w+\s+)?(?:separate\s+)?"
+        r"(?:files|parts|pieces|pdfs|documents|halves)\b|\bseparate (?:files|pdfs)\b|"
         r"\bchop\b.*\b(?:into|in)\b",
     ):
         return None
@@ -364,7 +375,7 @@ def split(c: str, low: str, ctx: Context) -> list[Intent] | None:
         args["at"] = ",".join(str(n) for n in numbers)
     elif _has(low, r"\b(?:single|individual|separate|one)\s+(?:pages?|page per file|file per page)\b|\beach page\b"):
         args["every"] = 1
-    words = {"begin", "begins", "start", "starts", "new", "chop"}
+    words = {"begin", "begins", "beginning", "start", "starts", "starting", "new", "chop"}
     parts = re.search(r"\binto\s+(\w+)\s+(?:files|parts|pieces|documents|pdfs|halves)\b", low)
     if parts and "at" in args and number_words(parts.group(1)) == args["at"].count(",") + 2:
         words |= {parts.group(1)}  # "into two files at page 6": one place, two parts

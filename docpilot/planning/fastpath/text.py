@@ -21,6 +21,34 @@ _VERB_START = rf"(?:please\s+)?(?:also\s+)?(?:then\s+)?(?:{VERBS})\b"
 # A phrase before a colon that asks for words to write: what follows the colon is those words
 _SAYS = r"\b(?:note|comment|sticky|annotation|header|footer|watermark|stamp|text|message|saying|says|reads|reading)\b"
 _QUOTED = re.compile(r"\"([^\"]+)\"|(?<![\w])'([^']+?)'(?![\w])")
+# "pp. 3-5", "p. 7": a page abbreviation (its dot ends no sentence), read as "pages 3-5", "page 7"
+_PP = re.compile(r"(?<![\w.])(pp?)\.\s*(?=\d)", re.IGNORECASE)
+_WORD_NUMBERS = {
+    "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
+    "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
+}  # fmt: skip
+_NW = "|".join(_WORD_NUMBERS)
+# "pages two to four", "page three": page numbers spelled out, read as digits
+_SPELLED_PAGES = re.compile(
+    rf"\b(pages?\s+)({_NW})\b((?:\s*(?:-|–|to|through|thru|and|&|,)\s*(?:{_NW})\b)*)(?!\s+(?:times|pages?|copies)\b)",
+    re.IGNORECASE,
+)
+
+
+def _digits(text: str) -> str:
+    """'pp. 3-5' → 'pages 3-5'; 'pages two to four' → 'pages 2 to 4'."""
+    text = _PP.sub(lambda m: "pages " if m.group(1).lower() == "pp" else "page ", text)
+    return _SPELLED_PAGES.sub(
+        lambda m: (
+            m.group(1)
+            + re.sub(
+                rf"\b(?:{_NW})\b", lambda w: _WORD_NUMBERS[w.group(0).lower()], m.group(2) + m.group(3), flags=re.I
+            )
+        ),
+        text,
+    )
+
+
 _QUOTE_MAP = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "«": '"', "»": '"', "`": "'"})
 
 
@@ -43,7 +71,7 @@ def split_request(request: str) -> Request:
         quotes.append(match.group(1) or match.group(2))
         return f"⟦{len(quotes) - 1}⟧"
 
-    masked = _QUOTED.sub(protect, text)
+    masked = _digits(_QUOTED.sub(protect, text))
     parts = re.split(r"(?<=[.;!?])\s+|;\s*", masked)
     clauses: list[str] = []
     for part in parts:
