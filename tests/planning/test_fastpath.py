@@ -483,6 +483,9 @@ def _merge(make_pdf, request_text: str, names: list[str]) -> list[str] | None:
         ("merge cover.pdf, body.pdf and finally appendix.pdf", ["body.pdf", "appendix.pdf", "cover.pdf"], [2, 0, 1]),
         ("join the PDFs together in the order I uploaded them", ["b.pdf", "c.pdf", "a.pdf"], [0, 1, 2]),
         ("merge them", ["invoice_jan.pdf", "invoice_feb.pdf"], [0, 1]),
+        # "after" between two names turns the order round
+        ("merge jan after feb", ["invoice_jan.pdf", "invoice_feb.pdf"], [1, 0]),
+        ("put appendix.pdf after main.pdf in one file", ["appendix.pdf", "main.pdf"], [1, 0]),
     ],
 )
 def test_merge_order_as_said(make_pdf, request_text: str, names: list[str], order: list[int]) -> None:
@@ -492,7 +495,6 @@ def test_merge_order_as_said(make_pdf, request_text: str, names: list[str], orde
 @pytest.mark.parametrize(
     "request_text",
     [
-        "merge jan after feb",  # "after" turns the order round: the model reads it
         "merge them: jan last, feb first",
         "merge them, last feb then jan",
         "merge them in alphabetical order",

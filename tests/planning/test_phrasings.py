@@ -213,6 +213,12 @@ def test_judgement_and_conditions_are_handed_on(request_text: str) -> None:
         # passwords after a colon or as "the current one"
         ("password-protect it, password: hunter2", [("add_password", {"password": "hunter2"})]),
         ("remove the password, the current one is 'opensesame'", [("remove_password", {"password": "opensesame"})]),
+        # why a file must be smaller, and "lossless … only"
+        ("shrink this file, it's too big to email", [("compress", {})]),
+        ("make the pdf smaller with lossless compression only", [("compress", {"level": "low"})]),
+        # the first number shown, and pages numbered from a page on
+        ("add page numbers starting at 5, top left", [("add_page_numbers", {"position": "top-left", "start": 5})]),
+        ("number the pages starting from page 3", [("add_page_numbers", {"pages": "3-last"})]),
     ],
 )
 def test_third_batch_shapes(request_text: str, expected: list[tuple[str, dict]]) -> None:
@@ -226,7 +232,26 @@ def test_third_batch_shapes(request_text: str, expected: list[tuple[str, dict]])
         "add a watermark saying Top Secret",  # "Top" may be the text or a place: not one reading
         "add a watermark saying Red Alert",  # "Red" may be the text or its colour
         "the scan is upside down, rotate it 90 degrees",  # the turn disagrees with the state
+        "shrink this file and email it to me",  # no tool sends mail
+        "remove the word 'Draft' from page 3",  # "from page 3" is where, not page 3 onwards (and the word is unsure)
     ],
 )
 def test_third_batch_handed_on(request_text: str) -> None:
     assert fast_reading(request_text, TEN).plan is None
+
+
+@pytest.mark.parametrize(
+    ("request_text", "expected"),
+    [
+        ("merge a.pdf, b.pdf and c.pdf into one", ["a.pdf", "b.pdf", "c.pdf"]),
+        ("put c.pdf after a.pdf in one file", ["a.pdf", "c.pdf"]),
+        ("put a.pdf before c.pdf in one file", ["a.pdf", "c.pdf"]),
+    ],
+)
+def test_merge_destination_and_after(request_text: str, expected: list[str]) -> None:
+    files = {n: FileInfo(n, f"/x/{n}", "pdf", pages=3) for n in ("c.pdf", "a.pdf", "b.pdf")}
+    if "b.pdf" not in request_text:
+        files.pop("b.pdf")
+    plan = fast_reading(request_text, files).plan
+    assert plan is not None
+    assert [(s.task, s.args["files"]) for s in plan.steps] == [("combine_files", expected)]

@@ -135,6 +135,9 @@ def pages_in(clause: str, count: int | None = None) -> str | None:
         " ",
         clause.lower(),
     )
+    m = re.search(rf"\bstarting\s+(?:at|from|with)\s+page\s+({_NUM})\b(?!\s*(?:-|–|to|through|thru|until|till)\b)", c)
+    if m:  # "starting from page 3" runs to the end ("from page 3" alone may be where something is taken from)
+        return f"{m.group(1)}-last"
     m = re.search(rf"\bpages?\s+({_LIST})", c)
     if m:
         spec = _clean_list(m.group(1))

@@ -421,6 +421,14 @@ def page_numbers(c: str, low: str, ctx: Context) -> list[Intent] | None:
     pages = pages_in(c.replace("page numbers", "").replace("page number", ""), ctx.page_count)
     if pages:
         args["pages"] = pages
+    # "starting at 5", "beginning with number 3": the first number shown ("starting at page 5" says pages)
+    first = re.search(
+        r"\b(?:start(?:ing)?|begin(?:ning)?|count(?:ing)?)\s+(?:at|from|with)\s+(?:the\s+)?(?:number\s+)?(\d+)\b(?![.\d])",
+        low,
+    )
+    if first:
+        args["start"] = int(first.group(1))
+        said |= {"start", "starting", "begin", "beginning", "count", "counting", "at", "from", "with"}
     return [Intent("add_page_numbers", _with_output(args, c, ctx), words=said)]
 
 

@@ -426,7 +426,11 @@ def crop(c: str, low: str, ctx: Context) -> list[Intent] | None:
 
 
 def combine(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if not _has(low, r"\b(?:combine|merge|join|concatenate|put together|stitch|bundle)\b|\binto (?:one|a single)\b"):
+    if not _has(
+        low,
+        r"\b(?:combine|merge|join|concatenate|put together|stitch|bundle)\b|\binto (?:one|a single)\b|"
+        r"\bin (?:one|a single) (?:pdf|file|document)\b",
+    ):
         return None
     if ctx.images and not ctx.pdfs:
         return [
@@ -452,6 +456,12 @@ _AS_LISTED = re.compile(
 )
 
 
+_INTO_ONE = re.compile(
+    r"^\s*(?:into|in|as)\s+(?:just\s+)?(?:one|a\s+single|a\s+new|one\s+single)(?:\s+(?:pdf|file|document|doc))?\s*$",
+    re.IGNORECASE,
+)
+
+
 def _merge_order(c: str, pdfs: list[str]) -> list[str] | None:
     """The files in the order the clause names them; upload order when it names none; None when it names an order
     that is not one simple sequence ("january after february", only some of the files)."""
@@ -462,6 +472,11 @@ def _merge_order(c: str, pdfs: list[str]) -> list[str] | None:
     if len(named) != len(sequence) or set(sequence) != set(pdfs):
         return None
     tail = _AS_LISTED.sub("", c[named[-1][1] :])  # "… and chapter1.pdf in that order": the order said is the order
+    tail = _INTO_ONE.sub("", tail)  # "… and c.pdf into one": where they go, not an order
+    if len(named) == 2 and re.fullmatch(r"\s*(?:after|behind|at\s+the\s+end\s+of)\s*", c[named[0][1] : named[1][0]]):
+        if _IN_ORDER.fullmatch(tail) and not _ORDER_WORDS.search(c[: named[0][0]]):
+            return [sequence[1], sequence[0]]  # "put appendix.pdf after main.pdf": main first
+        return None
     gaps = [c[a[1] : b[0]] for a, b in zip(named, named[1:], strict=False)] + [tail]
     last = len(gaps) - 1
     for i, gap in enumerate(gaps):
@@ -525,7 +540,11 @@ def compress(c: str, low: str, ctx: Context) -> list[Intent] | None:
         return None
     args: dict[str, Any] = {}
     words: set[str] = {"compression", "use", "with", "level"}
-    too_big = re.search(r"\btoo\s+(?:big|large|heavy|bulky)\b", low)
+    too_big = re.search(  # "it's too big to email": why it must be smaller, not a step
+        r"\btoo\s+(?:big|large|heavy|bulky)\b(?:\s+(?:to|for)\s+(?:e-?mail(?:ing)?|send(?:ing)?|upload(?:ing)?|"
+        r"attach(?:ing)?|share|sharing)\b)?",
+        low,
+    )
     if too_big:  # "the file is way too big, can you compress it": why, said as what is wrong
         words |= {*too_big.group(0).split(), "way", "far", "much", "bit", "really"}
     high = re.search(
@@ -536,7 +555,11 @@ def compress(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if high:
         args["level"] = "high"
         words |= set(high.group(0).split())
-    elif m := re.search(r"\b(?:lossless|light(?:ly)?|gently|without losing quality|low|lowest|minimal)\b", low):
+    elif m := re.search(
+        r"\b(?:lossless(?:\s+(?:compression\s+)?only)?|only\s+lossless|light(?:ly)?|gently|without losing quality|low|"
+        r"lowest|minimal)\b",
+        low,
+    ):
         args["level"] = "low"
         words |= set(m.group(0).split())
     elif m := re.search(r"\b(?:medium|moderate|normal|standard)\b", low):
