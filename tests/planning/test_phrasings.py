@@ -219,6 +219,20 @@ def test_judgement_and_conditions_are_handed_on(request_text: str) -> None:
         # the first number shown, and pages numbered from a page on
         ("add page numbers starting at 5, top left", [("add_page_numbers", {"position": "top-left", "start": 5})]),
         ("number the pages starting from page 3", [("add_page_numbers", {"pages": "3-last"})]),
+        # a note beside a quoted word, a note in a corner; a quoted signature name; "put a line through"
+        (
+            "leave a comment 'Please sign here' next to 'Signature'",
+            [("add_comment", {"text": "Please sign here", "page": "1", "near": "Signature"})],
+        ),
+        (
+            "put a sticky note 'approved' at the bottom left of page 2",
+            [("add_comment", {"text": "approved", "page": "2", "position": "bottom-left"})],
+        ),
+        (
+            "add my signature 'Daniel Kim' at the bottom left",
+            [("add_signature", {"page": "last", "name": "Daniel Kim", "position": "bottom-left"})],
+        ),
+        ("put a line through 'old price' on pages 1-2", [("strikeout_text", {"terms": ["old price"], "pages": "1-2"})]),
     ],
 )
 def test_third_batch_shapes(request_text: str, expected: list[tuple[str, dict]]) -> None:
@@ -233,6 +247,8 @@ def test_third_batch_shapes(request_text: str, expected: list[tuple[str, dict]])
         "add a watermark saying Red Alert",  # "Red" may be the text or its colour
         "the scan is upside down, rotate it 90 degrees",  # the turn disagrees with the state
         "shrink this file and email it to me",  # no tool sends mail
+        "add a note 'check' at the bottom of page 2",  # a note goes in a corner or the middle: "the bottom" is none
+        "put a line through page 3",  # a line across a page is no strike-out of words
         "remove the word 'Draft' from page 3",  # "from page 3" is where, not page 3 onwards (and the word is unsure)
     ],
 )

@@ -52,7 +52,9 @@ RULE_ORDER: list[Callable[[str, str, Context], list[Intent] | None]] = [
     f.search,
     r._markup("highlight_text", "highlight|highlighting|mark"),
     r._markup("underline_text", "underline|underscore"),
-    r._markup("strikeout_text", "strike ?out|strikethrough|strike through|cross out|strike"),
+    r._markup(
+        "strikeout_text", "strike ?out|strikethrough|strike through|cross out|strike|(?:draw|put) a line through"
+    ),
     r.redact,
     p.keep_or_drop,
     p.delete_pages,

@@ -264,6 +264,16 @@ def comment(c: str, low: str, ctx: Context) -> list[Intent] | None:
     page = pages_in(c, ctx.page_count) or "1"
     args = _with_output({"text": text, "page": page.split(",")[0].split("-")[0]}, c, ctx)
     said = set() if quoted else set(re.findall(r"[\w'-]+", text.lower()))  # the note's own words are its text
+    near = re.search(r"\b(?:next to|near|beside|by)\s+(?:the\s+(?:word|phrase)\s+)?(⟦\d+⟧)", c, re.IGNORECASE)
+    if near and len(quoted) == 2 and near.group(1) != "⟦0⟧" and quoted[0] == text:  # "'Please sign' next to 'Date'"
+        args["near"] = ctx.quotes[int(near.group(1)[1:-1])]
+        said |= {"next", "near", "beside", "by"}
+    elif len(quoted) > 1:
+        return None
+    position = position_in(c if quoted else c.replace(text, " ")) if "near" not in args else None
+    if position in ("top-left", "top-right", "bottom-left", "bottom-right", "center"):
+        args["position"] = position  # a corner or the middle: the places a note may go ("the bottom" is none)
+        said |= {"corner"}
     return [Intent("add_comment", args, words=said)]
 
 
@@ -367,16 +377,20 @@ def signature(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if _has(low, r"\bsignature (?:page|block|line|section)s?\b") and not _has(low, r"\bsign\b|\badd\b.*\bsignature\b"):
         return None  # "the signature page as a picture" names a page, not an action
     args: dict[str, Any] = {"page": pages_in(c, ctx.page_count) or "last"}
-    named = re.search(
-        r"\b(?:sign(?:ed)? (?:it |this |the \w+ (?:\w+ )?)?(?:(?:on )?(?:the \w+ page|page \d+) )?"
-        r"(?:as|by|with the name)|name)\s+"
-        r"(⟦\d+⟧|[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*)",
-        c,
-    ) or re.search(  # "add my signature, Robert Chen, to …", "e-sign this for me: Laura Bennett"
-        r"\b(?:my\s+(?:signature|name)\s*,|(?:sign|signature)\b[^:]*:)\s*"
-        r"(⟦\d+⟧|[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)+)\s*(?:,|$)",
-        c,
-    )
+    named = (
+        re.search(
+            r"\b(?:sign(?:ed)? (?:it |this |the \w+ (?:\w+ )?)?(?:(?:on )?(?:the \w+ page|page \d+) )?"
+            r"(?:as|by|with the name)|name)\s+"
+            r"(⟦\d+⟧|[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*)",
+            c,
+        )
+        or re.search(  # "add my signature, Robert Chen, to …", "e-sign this for me: Laura Bennett"
+            r"\b(?:my\s+(?:signature|name)\s*,|(?:sign|signature)\b[^:]*:)\s*"
+            r"(⟦\d+⟧|[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)+)\s*(?:,|$)",
+            c,
+        )
+        or re.search(r"\b(?:my|a|the)\s+(?:typed\s+)?signature\s+(⟦\d+⟧)", c, re.IGNORECASE)
+    )  # "my signature 'Jo Li'"
     if ctx.images:
         args["image"] = ctx.images[0]
     elif named:

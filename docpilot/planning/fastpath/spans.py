@@ -114,7 +114,7 @@ VERB_TASKS: dict[str, tuple[str, ...]] = {
     r"redact\w*|black\s*out|blacked\s+out|blank\s+out|censor\w*|white\s*out": ("redact_text", "redact_pages"),
     r"highlight\w*": ("highlight_text", "delete_annotations", "read_annotations"),
     r"underlin\w*|underscor\w*": ("underline_text", "delete_annotations", "read_annotations"),
-    r"strike\s*out|strikethrough|strike\s+through|struck|cross(?:ed)?\s+out": (
+    r"strike\s*out|strikethrough|strike\s+through|struck|cross(?:ed)?\s+out|(?:draw|put)\s+a\s+line\s+through": (
         "strikeout_text",
         "delete_annotations",
         "read_annotations",
