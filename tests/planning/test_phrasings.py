@@ -94,6 +94,9 @@ def test_files_named_in_that_order_are_merged_in_that_order() -> None:
         "reverse the page order, then reverse the pages",  # the same step twice undoes itself
         "make the pdf as small as you can in red",  # "as small as you can" is no purpose that hides "in red"
         "put page numbers on every page except the odd ones",  # an exception the fast path cannot read
+        # a state and a turn of a page in it: page 2 turned twice is back where it was (was planned so)
+        "this file is upside down, rotate page 2 180 degrees",
+        "rotate pages 1-3 90 degrees and then rotate page 2 180 degrees",
     ],
 )
 def test_what_it_cannot_read_is_handed_on(request_text: str) -> None:

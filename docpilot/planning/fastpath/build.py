@@ -294,6 +294,10 @@ def _understood(
             ctx.last_value = "summary"
     if not intents:
         return None
+    if _turned_twice(intents, ctx.page_count):  # "this file is upside down, rotate page 2 180°": which turn is meant?
+        if unread is not None:
+            unread.append("rotate_pages")
+        return None
     if any(a.task == b.task and a.args == b.args for a, b in zip(intents, intents[1:], strict=False)):
         if unread is not None:  # the same step twice from two clauses: "reverse" twice undoes itself
             unread.append(intents[-1].task)
@@ -322,6 +326,26 @@ _WHOLE = re.compile(
     r"(?:this|the|my|your|our|its)\s+(?:scan|document|file|pdf|doc|whole\s+thing)|it|everything", re.IGNORECASE
 )
 _THEM = re.compile(r"\b(?:them|those(?:\s+pages)?|these(?:\s+pages)?|it)\b", re.IGNORECASE)
+
+
+def _turned_twice(intents: list[Intent], count: int | None) -> bool:
+    """Two turns that share a page: a state said ("this file is upside down") and a turn asked ("rotate page 2")
+    would turn page 2 twice — back where it was. Nobody asks that in one breath; the model or a question decides."""
+    from pdftools.pages import parse_pages
+
+    seen: set[int] = set()
+    for intent in intents:
+        if intent.task != "rotate_pages":
+            continue
+        spec = str(intent.args.get("pages", "all"))
+        try:
+            pages = set(parse_pages(spec, count or 10_000))
+        except Exception:  # noqa: BLE001 - a page spec the tool would refuse anyway: not this check's business
+            continue
+        if pages & seen:
+            return True
+        seen |= pages
+    return False
 
 
 def _described(clauses: list[str], count: int | None) -> list[str]:
