@@ -229,6 +229,7 @@ def whole(cases: list[dict[str, Any]], backend: str) -> None:
     from docpilot.planning.planner import make_planner
 
     planner = make_planner(backend, os.environ)
+    started = time.perf_counter()
     right = safe = 0
     for case in cases:
         files = files_of(case)
@@ -241,7 +242,10 @@ def whole(cases: list[dict[str, Any]], backend: str) -> None:
         elif case["expect"] == "not_fast":
             safe += 1  # a plan from the model for a hard request: judged by hand, not here
     n = len(cases)
-    print(f"  whole planner ({backend}): right {right}/{n} = {right / max(n, 1):.1%}, no plan or a question {safe}/{n}")
+    print(
+        f"  whole planner ({backend}): right {right}/{n} = {right / max(n, 1):.1%}, no plan or a question {safe}/{n}, "
+        f"wrong {n - right - safe}/{n} ({time.perf_counter() - started:.0f} s)"
+    )
 
 
 if __name__ == "__main__":

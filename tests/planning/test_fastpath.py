@@ -331,7 +331,7 @@ def test_more_shapes_read_exactly(make_pdf, request_text: str, task: str, args: 
 @pytest.mark.parametrize(
     "request_text",
     [
-        "crop 1 cm from the left and 2 cm from the top",  # two amounts: the model reads which goes where
+        "crop 1 cm from the left and 2 cm",  # an amount with no side: the model reads which goes where
         "move the last 2 pages to the front",
         "crop 5 mm off the top on both sides",
         "swap pages 1 and 9",  # no page 9

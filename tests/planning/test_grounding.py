@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -14,6 +15,7 @@ import pytest
 
 from docpilot.conversation import Conversation
 from docpilot.files import FileInfo, inspect_files
+from docpilot.planning.fastpath.build import NeedInfo, fast_reading
 from docpilot.planning.fastpath.grounding import ground_files
 from docpilot.planning.planner import Planner, make_planner
 from docpilot.running.executor import Executor
@@ -151,3 +153,140 @@ def test_cli_question_is_exit_code_3_and_writes_nothing(two_files: dict[str, Fil
     done = json.loads(proc.stdout.splitlines()[-1])
     assert [Path(p).name for p in done["outputs"]] == ["annual_report_numbered.pdf"]
     assert [s["args"]["file"] for s in done["plan"]["steps"]] == ["annual_report.pdf"]
+
+
+# --- a file named by some words of its name, in any frame --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, names, meant",
+    [
+        ("in the exhibits file, redact every SSN on pages 3-9", ("settlement_draft.pdf", "settlement_exhibits.pdf"),
+         ["settlement_exhibits.pdf"]),
+        ("In the week 6 notes, highlight the word photosynthesis", ("lecture_notes_wk5.pdf", "lecture_notes_wk6.pdf"),
+         ["lecture_notes_wk6.pdf"]),
+        ("For the supplement, set the keywords", ("paper_final.pdf", "paper_supplement.pdf"),
+         ["paper_supplement.pdf"]),
+        ("change the keywords on the brochure", ("brochure_solar.pdf", "price_sheet.pdf"), ["brochure_solar.pdf"]),
+        ("watermark the Henderson quote with COPY", ("quote_henderson.pdf", "invoice_0457.pdf"),
+         ["quote_henderson.pdf"]),
+        ("search the February minutes for it", ("minutes_jan.pdf", "minutes_feb.pdf", "minutes_mar.pdf"),
+         ["minutes_feb.pdf"]),
+        ("from the 2025 handbook i only need pages 12 to 15", ("handbook_2023.pdf", "handbook_2025.pdf"),
+         ["handbook_2025.pdf"]),
+        ("rotate the scanned contract", ("contract_signed_scan.pdf", "contract_clean.pdf"),
+         ["contract_signed_scan.pdf"]),
+        ("rotate page 2 of the 2024 report 90 degrees", ("report_2023.pdf", "report_2024.pdf"),
+         ["report_2024.pdf"]),  # "90 degrees" is an amount, not more of the name
+        ("compress the 2024 report but not the 2023 one", ("report_2023.pdf", "report_2024.pdf"),
+         ["report_2024.pdf"]),
+        ("add page numbers to the jan minutes", ("minutes_jan.pdf", "minutes_feb.pdf"), ["minutes_jan.pdf"]),
+    ],
+)  # fmt: skip
+def test_words_of_a_name_pick_the_file_they_fit(text: str, names: tuple[str, ...], meant: list[str]) -> None:
+    grounding = ground_files(text, _names(*names))
+    assert grounding.mentioned and grounding.pdfs == meant and grounding.ambiguous is None
+
+
+@pytest.mark.parametrize(
+    "text, names, fits",
+    [
+        ("from the handbook i only need pages 12 to 15", ("handbook_2023.pdf", "handbook_2025.pdf"),
+         ["handbook_2023.pdf", "handbook_2025.pdf"]),  # both fit as well: a tie asks
+        ("from the 2024 handbook i only need pages 1-2", ("handbook_2023.pdf", "handbook_2025.pdf"),
+         ["handbook_2023.pdf", "handbook_2025.pdf"]),  # a year no file has: which one is for the person to say
+        ("search the minutes for it", ("minutes_jan.pdf", "minutes_feb.pdf", "minutes_mar.pdf"),
+         ["minutes_jan.pdf", "minutes_feb.pdf", "minutes_mar.pdf"]),
+    ],
+)  # fmt: skip
+def test_a_mention_two_files_fit_equally_asks(text: str, names: tuple[str, ...], fits: list[str]) -> None:
+    assert ground_files(text, _names(*names)).ambiguous == fits
+
+
+@pytest.mark.parametrize(
+    "text, names",
+    [
+        ("In the week 7 notes, highlight the word x", ("lecture_notes_wk5.pdf", "lecture_notes_wk6.pdf")),
+        ("In the week 5 notes, highlight the word x", ("lecture_notes_wk6.pdf", "handbook.pdf")),  # 5 is no file's
+        ("compress it, leave the invoice alone", ("contract.pdf", "invoice.pdf")),  # only a file left alone
+        ("compress the contract, not the contract", ("contract.pdf", "invoice.pdf")),  # named and left alone
+    ],
+)
+def test_a_mention_that_fits_no_file_is_no_mention(text: str, names: tuple[str, ...]) -> None:
+    grounding = ground_files(text, _names(*names))
+    assert not grounding.mentioned and grounding.said is None
+
+
+@pytest.mark.parametrize(
+    "text, names, meant",
+    [
+        ("put the password kestrel2024 on the payroll file only, not the rota", ("payroll_june.pdf", "rota_june.pdf"),
+         ["payroll_june.pdf"]),
+        ("In the lease - not the inventory - highlight the word deposit", ("lease_flat4.pdf", "inventory_flat4.pdf"),
+         ["lease_flat4.pdf"]),
+        ("watermark the Henderson quote with COPY. leave the invoice alone",
+         ("quote_henderson.pdf", "invoice_0457.pdf"), ["quote_henderson.pdf"]),
+    ],
+)  # fmt: skip
+def test_a_file_to_leave_alone_is_left_out(text: str, names: tuple[str, ...], meant: list[str]) -> None:
+    grounding = ground_files(text, _names(*names))
+    assert grounding.pdfs == meant and grounding.said is not None
+    assert not re.search(r"\b(?:not|alone|rota|inventory|invoice)\b", grounding.said)  # those words are used
+
+
+def _fast(request: str, *names: str) -> list[tuple[str, dict]]:
+    files = {n: FileInfo(n, f"/x/{n}", "pdf", 12) for n in names}
+    plan = fast_reading(request, files).plan
+    assert plan is not None, fast_reading(request, files).unread
+    return [(s.task, dict(s.args)) for s in plan.steps]
+
+
+def test_the_plans_use_the_file_meant_and_every_word() -> None:
+    assert _fast(
+        "In the week 6 notes, highlight the word photosynthesis in green - whole words only please",
+        "lecture_notes_wk5.pdf",
+        "lecture_notes_wk6.pdf",
+    ) == [
+        (
+            "highlight_text",
+            {
+                "file": "lecture_notes_wk6.pdf",
+                "terms": ["photosynthesis"],
+                "whole_words": True,
+                "pages": "all",
+                "color": "green",
+            },
+        )
+    ]
+    assert _fast(
+        "put the password kestrel2024 on the payroll file only, not the rota", "payroll_june.pdf", "rota_june.pdf"
+    ) == [("add_password", {"file": "payroll_june.pdf", "password": "kestrel2024"})]
+    assert _fast(
+        "watermark the Henderson quote with COPY. leave the invoice alone", "quote_henderson.pdf", "invoice_0457.pdf"
+    ) == [("add_watermark", {"file": "quote_henderson.pdf", "pages": "all", "text": "COPY"})]
+    assert _fast(
+        "the last two pages of the scanned contract are upside down, rotate them 180 degrees pls",
+        "contract_signed_scan.pdf",
+        "contract_clean.pdf",
+    ) == [("rotate_pages", {"file": "contract_signed_scan.pdf", "pages": "11-12", "degrees": 180})]
+
+
+def test_words_of_the_other_file_are_not_used_up_by_it() -> None:
+    # "as a draft" with settlement_draft.pdf beside the file meant: "draft" is said of something else
+    files = {n: FileInfo(n, f"/x/{n}", "pdf", 12) for n in ("settlement_draft.pdf", "settlement_exhibits.pdf")}
+    assert fast_reading("in the exhibits file, redact every SSN on pages 3-9 as a draft", files).plan is None
+    # "for the second file too": another file besides the one named
+    assert fast_reading("in the exhibits file, redact every SSN for the second file too", files).plan is None
+
+
+def test_the_handbook_alone_asks_which() -> None:
+    files = {n: FileInfo(n, f"/x/{n}", "pdf", 50) for n in ("handbook_2023.pdf", "handbook_2025.pdf")}
+    with pytest.raises(NeedInfo):
+        fast_reading("from the handbook i only need pages 12 to 15", files)
+
+
+def test_a_file_named_like_a_tool_phrase_is_not_retold_as_it() -> None:
+    # "delete the blank pages" with blank_pages.pdf: the words still say what to delete
+    assert _fast("delete the blank pages", "blank_pages.pdf", "other.pdf") == [
+        ("remove_blank_pages", {"file": "blank_pages.pdf"})
+    ]

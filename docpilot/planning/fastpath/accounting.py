@@ -14,7 +14,16 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from docpilot.planning.fastpath.extract import PII, all_but, categories_in, format_in, pages_in
+from docpilot.planning.fastpath.extract import (
+    FLAT,
+    PII,
+    all_but,
+    categories_in,
+    format_in,
+    pages_in,
+    points,
+    unit_of,
+)
 from docpilot.planning.fastpath.rules import Intent
 from docpilot.planning.fastpath.spans import VERB_TASKS, Span
 from docpilot.planning.fastpath.targets import CASE_SENSITIVE, WHOLE_WORDS
@@ -73,6 +82,14 @@ def _takes(task: str, arg: str) -> bool:
     return arg in get_tool(task).arg_docs
 
 
+# "9pt" near these words is a width, a height or an amount to cut, not a font size ("from page 2" is no edge)
+_CUT_OR_SIZE = re.compile(
+    r"\b(?:wide|width|tall|high|height|margins?|edges?|sides?|inset)\b|"
+    r"\b(?:off|from)\s+(?:the\s+)?(?:top|bottom|left|right|each|every|all|both|edges?|sides?|margins?)\b"
+)
+_SIDE = re.compile(r"\b(?:left|right)(?:[- ]hand)?\s+side\b")
+
+
 def bind_arguments(spans: list[Span], intents: list[Intent], clause: str) -> None:
     """Colours, font sizes, opacities and resolutions said in the clause, set on the one step that takes them."""
     low = clause.lower()
@@ -86,6 +103,7 @@ def bind_arguments(spans: list[Span], intents: list[Intent], clause: str) -> Non
 
 
 def _argument_of(span: Span, low: str) -> tuple[str | None, Any]:
+    low = _SIDE.sub(" ", low)  # "left side, 9pt": where the text goes, no margin to cut
     if span.kind == "colour":
         return "color", span.text.lower()
     if span.kind == "measure":
@@ -95,8 +113,7 @@ def _argument_of(span: Span, low: str) -> tuple[str | None, Any]:
         if unit == "dpi":
             return "dpi", int(number)
         if unit in ("pt", "pts", "point", "points") and (
-            re.search(r"\bfont|\btext|\bsize|\bletters?\b", low)
-            or not re.search(r"\b(?:wide|width|tall|high|height|margins?|off|from|edges?|sides?|inset)\b", low)
+            re.search(r"\bfont|\btext|\bsize|\bletters?\b", low) or not _CUT_OR_SIZE.search(low)
         ):  # "a DRAFT watermark in red, 60pt": the size of its letters
             return "font_size", number
     if span.kind == "number" and re.search(rf"\b(?:font(?:\s+size)?|size|font-size)\s+(?:of\s+)?{span.text}\b", low):
@@ -132,7 +149,7 @@ def leftovers(
         "number": lambda s: (
             has_number(float(s.value)) or bool(keys & {"count"}) and s.value == 1 or s.text.lower() in said
         ),
-        "measure": lambda s: _measure_used(s, numbers, keys, intents),
+        "measure": lambda s: _measure_used(s, numbers, keys, intents) and not _converted_twice(s, spans),
         "colour": lambda s: any(  # a whole word: "red" is not in "prepared"
             re.search(rf"(?<![\w#]){re.escape(_colour(s.text))}(?![\w])", x) for x in strings
         ),
@@ -141,7 +158,13 @@ def leftovers(
         "category": lambda s: _category_used(s.text, intents) or s.text.lower() in said,
         "verb": lambda s: bool(tasks & set(_verb_tasks(s.text))) or s.text.lower() in said,
         "modifier": lambda s: set(s.text.lower().split()) <= said or _modifier_used(s.text.lower(), intents),
-        "word": lambda s: s.text.lower() in said or in_args(s.text) or any(s.text.lower() in n for n in names),
+        "word": lambda s: (
+            s.text.lower() in said
+            or in_args(s.text)
+            or any(s.text.lower() in n for n in names)
+            or re.fullmatch(r"\d*\.\d+", s.text) is not None
+            and has_number(float(s.text))  # "0.25 opacity"
+        ),
     }
     literal = ("word", "modifier", "position", "colour", "number", "format", "category")
     return [s for s in spans if not (checks[s.kind](s) or s.kind in literal and in_args(s.text))]
@@ -179,11 +202,25 @@ def _pages_used(span: Span, spans: list[Span], intents: list[Intent], count: int
         return True
     if span.value == "except" and _flipped(span.text, intents, count):
         return True
+    if (
+        span.value == "except"
+        and _DROPPED_OR_KEPT.match(span.text)
+        and any(i.task in ("delete_pages", "extract_pages") for i in intents)
+    ):
+        # "all but the last two pages" with no step that read the exception: which pages go (or stay) is not
+        # sure ("i need all but the last two pages, drop those" drops the two)
+        return False
     said = pages_in(span.text, count)
+    if said in ("odd", "even") and any(i.args.get("after") == said for i in intents):
+        return True  # "after each odd-numbered page"
     if said is None or said == "all" or _means_all(span.text):
         return _means_all(span.text) or said == "all"
     mine = _page_set(said, count)
-    others = [_page_set(pages_in(s.text, count) or "", count) for s in spans if s.kind == "pages" and s is not span]
+    others = [  # the other page references ("the whole pages" says how much of each, not which)
+        _page_set(pages_in(s.text, count) or "", count)
+        for s in spans
+        if s.kind == "pages" and s is not span and not _means_all(s.text)
+    ]
     others += [_page_set(b[0], count) for s in spans if s.value == "except" and (b := all_but(s.text, count))]
     for intent in intents:
         for key in ("pages", "page"):
@@ -200,6 +237,8 @@ def _pages_used(span: Span, spans: list[Span], intents: list[Intent], count: int
     return False
 
 
+# "everything except …", "all but …": an exception that no page word comes before
+_DROPPED_OR_KEPT = re.compile(r"(?i)(?:everything|all)\s+(?!pages?\b|the\s+pages?\b|of\s+the\s+pages?\b)")
 _EXCEPT_WORDS = {"except", "but", "other", "apart", "save", "excluding", "besides"}
 
 
@@ -225,11 +264,18 @@ def _placed(text: str, value: Any, key: str = "at") -> bool:
         return False  # "the last 2 pages" counts pages; it does not say where
     said = {int(n) for n in re.findall(r"\d+", text)}
     given = {int(n) for n in re.findall(r"\d+", str(value))}
+    named = pages_in(text)
+    if not said and named and re.fullmatch(r"\d+", named):  # "the fourth page", "the cover": one page by name
+        said = {int(named)}
+        if key == "after":  # "after the fourth page" is after 4, "before the cover" after 0
+            return said <= given | {n + 1 for n in given}
     if not said:
         words = set(re.findall(r"[a-z]+", text.lower()))
         if key == "order" and words & {"first", "last"}:  # "move the last page to the front": a whole new order
             return bool(re.fullmatch(r"\d+(?:,\d+)+", str(value)))
         return "last" in words and "last" in str(value) or "first" in words and str(value) in ("0", "1")
+    if re.match(r"(?i)between\b", text):  # "between pages 3 and 4": after 3, before 4
+        return said == {n for g in given for n in (g, g + 1)}
     if re.match(r"(?i)(?:after|before|from|starting)\b", text):
         return said <= given | {n + 1 for n in given} | {n - 1 for n in given}
     return said <= given
@@ -258,12 +304,28 @@ def _measure_used(span: Span, numbers: list[float], keys: set[str], intents: lis
         return False
     if unit in ("%", "percent"):
         return any(abs(n - number / 100) < 1e-9 or abs(n - number) < 1e-9 for n in numbers)
-    if unit in ("mm", "cm", "in", "inch", "inches"):
-        wanted = "in" if unit.startswith("in") else unit
+    if _LENGTH_UNIT.fullmatch(unit):
+        wanted = unit_of(unit)
+        if any(i.args.get("width") == points(number, wanted) for i in intents):
+            return True  # "2 inches wide": a width, in points
         return any(i.args.get("unit") == wanted for i in intents) and number in numbers
     if unit in ("page", "pages"):
         return number in numbers or bool(keys & {"pages", "every", "at"})
     return any(abs(abs(n) - abs(number)) < 1e-9 for n in numbers)
+
+
+_LENGTH_UNIT = re.compile(r"mm|cm|in|inch(?:es)?|centimet(?:er|re)s?|millimet(?:er|re)s?")
+
+
+def _converted_twice(span: Span, spans: list[Span]) -> bool:
+    """'1 inch wide at 72 pt': the width (72 pt) accounts for the inch; the same number cannot say a second size."""
+    number, unit = span.value
+    if unit not in ("pt", "pts", "point", "points"):
+        return False
+    return any(
+        s.kind == "measure" and _LENGTH_UNIT.fullmatch(s.value[1]) and points(s.value[0], unit_of(s.value[1])) == number
+        for s in spans
+    )
 
 
 def _verb_tasks(text: str) -> tuple[str, ...]:
@@ -303,7 +365,7 @@ _MODIFIERS: list[tuple[str, Callable[[Intent], bool]]] = [
     (WHOLE_WORDS, lambda i: i.args.get("whole_words") is True),
     (CASE_SENSITIVE, lambda i: i.args.get("case_sensitive") is True),
     (r"diagonal(?:ly)?", lambda i: i.task == "add_watermark" and i.args.get("rotation", 45) == 45),
-    (r"horizontal(?:ly)?", lambda i: i.args.get("rotation") == 0),
+    (rf"horizontal(?:ly)?|{FLAT}", lambda i: i.args.get("rotation") == 0),
     (r"vertical(?:ly)?", lambda i: i.args.get("rotation") in (90, -90)),
     (r"clockwise", lambda i: i.args.get("degrees", 0) > 0),
     (r"counter-?clockwise|anti-?clockwise", lambda i: i.args.get("degrees", 0) < 0),
@@ -315,15 +377,30 @@ _MODIFIERS: list[tuple[str, Callable[[Intent], bool]]] = [
     (r"quality", lambda i: "quality" in i.args),
     (r"smaller", lambda i: i.task == "compress"),
     (r"small|tiny", lambda i: i.task == "compress" and i.args.get("level") == "high"),
-    (r"faint|light|transparent|semi-transparent|see-through", lambda i: float(i.args.get("opacity", 1)) < 1),
+    (r"small|tiny", lambda i: 0 < float(i.args.get("font_size") or 0) < _default_size(i.task)),  # "a small 8 pt footer"
+    (r"light|transparent|semi-transparent|see-through", lambda i: float(i.args.get("opacity", 1)) < 1),
+    (r"faint|faintly", lambda i: float(i.args.get("opacity", 1)) <= 0.3),  # barely there: "faintly … 15% opacity"
     (r"opaque|solid", lambda i: float(i.args.get("opacity", 0)) >= 0.9),  # "an opaque stamp at 30% opacity" is not
     (r"large|larger|big|bigger|huge", lambda i: float(i.args.get("font_size") or 0) > _default_size(i.task)),
+    (
+        r"(?:large|larger|big|bigger|huge)\s+(?:letters|font|print|type|writing)",
+        lambda i: float(i.args.get("font_size") or 0) > _default_size(i.task),
+    ),
     (
         r"english|german|french|spanish|italian|dutch|portuguese|chinese|japanese|arabic|russian",
         lambda i: "language" in i.args,
     ),
     (r"only", lambda i: i.task == "extract_pages" or any(i.args.get(k) not in (None, "all") for k in _PAGE_KEYS)),
     (r"each\s+side|all\s+sides|sides", lambda i: "margin" in i.args),
+    (r"colou?r", lambda i: "color" in i.args),  # "with red colour": the colour the step uses
+    # "at the very beginning": a new page or a moved one at an end of the file ("the very bottom" of a page is no
+    # place any tool knows apart from "the bottom")
+    (
+        r"very\s+(?:beginning|start|front|end|back)",
+        lambda i: (
+            i.args.get("after") in (0, "0", "last") or i.args.get("position") in ("start", "end") or "order" in i.args
+        ),
+    ),
 ]
 
 
@@ -334,6 +411,6 @@ def _default_size(task: str) -> float:
 
 def _modifier_used(word: str, intents: list[Intent]) -> bool:
     for pattern, used in _MODIFIERS:
-        if re.fullmatch(pattern, word) and any(used(i) for i in intents):
+        if re.fullmatch(pattern, word, re.IGNORECASE) and any(used(i) for i in intents):
             return True
     return False

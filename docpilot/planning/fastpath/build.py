@@ -4,6 +4,12 @@ Clauses are matched by rules (tool vocabularies + argument patterns); the intent
 ordered (unlock first, edits in the order asked, conversions after edits, locking
 last), chained through ``$name`` references, and returned as a Plan. Anything not
 fully understood returns None, and the request goes to the LLM planner.
+
+Around the instructions: a clause that only says which file ("In the exhibits file, …") is used by the
+grounding; an aside that asks for nothing ("(it's just an advert)", "It's for my Year 9 class", "before it
+goes on the website") is set aside, but only when it holds none of the words that could change what is
+meant (a page, number, quote, colour, place, format, modifier, tool word, file, negation or judgement); a
+statement that explains the instruction before it ("make it smaller? it's too big to email") is read with it.
 """
 
 from __future__ import annotations
@@ -19,10 +25,10 @@ from docpilot.planning.fastpath import rules_files as f
 from docpilot.planning.fastpath import rules_pages as p
 from docpilot.planning.fastpath.accounting import bind_arguments, leftovers
 from docpilot.planning.fastpath.extract import pages_in, password_in
-from docpilot.planning.fastpath.grounding import ground_files
+from docpilot.planning.fastpath.grounding import ground_files, names_a_file, word_aliases
 from docpilot.planning.fastpath.rules import Context, Intent, NeedInfo
-from docpilot.planning.fastpath.spans import deciding, tag
-from docpilot.planning.fastpath.text import split_request
+from docpilot.planning.fastpath.spans import VERB_TASKS, Span, deciding, tag
+from docpilot.planning.fastpath.text import VERBS, normalise, split_request
 from docpilot.plans.plan import Plan
 from pdftools import all_tools, get_tool
 
@@ -73,10 +79,17 @@ RULE_ORDER: list[Callable[[str, str, Context], list[Intent] | None]] = [
     r.add_password,
 ]
 
+# A clause of politeness only: "thanks in advance", "ok thank you so much" (never "thank you in red")
 _FILLER = re.compile(
-    r"^(?:please|thanks?|thank you|ok(?:ay)?|cheers|(?:for|in) (?:this|the|these) (?:file|document|"
-    r"pdf|contract|report)s?)\b.{0,20}$",
+    r"^(?:please|thanks?|thank you|ok(?:ay)?|cheers|hi|hey|hello|hiya|good\s+(?:morning|afternoon|evening)|"
+    r"(?:for|in) (?:this|the|these) (?:file|document|"
+    r"pdf|contract|report)s?)(?:\s*(?:so\s+much|very\s+much|a\s+lot|a\s+bunch|in\s+advance|again|thanks?|"
+    r"thank\s+you|please|cheers|there|team|all|everyone|x+|:\)|[!.]+))*$",
     re.IGNORECASE,
+)
+# "… for the second file too", "… on invoice.pdf as well": another file besides one named, so which files is unsure
+_TOO = re.compile(
+    r"(?:\.pdf|\b(?:file|document|pdf|one|ones|copy|version)s?)\s+(?:too|as\s+well|also)\b", re.IGNORECASE
 )
 # Logic beyond a straight line (conditions, per-match loops) is for the LLM-written program path.
 LOGIC = re.compile(
@@ -226,8 +239,10 @@ def fast_plan(request: str, files: dict[str, FileInfo]) -> Plan | None:
 
 def fast_reading(request: str, files: dict[str, FileInfo]) -> Reading:
     """:func:`fast_plan` with its reasons: which words decided each step, or which words were not understood."""
-    if LOGIC.search(request):
-        return Reading(None, unread=[m.group(0) for m in LOGIC.finditer(request)])
+    # "evry page that mentions …" is logic once read as meant; "everything else stays as it is" is no "else" branch
+    said = _REST_STAYS.sub(" ", normalise(request))
+    if LOGIC.search(_REST_STAYS.sub(" ", request)) or LOGIC.search(said):
+        return Reading(None, unread=[m.group(0) for m in LOGIC.finditer(said)] or ["if"])
     unread: list[str] = []
     found = _understood(request, files, skip_unknown=False, unread=unread)
     if not found:
@@ -249,22 +264,44 @@ def _understood(
     request: str, files: dict[str, FileInfo], skip_unknown: bool, unread: list[str] | None = None
 ) -> tuple[list[Intent], dict[str, FileInfo], list[str], str | None] | None:
     req = split_request(request)
+    bracketed = _named_in_brackets(req.text, req.quotes, files)
+    if bracketed != req.text:  # "OCR the letter from the bank (carta_banco.pdf)" → "OCR carta_banco.pdf"
+        req = req.retold(bracketed)
     grounding = ground_files(req.text, files)
     if grounding.ambiguous:
         raise NeedInfo(f"Which file do you mean: {_either(grounding.ambiguous)}?", grounding.ambiguous)
+    if grounding.said:  # "in the week 6 notes" → "in the lecture_notes_wk6.pdf": read like a typed file name
+        req = req.retold(grounding.said)
+    too = _TOO.search(req.text)
+    if too:
+        if unread is not None:
+            unread.append(too.group(0))
+        return None
     pdfs = grounding.pdfs
     images = [n for n, i in files.items() if i.kind == "image"]
     first = files[pdfs[0]] if pdfs else None
     ctx = Context(req.quotes, pdfs, images, first.pages if first else None, request=req.text.lower())
     intents: list[Intent] = []
     password: str | None = None
-    for clause in _described(req.clauses, ctx.page_count):
+    last: _Read | None = None  # the clause read before, to read a statement that follows it together with it
+    for clause in _described(req.clauses, ctx.page_count, files):
+        clause = _without_asides(clause, req.quotes, files)
         named = _OUTPUT_ONLY.fullmatch(clause)
         if named and intents:  # "… and save it as notes.txt": the name of the last result
             raw = named.group(1)
             intents[-1].args["output"] = req.quotes[int(raw[1:-1])] if raw.startswith("⟦") else raw
             continue
-        found = _match(clause, ctx)
+        if not clause or _only_a_file(clause, pdfs if grounding.mentioned or len(pdfs) == 1 else []):
+            continue  # "In the exhibits file, redact …": which file, said apart from what to do
+        found, spans, left = _read(clause, ctx, req.quotes, files) if not _SAID_OF.match(clause) else (None, [], [])
+        if (found is None or left) and last is not None and _STATEMENT.match(clause):
+            joined = _joined(last, clause, ctx, req.quotes, files)  # "make it smaller, it's too big to email"
+            if joined is not None:
+                del intents[last.before :]
+                found, spans, left = joined.found, joined.spans, []
+                clause = joined.clause
+        if (found is None or left) and _REST_STAYS.fullmatch(clause) and last and _scoped(last.found):
+            continue  # "remove the comments from pages 1-3; leave everything else alone": what the step does anyway
         if found is None:
             pw = password_in(clause, req.quotes) if re.search(r"\bpassword\b", clause, re.I) else None
             if pw and not _said_besides(clause, pw, req.quotes, files):
@@ -272,18 +309,17 @@ def _understood(
                 continue
             if pw and unread is not None:
                 unread.append(clause)
-            if _FILLER.match(clause) or clause.endswith(":") or skip_unknown:
+            if _FILLER.match(clause) or clause.endswith(":") or skip_unknown or _aside(clause, req.quotes, files):
                 continue
             if unread is not None:
                 unread.append(clause)
             return None
-        spans = tag(clause, req.quotes, tuple(files))
-        bind_arguments(spans, found, clause)
-        left = leftovers(spans, found, list(files), ctx.page_count)
+        left = left or _others(spans, pdfs, files)
         if left and not skip_unknown:
             if unread is not None:
                 unread.extend(s.text for s in left)
             return None
+        last = _Read(clause, found, spans, len(intents), ctx.last_target, ctx.last_value)
         for intent in found:
             intent.decided = deciding(spans)
         intents.extend(found)
@@ -314,6 +350,232 @@ def _understood(
     if len(pdfs) > 1 and not grounding.mentioned and not merging:
         raise NeedInfo(f"Which file should I change: {_either(pdfs)} (or all of them)?", [*pdfs, "all of them"])
     return intents, files, pdfs, password
+
+
+@dataclass
+class _Read:
+    """A clause read into steps: kept so a statement after it ("it's too big to email") can be read with it."""
+
+    clause: str
+    found: list[Intent]
+    spans: list[Span]
+    before: int  # how many steps there were before this clause's
+    target: Any = None  # the context the clause was read in
+    value: str | None = None
+
+
+def _read(
+    clause: str, ctx: Context, quotes: list[str], files: dict[str, FileInfo]
+) -> tuple[list[Intent] | None, list[Span], list[Span]]:
+    """The steps a clause asks for, its spans, and the spans no step accounts for."""
+    found = _match(clause, ctx)
+    if found is None:
+        return None, [], []
+    spans = tag(clause, quotes, tuple(files))
+    bind_arguments(spans, found, clause)
+    return found, spans, leftovers(spans, found, list(files), ctx.page_count)
+
+
+def _joined(last: _Read, clause: str, ctx: Context, quotes: list[str], files: dict[str, FileInfo]) -> _Read | None:
+    """A statement read as part of the instruction before it ("make this smaller? it's too big to email"): kept
+    only when the rules account for every word of the two together."""
+    if re.search(r"\b(?:and|then|also|plus)\b", clause, re.IGNORECASE):
+        return None  # "it's too big to email and email it to me": a second instruction, not a reason
+    saved = ctx.last_target, ctx.last_value
+    ctx.last_target, ctx.last_value = last.target, last.value
+    joined = f"{last.clause.rstrip(' ?!,')}, {clause}"
+    try:
+        found, spans, left = _read(joined, ctx, quotes, files)
+    except NeedInfo:
+        found, left = None, []
+    if found is None or left or [i.task for i in found] != [i.task for i in last.found]:
+        ctx.last_target, ctx.last_value = saved
+        return None
+    return _Read(joined, found, spans, last.before, last.target, last.value)
+
+
+# A statement, not an instruction: about the file or the situation ("it's just an advert", "the scanner doubled
+# everything", "there are …"), or when and why it is wanted ("before this goes to the landlord")
+_STATEMENT = re.compile(
+    r"^(?:(?:and|but|so|oh|btw|fyi)\s+)?(?:"
+    r"(?:it|this|that|they|these|those)(?:'s|'re|\s+is|\s+are|\s+was|\s+were|\s+goes|\s+go|\s+came|\s+comes)\b"
+    r"|there(?:'s|\s+is|\s+are|\s+was|\s+were)\b"
+    r"|(?:I'm|I\s+am|we're|we\s+are)\s+[a-z]+ing\b"
+    r"|(?:the|my|our)\s+[a-z]+(?:\s+[a-z]+)?\s+(?:came|comes|is|are|was|were|went|got|has|have|had|[a-z]+ed)\b"
+    r"|(?P<when>before|because|since)\s+(?:it|this|they|these|I|we|(?:the|my|our)\s+\w+)\b)",
+    re.IGNORECASE,
+)
+# "It's a duplicate", "they're confidential": said of the file, never an instruction on its own
+_SAID_OF = re.compile(
+    r"(?:(?:and|but|so)\s+)?(?:it's|it\s+is|this\s+is|that's|they're|they\s+are|these\s+are|those\s+are)\s+"
+    r"(?:a|an|the|just|only|all|really|very|so|too|not)\b",
+    re.IGNORECASE,
+)
+# Words an aside may not say: they limit, judge, count or name what a tool works on, so a statement holding one
+# may change what is meant ("not the signed ones", "the important bits", "only the first", "it has 3 pages")
+_NOT_ASIDE = frozenset(
+    """not no never nothing none nobody without except but only also either neither nor else other others rest
+    remaining same instead rather again keep kept leave left stay stays remain remains touch alone should shouldn't
+    must mustn't don't doesn't didn't isn't aren't wasn't can't cannot won't wouldn't need needs want wants please
+    you me make sure first last second third fourth next previous final one ones all every each both any some most
+    many much more less few several half whole entire empty blank twice once lot lots loads bit important relevant
+    irrelevant confidential sensitive private personal secret key main necessary unnecessary needed unwanted extra
+    wrong right correct incorrect bad good better worse best worst fine ok okay broken missing old outdated new
+    latest current duplicate duplicates original readable legible visible clear page pages password passcode
+    header headers footer footers watermark watermarks signature signatures comment comments note notes annotation
+    annotations highlight highlights text word words image images picture pictures photo photos logo form forms
+    field fields title author metadata bookmark bookmarks table tables margin margins font colour color size quality
+    order copy copies version name names number numbers date dates line lines box border shadow draft grayscale
+    greyscale letters style corner corners side sides chapter chapters section sections paragraph paragraphs
+    heading headings if unless when whether""".split()
+)
+_DETERMINERS = {"my", "our", "the", "his", "her", "their", "your"}
+_VERB_WORD = re.compile(rf"(?:{VERBS})", re.IGNORECASE)  # a word that starts an instruction
+
+
+def _aside(clause: str, quotes: list[str], files: dict[str, FileInfo]) -> bool:
+    """A statement that asks for nothing and changes nothing asked ("it's just an advert", "It's for my Year 9
+    class", "the scanner doubled everything", "before it goes on the website"): set aside. Only its own words
+    may be in it: no page, number, quote, colour, place, format, modifier, tool word, file or limiting word."""
+    frame = _STATEMENT.match(clause)
+    words = set(re.findall(r"[\w']+", clause.lower()))
+    if not frame or words & _NOT_ASIDE or re.search(r"\bjust\b(?!\s+an?\b)", clause, re.IGNORECASE):
+        return False
+    if any(w.endswith("ly") for w in words):  # "faintly", "properly": how, said of what is asked
+        return False
+    spans = tag(clause, quotes, tuple(files))
+    for before, span in zip([None, *spans], spans, strict=False):
+        if not _aside_word(span, before, clause, bool(frame.group("when"))):
+            return False
+    return True
+
+
+def _aside_word(span: Span, before: Span | None, clause: str, when: bool) -> bool:
+    """One word of a would-be aside: its own word, a name ("my Year 9 class"), or where it goes ("before it goes
+    on the website", "it's going by email")."""
+    if span.kind == "filler":
+        return True
+    if span.kind == "word":  # a name only after "my", "the" … ("my Year 9 class"); "in Comic Sans" says how
+        named = span.text[:1].isupper() and span.start > 0 and span.text != "I"
+        return not named or before is not None and (before.text.lower() in _DETERMINERS or before.text[:1].isupper())
+    if span.kind == "number":  # "Year 9", "Room 101": part of a name
+        return before is not None and before.kind == "word" and before.text[:1].isupper()
+    carried = span.kind == "verb" and not next(
+        (t for p, t in VERB_TASKS.items() if re.fullmatch(p, span.text, re.I)), ()
+    )
+    by = before is not None and before.text.lower() in ("by", "via", "over")
+    return (carried or span.kind == "category") and (when or by)
+
+
+# "(it's just an advert)": a parenthesis that says why, set aside when it is an aside
+_PARENTHESIS = re.compile(r"\s*\(([^()⟦]*)\)")
+
+
+def _without_asides(clause: str, quotes: list[str], files: dict[str, FileInfo]) -> str:
+    """The clause less each parenthesis that is an aside ("Remove the last page (it's just an advert)")."""
+    return _PARENTHESIS.sub(lambda m: "" if _aside(m.group(1).strip(), quotes, files) else m.group(0), clause).strip()
+
+
+def _others(spans: list[Span], pdfs: list[str], files: dict[str, FileInfo]) -> list[Span]:
+    """Words of a file the plan does not work on ("… as a draft" with draft.pdf uploaded beside the one meant):
+    said for something else, so they are not accounted for by the file."""
+    others = [n for n, i in files.items() if i.kind == "pdf" and n not in pdfs]
+    if not others:
+        return []
+
+    def words_of(names: list[str]) -> set[str]:
+        return {
+            a for n in names for w in re.split(r"[\W_]+", n.rsplit(".", 1)[0].lower()) if w for a in word_aliases(w)
+        }
+
+    own, theirs = words_of(pdfs), words_of(others)
+    out = []
+    for span in spans:
+        if span.kind != "file" or any(n.lower() == span.text.lower() for n in pdfs) or _GENERIC.search(span.text):
+            continue
+        words = {w.removesuffix("s") for w in re.findall(r"[a-z0-9]+", span.text.lower())} | set(
+            re.findall(r"[a-z0-9]+", span.text.lower())
+        )
+        if words & theirs and not words & own:
+            out.append(span)
+    return out
+
+
+# A file reference by kind or order ("both files", "the second one", "into one PDF"), not by a name's words
+_GENERIC = re.compile(
+    r"\b(?:files?|documents?|pdfs?|docs?|ones?|both|all|each|every|these|those|first|second|third|last|latest|"
+    r"1st|2nd|3rd|them|uploads?)\b",
+    re.IGNORECASE,
+)
+
+
+# "In it" (a mention of the one file meant, retold): which file, said apart from what to do
+_IN_IT = re.compile(r"(?:in|for|on|from|with|within|inside|regarding|about)\s+it\s*[:,]?", re.IGNORECASE)
+
+
+# "leave everything else alone", "everything else stays in the same order", "the rest stays as it is"
+_REST_STAYS = re.compile(
+    r"(?:(?:and|but|so|please)\s+)*(?:(?:leave|keep)\s+(?:everything|all|anything)\s+else|(?:leave|keep)\s+the\s+rest"
+    r"(?:\s+of\s+(?:it|the\s+(?:pages|document|file)))?)\s+(?:alone|as\s+it\s+is|as\s+is|untouched|unchanged|the\s+same|"
+    r"where\s+it\s+is|in\s+(?:the\s+same|its)\s+order)(?:\s+please)?"
+    r"|(?:(?:and|but|so)\s+)?(?:everything\s+else|the\s+rest(?:\s+of\s+(?:it|the\s+pages))?|all\s+the\s+other\s+pages|"
+    r"the\s+other\s+pages)\s+(?:stays?|remains?|should\s+(?:stay|remain)|can\s+stay|is\s+fine|are\s+fine)\s*"
+    r"(?:alone|as\s+it\s+is|as\s+they\s+are|as\s+is|untouched|unchanged|the\s+same|where\s+(?:it\s+is|they\s+are)|"
+    r"in\s+(?:the\s+same|their|its)\s+order)?",
+    re.IGNORECASE,
+)
+
+
+def _scoped(found: list[Intent]) -> bool:
+    """Steps that change only the pages named ("pages 1-3", "move page 5 to the front"): everything else stays
+    as it is anyway, so saying so asks for nothing more."""
+    return bool(found) and all(
+        any(i.args.get(k) not in (None, "all") for k in ("pages", "page"))
+        or "order" in i.args
+        and i.task == "reorder_pages"
+        and i.args.get("order") != "reverse"
+        for i in found
+    )
+
+
+# "(carta_banco.pdf)": an uploaded file's name in brackets, after the words that describe it
+_BRACKETED = re.compile(r"\s*\(\s*([^()\s]+\.pdf)\s*\)", re.IGNORECASE)
+_DESCRIBES = re.compile(r"\b(?:the|my|our|this|that)\s+", re.IGNORECASE)
+
+
+def _named_in_brackets(text: str, quotes: list[str], files: dict[str, FileInfo]) -> str:
+    """'the letter from the bank (carta_banco.pdf)' → 'carta_banco.pdf': a description followed by the file's name
+    in brackets says the file twice; the description goes when it is only words of its own (no page, no tool
+    word, nothing that limits), the longest such description of up to six words."""
+    pdfs = {n.lower(): n for n, i in files.items() if i.kind == "pdf"}
+    for m in reversed(list(_BRACKETED.finditer(text))):
+        name = pdfs.get(m.group(1).lower())
+        if name is None:
+            continue
+        window = text[max(0, m.start() - 80) : m.start()]
+        starts = [d.start() for d in _DESCRIBES.finditer(window)]
+        for start in starts:  # the farthest "the …" that is a description only
+            said = window[start:]
+            if len(said.split()) <= 7 and _only_describes(said, quotes, files):
+                at = m.start() - len(window) + start
+                text = text[:at] + name + text[m.end() :]
+                break
+    return text
+
+
+def _only_describes(said: str, quotes: list[str], files: dict[str, FileInfo]) -> bool:
+    words = set(re.findall(r"[\w']+", said.lower())) - _DETERMINERS
+    if words & _NOT_ASIDE or any(_VERB_WORD.fullmatch(w) for w in words):
+        return False
+    return all(s.kind in ("word", "filler", "file") for s in tag(said, quotes, tuple(files)))
+
+
+def _only_a_file(clause: str, pdfs: list[str]) -> bool:
+    """'In the exhibits file' (or 'In the lecture_notes_wk6.pdf' once retold): which file, said apart from what to
+    do; the grounding has used it."""
+    if not pdfs:
+        return False
+    return _IN_IT.fullmatch(clause) is not None or names_a_file(clause, pdfs)
 
 
 # "pages 2-4 came out sideways, rotate them counter-clockwise": what is wrong with which pages, then what to do
@@ -348,7 +610,22 @@ def _turned_twice(intents: list[Intent], count: int | None) -> bool:
     return False
 
 
-def _described(clauses: list[str], count: int | None) -> list[str]:
+# "reverse the page order", "reverse the order of the pages": the whole file's order, said without "them"
+_THE_ORDER = re.compile(
+    r"(?:please\s+)?(?:can\s+you\s+)?(?:reverse|re-?order)\s+(?:the\s+)?(?:page\s+order|order(?:\s+of\s+(?:the\s+)?"
+    r"pages)?|pages)(?:\s+please)?",
+    re.IGNORECASE,
+)
+# "there are loads of empty pages in my scan, remove them": what "them" is, said in the clause before
+_THERE_ARE = re.compile(
+    r"(?:but\s+|and\s+|so\s+)?there(?:'s|\s+is|\s+are|\s+were)\s+(?:(?:loads|lots|a\s+lot|plenty|a\s+couple|a\s+few)"
+    r"\s+of\s+|some\s+|several\s+|many\s+|a\s+few\s+)?(?P<what>[a-z]+(?:\s+[a-z]+){0,2}?)\s+(?:in|on)\s+"
+    r"(?:it|(?:my|the|this|our)\s+(?:scan|file|document|pdf|doc))",
+    re.IGNORECASE,
+)
+
+
+def _described(clauses: list[str], count: int | None, files: dict[str, FileInfo] | None = None) -> list[str]:
     """A clause that says which pages are sideways or upside down, folded into the next clause that turns "them";
     the state word goes along, so a turn that disagrees with it ("upside down, rotate them 90 degrees") is unread."""
     out: list[str] = []
@@ -363,7 +640,11 @@ def _described(clauses: list[str], count: int | None) -> list[str]:
                 out.append(f"{following} {state.group('state')}")
                 i += 2
                 continue
-            if {s.kind for s in tag(said, [])} <= {"pages", "filler"}:  # the state stays, to agree with the turn
+            if {s.kind for s in tag(said, [], tuple(files or ()))} <= {
+                "pages",
+                "filler",
+                "file",
+            }:  # the state stays, to agree with the turn
                 out.append(f"{_THEM.sub(said, following, count=1)} {state.group('state')}")
                 i += 2
                 continue
@@ -375,8 +656,17 @@ def _described(clauses: list[str], count: int | None) -> list[str]:
             out.append(f"{clauses[i]} only")  # "keep the odd pages and drop the others": those pages only
             i += 2
             continue
+        there = _THERE_ARE.fullmatch(clauses[i])
+        if there and re.fullmatch(r"(?:please\s+)?\w+(?:\s+\w+)?\s+(?:them|those)(?:\s+please)?", following, re.I):
+            out.append(re.sub(r"\b(?:them|those)\b", f"the {there.group('what')}", following, count=1))
+            i += 2  # "there are loads of empty pages in my scan, remove them": remove the empty pages
+            continue
         backwards = _BACKWARDS.fullmatch(clauses[i])
-        if backwards and re.search(r"\b(?:reverse|reorder|re-order)\b", following, re.I) and _THEM.search(following):
+        if (
+            backwards
+            and re.search(r"\b(?:reverse|reorder|re-order)\b", following, re.I)
+            and (_THEM.search(following) or _THE_ORDER.fullmatch(following))
+        ):
             out.append(f"{following} {backwards.group('state')}")  # "the pages are backwards, reverse them"
             i += 2
             continue
@@ -395,7 +685,7 @@ _THE_REST = re.compile(
 )
 # "the pages are backwards, reverse them": the whole file's order is wrong, then what to do about it
 _BACKWARDS = re.compile(
-    r"^(?:but\s+|and\s+|so\s+)?(?:the\s+|its\s+)?(?:pages|page\s+order|order(?:\s+of\s+the\s+pages)?|file|"
+    r"^(?:but\s+|and\s+|so\s+)?(?:the\s+|its\s+|my\s+|our\s+|this\s+)?(?:pages|page\s+order|order(?:\s+of\s+the\s+pages)?|file|"
     r"document|scan|pdf|it)\s+(?:came\s+out|come\s+out|are|were|is|was|got\s+scanned|were\s+scanned|was\s+scanned|"
     r"ended\s+up)\s+(?:all\s+)?(?P<state>backwards|reversed|in\s+reverse(?:\s+order)?)$",
     re.IGNORECASE,

@@ -8,6 +8,7 @@ __all__ = [
     "pages_in",
     "password_in",
     "password_pair_in",
+    "user_password_in",
     "degrees_in",
     "position_in",
     "output_name_in",
@@ -15,9 +16,21 @@ __all__ = [
     "format_in",
     "number_words",
     "width_in",
+    "lengths_in",
+    "points",
+    "unit_of",
     "all_but",
     "PII",
+    "FLAT",
+    "COVER",
+    "BEYOND",
 ]
+
+# "straight across", "not at an angle": text written flat (a watermark's rotation 0)
+FLAT = (
+    r"straight(?:\s+across)?|not\s+(?:at\s+an\s+angle|diagonal(?:ly)?|tilted|slanted|angled|rotated)|"
+    r"(?:no\s+|without\s+(?:any\s+)?)(?:tilt|angle|rotation)(?:\s+at\s+all)?"
+)
 
 _ORDINALS = {
     "first": 1,
@@ -73,10 +86,21 @@ def _clean_list(spec: str) -> str:
     return re.sub(r"\s+", "", spec)
 
 
-# "every page except the first one", "all pages but 3 and 4": every page less the ones named after the exception
+# "the cover", "the front cover" (page 1); not "the cover letter", a document of its own
+_COVER_WORD = (
+    r"(?:front\s+)?cover\b(?!\s+(?:letters?|sheets?|notes?|emails?|images?|photos?|pictures?|art|designs?|pages?))"
+)
+COVER = rf"the\s+{_COVER_WORD}"
+_EXCEPTION = r"(?:except(?:\s+for)?|but|other\s+than|apart\s+from|save\s+for|excluding|besides)"
+# "every page except the first one", "all pages but 3 and 4", "everything except the cover", "all but the last two
+# pages": every page less the ones named after the exception. Without the word "page" before the exception, the
+# exception must name pages itself ("everything except the first one" may mean a first anything).
 ALL_BUT = re.compile(
-    r"\b(?:every|each|all(?:\s+(?:the|of\s+the))?)\s+pages?\s+(?:except(?:\s+for)?|but|other\s+than|apart\s+from|"
-    r"save\s+for|excluding|besides)\s+(?=(?:the\s+)?(?:pages?\b|p\.|first\b|last\b|final\b|\d|cover\b|title\b|front\b))"
+    rf"\b(?:(?:every|each|all(?:\s+(?:the|of\s+the))?)\s+pages?\s+{_EXCEPTION}\s+"
+    r"(?=(?:the\s+)?(?:pages?\b|p\.|first\b|last\b|final\b|\d|title\b|front\b)|"
+    r"(?:the\s+)?(?:front\s+)?cover\b(?!\s+(?:letters?|sheets?|notes?|emails?|images?|photos?|pictures?|art|designs?)))"
+    rf"|(?:everything|all)\s+{_EXCEPTION}\s+(?=pages?\s+\d|{COVER}|(?:the\s+)?(?:first|last|final|title|front|back)\s+"
+    r"(?:(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+)?pages?\b))"
 )
 
 
@@ -88,7 +112,9 @@ def _excepted(rest: str, count: int | None) -> str | None:
         rest,
     )
     rest = re.sub(
-        r"^(?:the\s+)?(first|last|final|cover|title|front)(?:\s+one)?\b(?!\s+\w*\s*pages?\b)", r"\1 page", rest
+        r"^(?:the\s+)?(?:front\s+)?(first|last|final|cover|title|front)(?:\s+one)?\b(?!\s+\w*\s*pages?\b)",
+        r"\1 page",
+        rest,
     )
     if re.match(r"\d", rest):
         rest = "pages " + rest
@@ -125,6 +151,47 @@ def all_but(clause: str, count: int | None) -> tuple[str, str] | None:
 _ORD = r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|\d+(?:st|nd|rd|th)"
 
 
+# One page named on its own: "page 4", "the cover", "the last page", "the fourth page", "the back page"
+_ONE_PAGE = (
+    rf"page\s+(\d+)(?![\d.])(?!\s*(?:-|–|to|through|thru|until|till)\s*\d)|(?:the\s+)?({_ORD})\s+page(?!s)|"
+    rf"(?:the\s+)?(cover|title|front|back|closing|final)\s+page(?!s)|({COVER})|the\s+(back)\s+cover"
+)
+# Two or more of them joined: "the cover and the back page", "page 4 and the last page", "page 1 and page 10"
+_JOINED = re.compile(rf"\b(?:{_ONE_PAGE})(?:\s*(?:,\s*(?:and\s+)?|and|&)\s*(?:{_ONE_PAGE}))+")
+_ONE = re.compile(rf"\b(?:{_ONE_PAGE})")
+
+
+def _joined_pages(c: str) -> str | None:
+    """'the cover and the back page' → '1,last': single pages named one by one, in the order said."""
+    m = _JOINED.search(c)
+    if not m:
+        return None
+    picks = []
+    for one in _ONE.finditer(m.group(0)):
+        number, ordinal, named, cover, back = one.groups()
+        if number:
+            picks.append(number)
+        elif ordinal:
+            picks.append(
+                "last" if ordinal == "last" else str(_ORDINALS.get(ordinal, int(re.sub(r"\D", "", ordinal) or 0)))
+            )
+        else:
+            picks.append("1" if cover or named in ("cover", "title", "front") else "last")
+    return ",".join(picks) if len(picks) > 1 and "0" not in picks else None
+
+
+# "everything after page 9", "all the pages before page 3", "the rest after page 4": the pages on one side of one
+BEYOND = (
+    r"(?:everything|anything|all(?:\s+the)?\s+pages|the\s+pages|every\s+page|the\s+rest(?:\s+of\s+the\s+pages)?)\s+"
+    r"(after|following|beyond|past|before)\s+page\s+(\d+)\b(?!\s*(?:-|–|to|through|and|,)\s*\d)"
+)
+_BEYOND = re.compile(rf"\b{BEYOND}")
+_PLACE = re.compile(
+    r"\b(?:after|before|behind|following|preceding)\s+(?:page\s+\d+\b(?!\s*(?:-|–|to|through|and|,)\s*\d)|"
+    rf"(?:the\s+)?(?:(?:{_ORD})\s+page|(?:cover|title|front|back|closing)\s+page|{_COVER_WORD}|back\s+cover)\b)"
+)  # "after page 3", "before the last page", "after the cover": a place (to insert, move, split), not those pages
+
+
 def pages_in(clause: str, count: int | None = None) -> str | None:
     """The page selection a clause names, in the selection syntax ("1-3,5", "last", "all"), or None."""
     if ALL_BUT.search(clause.lower()):  # every page less some: the rest, or nothing when it cannot be worked out
@@ -135,6 +202,14 @@ def pages_in(clause: str, count: int | None = None) -> str | None:
         " ",
         clause.lower(),
     )
+    beyond = _BEYOND.search(c)
+    if beyond:  # "everything after page 9": 10 to the end; "all the pages before page 3": 1-2
+        n = int(beyond.group(2))
+        return f"{n + 1}-last" if beyond.group(1) != "before" else (f"1-{n - 1}" if n > 1 else None)
+    c = _PLACE.sub(" ", c)
+    joined = _joined_pages(c)
+    if joined:
+        return joined
     m = re.search(rf"\bstarting\s+(?:at|from|with)\s+page\s+({_NUM})\b(?!\s*(?:-|–|to|through|thru|until|till)\b)", c)
     if m:  # "starting from page 3" runs to the end ("from page 3" alone may be where something is taken from)
         return f"{m.group(1)}-last"
@@ -158,18 +233,20 @@ def pages_in(clause: str, count: int | None = None) -> str | None:
         return None
     m = re.search(
         rf"\b({_ORD})\s+page\s*(?:,|and|&)\s*(?:the\s+)?({_ORD})\s+page\b", c
-    ) or re.search(  # "the first page and the last page", "the first and last pages"
-        rf"\b({_ORD})\s+(?:and\s+(?:the\s+)?(first|second|third|last|\d+(?:st|nd|rd|th))\s+)?pages?\b",
+    ) or re.search(  # "the first page and the last page", "the first and last pages", "the 1st, 3rd and 6th pages"
+        rf"\b((?:{_ORD})(?:\s*(?:,\s*and|,|and|&)\s*(?:the\s+)?(?:{_ORD}))*)\s+pages?\b",
         c,
     )
     if m:
         picks = [g for g in m.groups() if g]
+        if len(picks) == 1:  # one list of ordinals: each of them
+            picks = re.findall(_ORD, picks[0])
         return ",".join("last" if p == "last" else str(_ORDINALS.get(p, int(re.sub(r"\D", "", p) or 0))) for p in picks)
-    m = re.search(r"\b(?:cover|title|front)\s+page\b", c)
+    m = re.search(rf"\b(?:cover|title|front)\s+page\b|\b{COVER}", c)
     if m:
         return "1"
     # (no "signature page": where the signatures are needs reading; an annex may follow them)
-    if re.search(r"\b(?:back|closing|final)\s+page\b", c):
+    if re.search(r"\b(?:back|closing|final)\s+page\b|\bthe\s+back\s+cover\b", c):
         return "last"
     m = re.search(r"\b(odd|even)(?:-numbered)?\s+pages\b|\b(?:every|each)\s+(odd|even)(?:-numbered)?\s+page\b", c)
     if m:
@@ -219,6 +296,15 @@ _NOT_PASSWORD = {
 }
 
 
+# "protect this with Tulip#2291", "unlock it with otter55": a bare word after "with" that holds a digit or a sign is
+# a password ("protect it with care" is not)
+_KEYED_WITH = re.compile(
+    r"\b(?:protect\w*|encrypt\w*|lock|locked|secure|unlock|decrypt|open)\s+(?:(?:it|this|that|them|the\s+\w+)\s+)?"
+    r"with\s+(?:the\s+(?:password|passcode)\s+)?((?=[^\s,;]*[\d#!@$%^&*+=?])[^\s,;]*[^\s,;.?!])",
+    re.IGNORECASE,
+)
+
+
 def password_in(clause: str, quotes: list[str]) -> str | None:
     """'with the password X', 'password: X', 'the password is X' → X (quoted or a bare word)."""
     for m in _PASSWORD.finditer(clause):
@@ -230,8 +316,11 @@ def password_in(clause: str, quotes: list[str]) -> str | None:
     given = re.search(r"\b(?:protect|encrypt|lock)\w*\b.*?\bwith\s+(?:the\s+)?(⟦\d+⟧)", clause, re.IGNORECASE)
     if given:
         return quotes[int(given.group(1)[1:-1])]  # "password protect it with 'vault77'"
+    keyed = _KEYED_WITH.search(clause)
+    if keyed:  # "password protect this with Tulip#2291", "unlock it with otter55"
+        return keyed.group(1).rstrip(".")
     told = re.search(
-        r"\bpassword\b[^.;]*?,\s*(?:it's|it\s+is|which\s+is|the\s+(?:current|old|existing)\s+(?:one|password)\s+is)\s+"
+        r"\bpassword\b[^.;]*?(?:,|\s[-–:])\s*(?:it's|it\s+is|which\s+is|the\s+(?:current|old|existing)\s+(?:one|password)\s+is)\s+"
         r"(⟦\d+⟧|[^\s,;]+)",
         clause,
         re.IGNORECASE,
@@ -255,10 +344,23 @@ _OWNER = re.compile(
     re.IGNORECASE,
 )
 _USER = re.compile(
-    r"\b(?:open(?:ing)?|user|document[- ]open|viewing|view)\s+password\s*(?:is\s+|of\s+|=\s*|:\s*|to\s+)?"
+    r"\b(?:(?:open(?:ing)?|user|document[- ]open|viewing|view)\s+password\s*(?:is\s+|of\s+|=\s*|:\s*|to\s+)?|"
+    r"(?:should|will|must|can|to)\s+open\s+with\s+(?:the\s+password\s+)?|"  # "it should open with greenfield"
+    r"(?:needs|requires|takes)\s+(?=[^\s,;]+\s+to\s+open\b))"  # "so it needs orchid-77 to open"
     r"(⟦\d+⟧|[^\s,;]+)",
     re.IGNORECASE,
 )
+
+
+def user_password_in(clause: str, quotes: list[str]) -> str | None:
+    """'the open password X', 'it should open with X': the password that opens the file, said on its own."""
+    m = _USER.search(clause)
+    if not m:
+        return None
+    raw = m.group(1).rstrip(".")
+    if raw.startswith("⟦"):
+        return quotes[int(raw[1:-1])]
+    return raw if raw.lower() not in _NOT_PASSWORD and raw.lower() not in ("an", "my", "your", "its") else None
 
 
 def password_pair_in(clause: str, quotes: list[str]) -> tuple[str, str] | None:
@@ -323,10 +425,20 @@ _NAME = re.compile(
 )
 
 
-def output_name_in(clause: str, quotes: list[str]) -> str | None:
+# "extract pages 1-3 as summary.pdf", "save the odd pages separately as fronts.pdf": a new file's name after "as"
+# (a name with its extension, never "as well as b.pdf")
+_AS_NAME = re.compile(
+    r"(?<!\bwell\s)\bas\s+([\w\-]+(?:\.[\w\-]+)*\.(?:pdf|docx|pptx|xlsx|png|jpe?g|tiff?|txt|md))\b(?!\s+well\b)",
+    re.IGNORECASE,
+)
+
+
+def output_name_in(clause: str, quotes: list[str], uploaded: tuple[str, ...] = ()) -> str | None:
+    """The name a clause gives its result; ``uploaded`` names are never one ("as report.pdf" names the file read)."""
     m = _NAME.search(clause)
     if not m:
-        return None
+        bare = _AS_NAME.search(clause)
+        return bare.group(1) if bare and bare.group(1).lower() not in {u.lower() for u in uploaded} else None
     raw = m.group(1)
     return quotes[int(raw[1:-1])] if raw.startswith("⟦") else raw.strip()
 
@@ -386,7 +498,7 @@ def categories_in(clause: str) -> list[str]:
 
 
 _FORMATS = [
-    (r"\b(?:word|docx|ms word|\.docx|doc file|editable document)\b", "docx"),
+    (r"\b(?:word(?![\s-]+counts?\b)|docx|ms word|\.docx|doc file|editable document)\b", "docx"),  # no "word count"
     (r"\b(?:powerpoint|power point|pptx|slides?|slide deck|deck|presentation)\b", "pptx"),
     (r"\b(?:excel|xlsx|spreadsheets?|workbook|csv)\b", "xlsx"),
     (r"\b(?:png)\b", "png"),
@@ -405,14 +517,57 @@ def format_in(clause: str) -> str | None:
     return min(found)[2] if found else None
 
 
+# A length: "20 mm", "2 inches", "1.5cm", "14 pt"; "half an inch", "an inch", "a centimetre"
+_UNITS = r"pts?|points?|mm|cm|in|inch(?:es)?|centimet(?:er|re)s?|millimet(?:er|re)s?"
+_LENGTH = re.compile(
+    rf"(?<![\w.])(\d+(?:\.\d+)?)\s*({_UNITS})\b(?!-)"
+    r"|\b(half|a\s+quarter|an?)\s+(?:of\s+)?(?:an?\s+)?(inch|centimet(?:er|re)|millimet(?:er|re)|cm|mm)\b",
+    re.IGNORECASE,
+)
+_FRACTIONS = {"half": 0.5, "a quarter": 0.25, "a": 1.0, "an": 1.0}
+POINTS_PER = {"pt": 1.0, "in": 72.0, "cm": 72 / 2.54, "mm": 72 / 25.4}
+
+
+def unit_of(word: str) -> str:
+    """'inches' → 'in', 'centimetres' → 'cm', 'points' → 'pt': the unit names the tools take."""
+    w = word.lower()
+    return "in" if w.startswith("in") else "cm" if w.startswith(("cm", "cent")) else "mm" if w.startswith("m") else "pt"
+
+
+def lengths_in(clause: str) -> list[tuple[float, str]]:
+    """Every length a clause says, in the order said, as (number, unit) with unit pt, in, cm or mm."""
+    out = []
+    for m in _LENGTH.finditer(clause):
+        if m.group(1):
+            out.append((float(m.group(1)), unit_of(m.group(2))))
+        else:
+            out.append((_FRACTIONS[" ".join(m.group(3).lower().split())], unit_of(m.group(4))))
+    return out
+
+
+def points(number: float, unit: str) -> float:
+    """A length in points (1/72 inch), the unit widths are given in; rounded to 0.1 pt."""
+    return round(number * POINTS_PER[unit], 1)
+
+
+# "100 points wide", "about 2 inches wide", "half an inch across", "width 150", "a width of 3 cm"
 _WIDTH = re.compile(
-    r"\b(\d+(?:\.\d+)?)\s*(?:pts?|points?)?\s*(?:wide|across|in\s+width)\b"
-    r"|\bwidth\s*(?:of\s+|=\s*|:\s*|to\s+)?(\d+(?:\.\d+)?)\s*(?:pts?|points?)?(?!\s*(?:mm|cm|in|inch|px|pixels?|%))\b",
+    r"\b(?:(\d+(?:\.\d+)?)\s*(?:(pts?|points?|in|inch(?:es)?|cm|mm)\s*)?|(half\s+an|an|a)\s+(inch)\s+)"
+    r"(?:wide|across|in\s+width)\b"
+    r"|\bwidth\s*(?:of\s+|=\s*|:\s*|to\s+)?(\d+(?:\.\d+)?)\s*(pts?|points?|inch(?:es)?|cm|mm)?"
+    r"(?!\s*(?:px|pixels?|%))\b",
     re.IGNORECASE,
 )
 
 
 def width_in(clause: str) -> float | None:
-    """A width in points ("100 points wide", "200pt wide", "width 150"); None for other units (the model converts)."""
+    """A width in points ("100 points wide", "2 inches wide" = 144, "half an inch across" = 36); None for
+    other units (pixels, percent: the model decides what they mean on a page)."""
     m = _WIDTH.search(clause)
-    return float(m.group(1) or m.group(2)) if m else None
+    if not m:
+        return None
+    if m.group(3):
+        return points(0.5 if m.group(3).lower().startswith("half") else 1.0, "in")
+    number = float(m.group(1) or m.group(5))
+    unit = m.group(2) or m.group(6)
+    return points(number, unit_of(unit) if unit else "pt")

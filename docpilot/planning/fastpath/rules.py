@@ -14,12 +14,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from docpilot.planning.fastpath.extract import (
+    FLAT,
     categories_in,
     output_name_in,
     pages_in,
     password_in,
     password_pair_in,
     position_in,
+    user_password_in,
     width_in,
 )
 from docpilot.planning.fastpath.targets import Target, target_in
@@ -87,7 +89,7 @@ def _quoted(c: str, ctx: Context) -> list[str]:
 
 
 def _with_output(args: dict[str, Any], c: str, ctx: Context) -> dict[str, Any]:
-    name = output_name_in(c, ctx.quotes)
+    name = output_name_in(c, ctx.quotes, (*ctx.pdfs, *ctx.images))
     if name:
         args["output"] = name
     return args
@@ -104,6 +106,18 @@ def _password_suffix(c: str, ctx: Context) -> list[Intent]:
             )
         return [Intent("add_password", {"password": pw}, stage=3)]
     return []
+
+
+# "the password s3cret", "password: x", "passcode is y": a password said with the word (not "password-protect")
+_NAMED_PASSWORD = re.compile(r"\bpass(?:word|code|phrase)\b(?![- ]?protect)", re.IGNORECASE)
+
+
+def _cut_short(password: str, ctx: Context) -> bool:
+    """'protect this with Bl4ckbird!': an unquoted password right before "!" or "?" may end with it (the clause
+    lost the sign when the sentence was split): which one is meant is not sure, so the request is handed on."""
+    if password in ctx.quotes or _NAMED_PASSWORD.search(ctx.request):
+        return False  # "using the password s3cret!": a password named as one reads to the sign (as it always has)
+    return re.search(rf"(?<![\w!?]){re.escape(password.lower())}[!?]", ctx.request) is not None
 
 
 def check_password(c: str, low: str, ctx: Context) -> list[Intent] | None:
@@ -132,6 +146,8 @@ def remove_password(c: str, low: str, ctx: Context) -> list[Intent] | None:
     ):
         return None
     pw = password_in(c, ctx.quotes)
+    if pw and _cut_short(pw, ctx):
+        return None
     args = {"password": pw} if pw else {}
     words = {"take", "off", "current", "old", "existing"}
     if pw and re.search(r"\b(?:current|old|existing)\s+one\s+is\b", low):  # "…, the current one is X": the password
@@ -146,11 +162,15 @@ def add_password(c: str, low: str, ctx: Context) -> list[Intent] | None:
         r"password\b|\bread[- ]only\b.*\bpassword\b|\bpassword\b.*\bread[- ]only\b",
     ):
         return None
+    if _has(low, r"^\s*lock\s+(?:name|call|save|rename)\b"):
+        return None  # "lock name it x.pdf": the tail of "lock the fields …, and name it x.pdf", no password asked
     pair = password_pair_in(c, ctx.quotes)
     if pair:  # "the open password X and the owner password Y"
         words = {"open", "opening", "user", "owner", "permissions", "permission", "master", "admin", "editing", "view"}
         return [Intent("add_password", {"password": pair[0], "owner_password": pair[1]}, stage=3, words=words)]
-    pw = password_in(c, ctx.quotes)
+    pw = password_in(c, ctx.quotes) or user_password_in(c, ctx.quotes)  # "it should open with greenfield"
+    if pw and _cut_short(pw, ctx):
+        return None
     if not pw:
         raise NeedInfo(
             "Which password should protect the file? Say it in the request, e.g. "
@@ -160,12 +180,22 @@ def add_password(c: str, low: str, ctx: Context) -> list[Intent] | None:
 
 
 def count_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    if _has(low, r"\bwords?\b|\bcharacters?\b|\blines\b"):
+        return None  # "count the pages and the words": no tool counts words
     if _has(low, r"\bhow many pages\b|\bnumber of pages\b|\bpage count\b|\bcount (?:the )?pages\b|\bhow long is\b"):
-        return [Intent("count_pages", {})]
+        return [Intent("count_pages", {}, words={"know", "total"})]
     return None
 
 
+_MARK_COLOURS = "yellow|green|red|blue|orange|pink|purple|gray|grey"
+# "put a blue line through every email address": a strike-out in a colour
+_LINE_THROUGH = rf"(?:draw|put)\s+an?\s+(?:(?:{_MARK_COLOURS})\s+)?line\s+through"
+
+
 def _markup(task: str, verb: str) -> Rule:
+    if task == "strikeout_text":
+        verb = f"{verb}|{_LINE_THROUGH}"
+
     def rule(c: str, low: str, ctx: Context) -> list[Intent] | None:
         if not _has(low, rf"\b(?:{verb})\b"):
             return None
@@ -177,9 +207,9 @@ def _markup(task: str, verb: str) -> Rule:
         if target.unsupported or target.empty:
             return None
         args: dict[str, Any] = {**target.args(), "pages": _pages(c, ctx)}
-        color = re.search(r"\bin (yellow|green|red|blue|orange|pink|purple|gray|grey)\b", low)
+        color = re.search(rf"\bin ({_MARK_COLOURS})\b|\ban?\s+({_MARK_COLOURS})\s+line\s+through\b", low)
         if color and task != "redact_text":
-            args["color"] = color.group(1)
+            args["color"] = color.group(1) or color.group(2)
         return [Intent(task, _with_output(args, c, ctx), target=target, words=set(target.words))]
 
     return rule
@@ -203,6 +233,9 @@ def redact(c: str, low: str, ctx: Context) -> list[Intent] | None:
         r"\b(?:redact|black ?out|blackout|blank ?out|white ?out|censor|mask|obscure|hide|erase|scrub|remove|delete|strip)\b",  # noqa: E501 - one alternation reads best whole
         low,
     )
+    passive = _DONE_TO.search(low) if not m else None
+    if passive:  # "any credit card numbers in here need to be blacked out": what comes before the verb
+        return _redacted_before(c, passive, ctx)
     if not m:
         return None
     verb = m.group(0)
@@ -227,6 +260,10 @@ def redact(c: str, low: str, ctx: Context) -> list[Intent] | None:
                 low, r"\b(?:text|images?|pictures|graphics)\s*(?:,|and)\s*(?:text|images?|pictures|graphics|everything)"
             )
             words = _WHOLE_PAGE if listed else {"whole", "entire", "all", "everything", "content"}
+            if _has(low, r"\bin\s+(?:its|their)\s+entirety\b"):  # "redact page 6 in its entirety"
+                words = words | {"entirety"}
+            if _has(low, r"\bnothing\s+left\s+on\s+(?:it|them)\b"):  # "blank out pages 4-6, nothing left on them"
+                words = words | {"nothing", "left"}
             return [Intent("redact_pages", _with_output({"pages": pages}, c, ctx), words=words)]
     target = target_in(c, verb, ctx.quotes)
     if target.pronoun and ctx.last_target is not None:
@@ -240,7 +277,39 @@ def redact(c: str, low: str, ctx: Context) -> list[Intent] | None:
     return [Intent("redact_text", _with_output(args, c, ctx), target=target, words=set(target.words))]
 
 
+# "… blacked out", "… need to be redacted": a redaction said after what it is done to (the clause ends with it)
+_DONE_TO = re.compile(r"\b(?:blacked\s+out|blanked\s+out|redacted|censored)\s*$")
+
+
+def _redacted_before(c: str, passive: re.Match[str], ctx: Context) -> list[Intent] | None:
+    """Categories named before a redaction verb that ends the clause ("I need all the phone numbers blacked out");
+    only categories (never a term: "Smith blacked out" may say what happened, not what to do)."""
+    before = c[: passive.start()]
+    if re.search(r"(?i)\b(?:personal|pii|sensitive|private|identifiable)\b", before):
+        return None  # "all personal info": kinds read from a description, said as such to the tool ("pii") by the model
+    target = target_in(f"redact {before}", "redact", ctx.quotes)
+    if not target.categories or target.terms or target.unsupported:
+        return None
+    args = {**target.args(), "pages": _pages(c, ctx)}
+    words = {"need", "needs", "to", "be", "want", "blacked", "blanked", "redacted", "censored", "out"}
+    return [Intent("redact_text", _with_output(args, c, ctx), target=target, words=words)]
+
+
 _WHOLE_PAGE = {"text", "images", "image", "pictures", "graphics", "everything", "all", "whole", "entire", "content"}
+
+
+# "next to 'Date'", "beside the word indemnification": the words a note is put beside (one unquoted word only)
+_NEAR = re.compile(
+    r"\b(?:next\s+to|near|beside|by)\s+(?:the\s+(?:word|phrase|term)\s+)?(⟦\d+⟧)|"
+    r"\b(?:next\s+to|near|beside)\s+the\s+(?:word|term)\s+([\w'-]+)",
+    re.IGNORECASE,
+)
+# What a note says, unquoted: "that says: does this cover subcontractors?", "that reads Approved - MK"
+_NOTE_TEXT = re.compile(
+    r"\b(?:saying|that says|which says|that reads|which reads|reading|with the text|with text|:)\s*:?\s+(.+?)"
+    r"(?:\s+on page\b|$)",
+    re.IGNORECASE,
+)
 
 
 def comment(c: str, low: str, ctx: Context) -> list[Intent] | None:
@@ -250,27 +319,26 @@ def comment(c: str, low: str, ctx: Context) -> list[Intent] | None:
         r"show|read)\b",
     ):
         return None
-    quoted = _quoted(c, ctx)
-    text = quoted[0] if quoted else None
-    if not text:
-        m = re.search(
-            r"\b(?:saying|that says|which says|reading|with the text|with text|:)\s+(.+?)(?:\s+on page\b|$)",
-            c,
-            re.IGNORECASE,
-        )
+    near = _NEAR.search(c)
+    near_quote = near.group(1) if near and near.group(1) else None
+    said: set[str] = set()
+    rest = [ctx.quotes[int(q[1:-1])] for q in re.findall(r"⟦\d+⟧", c) if q != near_quote]
+    if len(rest) > 1:
+        return None
+    text = rest[0] if rest else None
+    if not text and not rest:
+        m = _NOTE_TEXT.search(c[near.end() :] if near else c)
         text = m.group(1).strip() if m else None
+        said = set(re.findall(r"[\w'-]+", text.lower())) if text else said  # the note's own words are its text
     if not text:
         return None
-    page = pages_in(c, ctx.page_count) or "1"
+    bare = c if rest else c.replace(text, " ")  # where the note goes, read without what it says
+    page = pages_in(bare, ctx.page_count) or "1"
     args = _with_output({"text": text, "page": page.split(",")[0].split("-")[0]}, c, ctx)
-    said = set() if quoted else set(re.findall(r"[\w'-]+", text.lower()))  # the note's own words are its text
-    near = re.search(r"\b(?:next to|near|beside|by)\s+(?:the\s+(?:word|phrase)\s+)?(⟦\d+⟧)", c, re.IGNORECASE)
-    if near and len(quoted) == 2 and near.group(1) != "⟦0⟧" and quoted[0] == text:  # "'Please sign' next to 'Date'"
-        args["near"] = ctx.quotes[int(near.group(1)[1:-1])]
-        said |= {"next", "near", "beside", "by"}
-    elif len(quoted) > 1:
-        return None
-    position = position_in(c if quoted else c.replace(text, " ")) if "near" not in args else None
+    if near:
+        args["near"] = ctx.quotes[int(near_quote[1:-1])] if near_quote else near.group(2)
+        said |= {"next", "near", "beside", "by", "word", "term", "phrase", args["near"].lower()}
+    position = position_in(bare) if "near" not in args else None
     if position in ("top-left", "top-right", "bottom-left", "bottom-right", "center"):
         args["position"] = position  # a corner or the middle: the places a note may go ("the bottom" is none)
         said |= {"corner"}
@@ -280,7 +348,7 @@ def comment(c: str, low: str, ctx: Context) -> list[Intent] | None:
 def annotation_tools(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if _has(
         low,
-        r"\b(?:remove|delete|clear|strip)\b.*\b(?:annotations?|comments?|highlights?|markups?|notes|underlines|"
+        r"\b(?:remove|delete|clear|strip|wipe)\b.*\b(?:annotations?|comments?|highlights?|markups?|notes|underlines|"
         r"strikeouts|strike-?throughs)\b",
     ):
         args: dict[str, Any] = {"pages": _pages(c, ctx)}
@@ -288,7 +356,7 @@ def annotation_tools(c: str, low: str, ctx: Context) -> list[Intent] | None:
         if kinds and not _has(low, r"\b(?:annotations?|markups?|all\s+(?:the\s+)?(?:marks|markings))\b"):
             # "remove the highlights" removes highlights only, never the comments too
             args["types"] = list(dict.fromkeys("comment" if k == "note" else k.replace("-", "") for k in kinds))
-        return [Intent("delete_annotations", _with_output(args, c, ctx), words=_MARKUP_WORDS)]
+        return [Intent("delete_annotations", _with_output(args, c, ctx), words=_MARKUP_WORDS | _KIND_WORDS)]
     if _has(
         low,
         r"\b(?:list|show|read|what are|get)\b.*\b(?:annotations?|comments?|highlights?|markups?)\b|"
@@ -300,6 +368,8 @@ def annotation_tools(c: str, low: str, ctx: Context) -> list[Intent] | None:
 
 
 _MARKUP_WORDS = {"markup", "markups", "mark-up", "mark-ups", "markings", "marks"}
+# The kinds of marks said in the plural ("remove all the strikeouts"): read into ``types`` by the rule
+_KIND_WORDS = {"strikeouts", "strikethroughs", "strike-throughs", "underlines", "highlights", "comments", "notes"}
 
 
 # Words that also say an argument (a colour, a place, a number): capitalised words holding one are no sure text
@@ -309,34 +379,35 @@ _ARGUMENT_WORD = re.compile(
 )
 
 
+# Words in capitals ("CONFIDENTIAL", "DO NOT COPY"): the text a stamp writes
+_CAPS = r"(?:[A-Z][A-Z0-9'’-]+\s+)*[A-Z][A-Z0-9'’-]+"
+# "put CONFIDENTIAL across each page", "stamp DRAFT on every page": words in capitals written over the pages
+_ACROSS = re.compile(
+    rf"\b(?:put|write|print|place|splash|add|slap|stick|stamp)\s+(⟦\d+⟧|{_CAPS})\s+"
+    r"(?:(?:diagonally\s+)?(?:across|over)|diagonally\s+on|on\s+(?:every|each|all(?:\s+the)?|all\s+of\s+the)\s+pages?)\b"
+)
+# "the word SAMPLE as a watermark", "SAMPLE as the watermark": the words named as the watermark's text
+_NAMED_TEXT = re.compile(
+    rf"\bthe\s+(?i:words?|text)\s+({_CAPS})\b(?=\s+(?i:as\s+(?:a|the)\s+(?:watermark|stamp))\b)|"
+    rf"\b({_CAPS})\s+(?i:as\s+(?:a|the)\s+(?:watermark|stamp))\b"
+)
+# "45 degrees", "tilted 30°": the only angle a watermark takes is its rotation
+_ANGLE = re.compile(
+    r"\b(?:(?:rotated|tilted|turned|angled|slanted|at\s+an\s+angle\s+of|at)\s+(?:by\s+)?)?(-?\d+)\s*(?:°|degrees?\b)"
+)
+_FLAT = re.compile(rf"\b(?:{FLAT})\b")
+# "at 20% opacity", "half opacity", "50% transparent": how opaque (transparency is what is left of it)
+_OPACITY = re.compile(
+    r"(\d+)\s*%\s*(opacity|opaque|transparent|transparency)?|\b(half)\s+(?:opacity|opaque|transparent|transparency)\b|"
+    r"(?<![\d.])(0?\.\d+)\s+(opacity)\b"  # "at 0.25 opacity"
+)
+
+
 def watermark(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    across = re.search(
-        r"\b(?:put|write|print|place|splash|add|slap|stick|stamp)\s+(⟦\d+⟧|(?:[A-Z][A-Z0-9'’-]+\s+)*[A-Z][A-Z0-9'’-]+)\s+"
-        r"(?:(?:diagonally\s+)?(?:across|over)|diagonally\s+on)\b",
-        c,
-    )
+    across = _ACROSS.search(c)
     if not _has(low, r"\bwatermark|\bstamp(?:ed|ing)?\b") and not across:
         return None
-    quoted = _quoted(c, ctx)
-    text = quoted[0] if quoted else None
-    if not text and across and not across.group(1).startswith("⟦"):
-        text = across.group(1)
-    if not text:
-        m = re.search(r"\b((?:[A-Z][A-Z0-9'’-]+\s+)*[A-Z][A-Z0-9'’-]+)\s+(?i:watermark|stamp)", c) or re.search(
-            r"(?i:watermark|stamp(?:ed|ing)?)\s*:?\s+(?:(?:it|them|the pages|each page|every page|all pages|"
-            r"pages?\s+\d+(?:\s*(?:-|–|,|and|to|through|thru)\s*\d+)*|[a-z]+(?:\s+[a-z]+){0,2})\s+(?:as\s+|with\s+)?)?"
-            r"(?:saying\s+|that says\s+|reading\s+|of\s+|with\s+(?:the\s+)?(?:text|word)\s+)?"
-            r"((?:[A-Z][A-Z0-9'’-]+\s+)*[A-Z][A-Z0-9'’-]+)\b",
-            c,
-        )
-        text = m.group(1) if m and m.group(1) not in ("I", "PDF") else None
-    if not text:  # "a watermark saying Do Not Copy": capitalised words after "saying" are the words to write
-        m = re.search(
-            r"(?i:\bwatermark\b[^⟦]*?\b(?:saying|that says|reading|with the (?:text|words?)))\s+"
-            r"((?:[A-Z][\w'’-]*\s+)*[A-Z][\w'’-]*)(?=\s+(?-i:[a-z])|\s*[,.]|$)",
-            c,
-        )
-        text = m.group(1) if m and m.group(1) not in ("I", "PDF") and not _ARGUMENT_WORD.search(m.group(1)) else None
+    text = _watermark_text(c, ctx, across)
     args: dict[str, Any] = {"pages": _pages(c, ctx)}
     if text:
         args["text"] = text
@@ -344,24 +415,71 @@ def watermark(c: str, low: str, ctx: Context) -> list[Intent] | None:
         args["image"] = ctx.images[0]
     else:
         return None
-    m = re.search(r"(\d+)\s*%\s*(?:opacity|opaque|transparent|transparency)?", low)
-    if m:
-        args["opacity"] = round(int(m.group(1)) / 100, 2)
-    elif _has(low, r"(?<![\w-])(?:(?:fully|completely|totally)\s+)?opaque\b"):  # "fully opaque black"
-        args["opacity"] = 1.0
-    words: set[str] = set()
-    angle = re.search(r"\b(?:rotated|tilted|turned|angled|at an angle of|at)\s+(?:by\s+)?(-?\d+)\s*(?:°|degrees?)", low)
-    if angle:
-        args["rotation"], words = int(angle.group(1)), {"rotated", "tilted", "turned", "angled", "angle", "degrees"}
-    elif _has(low, r"\bhorizontal(?:ly)?\b"):
-        args["rotation"] = 0
-    elif _has(low, r"\bdiagonal(?:ly)?\b"):
-        args["rotation"] = 45
+    words = _watermark_look(low, args)
+    if words is None:
+        return None
     position = position_in(c.replace(text, " ") if text else c)  # "saying Top Secret" is no place
     if position:
         corner = _has(low, r"\b(?:left|right)\b") and not position.endswith("center")
         args["position"] = position.split("-")[0] if position.startswith(("top", "bottom")) and not corner else position
     return [Intent("add_watermark", _with_output(args, c, ctx), words=words)]
+
+
+def _watermark_text(c: str, ctx: Context, across: re.Match[str] | None) -> str | None:
+    """The words a watermark writes: quoted, in capitals beside the verb or the word "watermark", or after
+    "saying"; None when the clause names none (an image watermark, or a question to ask)."""
+    quoted = _quoted(c, ctx)
+    if quoted:
+        return quoted[0]
+    if across and not across.group(1).startswith("⟦"):
+        return across.group(1)
+    named = _NAMED_TEXT.search(c)
+    if named:
+        return named.group(1) or named.group(2)
+    m = re.search(rf"\b({_CAPS})\s+(?i:watermark|stamp)", c) or re.search(
+        r"(?i:watermark|stamp(?:ed|ing)?)\s*:?\s+(?:(?:it|them|the pages|each page|every page|all pages|"
+        r"pages?\s+\d+(?:\s*(?:-|–|,|and|to|through|thru)\s*\d+)*|[a-z]+(?:\s+[a-z]+){0,2})\s+(?:as\s+|with\s+)?)?"
+        rf"(?:saying\s+|that says\s+|reading\s+|of\s+|with\s+(?:the\s+)?(?:text|word)\s+)?({_CAPS})\b",
+        c,
+    )
+    if m and m.group(1) not in ("I", "PDF"):
+        return m.group(1)
+    m = re.search(  # "a watermark saying Do Not Copy": capitalised words after "saying" are the words to write
+        r"(?i:\bwatermark\b[^⟦]*?\b(?:saying|that says|reading|with the (?:text|words?)))\s+"
+        r"((?:[A-Z][\w'’-]*\s+)*[A-Z][\w'’-]*)(?=\s+(?-i:[a-z])|\s*[,.]|$)",
+        c,
+    )
+    return m.group(1) if m and m.group(1) not in ("I", "PDF") and not _ARGUMENT_WORD.search(m.group(1)) else None
+
+
+def _watermark_look(low: str, args: dict[str, Any]) -> set[str] | None:
+    """Opacity and rotation said in the clause, set on ``args``; the words that said them (None: two angles, or an
+    angle and "straight", which disagree)."""
+    words: set[str] = set()
+    m = _OPACITY.search(low)
+    if m and m.group(3):  # "half opacity": the word after "half" is said
+        args["opacity"], words = 0.5, set(m.group(0).split()[1:])
+    elif m and m.group(4):
+        args["opacity"], words = float(m.group(4)), {"opacity"}
+    elif m:
+        share = int(m.group(1)) / 100
+        transparent = (m.group(2) or "").startswith("transparen")  # "80% transparent" lets 20% show
+        args["opacity"] = round(1 - share if transparent else share, 2)
+        words = {m.group(2)} if m.group(2) else set()
+    elif _has(low, r"(?<![\w-])(?:(?:fully|completely|totally)\s+)?opaque\b"):  # "fully opaque black"
+        args["opacity"] = 1.0
+    angles = {int(a.group(1)) for a in _ANGLE.finditer(low)}
+    flat = _FLAT.search(low)
+    if len(angles) > 1 or angles and flat:
+        return None
+    if angles:
+        args["rotation"] = angles.pop()
+        words |= {"rotated", "tilted", "turned", "angled", "slanted", "angle", "degrees", "at", "an", "of", "by"}
+    elif flat or _has(low, r"\bhorizontal(?:ly)?\b"):
+        args["rotation"] = 0
+    elif _has(low, r"\bdiagonal(?:ly)?\b"):
+        args["rotation"] = 45
+    return words
 
 
 # What a note, comment or page says: its text, never an instruction ("a note on page 1: Please sign and return")
@@ -379,7 +497,8 @@ def signature(c: str, low: str, ctx: Context) -> list[Intent] | None:
     args: dict[str, Any] = {"page": pages_in(c, ctx.page_count) or "last"}
     named = (
         re.search(
-            r"\b(?:sign(?:ed)? (?:it |this |the \w+ (?:\w+ )?)?(?:(?:on )?(?:the \w+ page|page \d+) )?"
+            r"\b(?:(?i:sign(?:ed)?) (?:it |this (?:document |file |pdf |contract |form |letter )?|the \w+ (?:\w+ )?)?"
+            r"(?:(?:on )?(?:the \w+ page|page \d+) )?"
             r"(?:as|by|with the name)|name)\s+"
             r"(⟦\d+⟧|[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*)",
             c,
@@ -390,6 +509,7 @@ def signature(c: str, low: str, ctx: Context) -> list[Intent] | None:
             c,
         )
         or re.search(r"\b(?:my|a|the)\s+(?:typed\s+)?signature\s+(⟦\d+⟧)", c, re.IGNORECASE)
+        or re.search(r"(?i:\ba\s+typed\s+signature\s+(?:for|of))\s+([A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)+)\s*$", c)
     )  # "my signature 'Jo Li'"
     if ctx.images:
         args["image"] = ctx.images[0]
@@ -416,8 +536,8 @@ def page_numbers(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if not _has(
         low,
         r"\bpage numbers?\b|\bnumber\s+(?:the\s+|all\s+(?:the\s+)?|every\s+|each\s+)?pages?\b|\bpaginat|"
-        r"\b(?:page\s+)?numbering\b",
-    ):
+        r"\b(?:page\s+)?numbering\b|\bpages\s+numbered\b(?!\s+(?:\d|one|two|three|four|five))",  # "the pages numbered"
+    ) and not _shown_numbers(c, ctx):
         return None
     if _has(low, r"\b(?:remove|delete)\b"):
         return None
@@ -433,19 +553,52 @@ def page_numbers(c: str, low: str, ctx: Context) -> list[Intent] | None:
         if shown:  # 'Page X of Y', '- 4 -', 'p. 3/12': the format shown by an example
             args["format"], said = shown, {marker, "looks", "look", "like", "format", "formatted", "style"}
     pages = pages_in(c.replace("page numbers", "").replace("page number", ""), ctx.page_count)
+    bare = _UNNUMBERED.search(low)
+    if bare and ctx.page_count and ctx.page_count > 1:  # "but leave the cover unnumbered": every page but the first
+        pages, said = (
+            "2-last",
+            said | {"but", "leave", "unnumbered", "without", "numbers", "number", "alone"} | _FIRST_NAMES,
+        )
+    elif bare:
+        return None
     if pages:
         args["pages"] = pages
     # "starting at 5", "beginning with number 3": the first number shown ("starting at page 5" says pages)
     first = re.search(
-        r"\b(?:start(?:ing)?|begin(?:ning)?|count(?:ing)?)\s+(?:at|from|with)\s+(?:the\s+)?(?:number\s+)?(\d+)\b(?![.\d])",
+        r"\b(?:start(?:ing)?|begin(?:ning)?|count(?:ing)?)\s+(?:at|from|with)\s+(?:the\s+)?(?:number\s+)?(\d+)\b(?![.\d])|"
+        r"\bwith\s+(?:the\s+)?number\s+(\d+)\b(?![.\d])",  # "starting at page 3 with the number 1"
         low,
     )
     if first:
-        args["start"] = int(first.group(1))
+        args["start"] = int(first.group(1) or first.group(2))
         said |= {"start", "starting", "begin", "beginning", "count", "counting", "at", "from", "with"}
     return [Intent("add_page_numbers", _with_output(args, c, ctx), words=said)]
 
 
+def _shown_numbers(c: str, ctx: Context) -> bool:
+    """ "add 'Page X of Y' at the top centre": a page number shown by example is page numbers, said without the
+    words (only a format that names the page or the total: "add '3'" is no page number)."""
+    m = re.match(r"^\s*(?:please\s+)?(?:add|put|insert|include|show|stamp)\s+(⟦\d+⟧)", c, re.IGNORECASE)
+    if not m:
+        return False
+    shown = _number_format(ctx.quotes[int(m.group(1)[1:-1])])
+    return shown is not None and ("{total}" in shown or re.search(r"(?i)\b(?:page|pg|p)\b", shown) is not None)
+
+
+# "but leave the cover unnumbered", "leave the first page without a number"
+_UNNUMBERED = re.compile(
+    r"\b(?:but\s+)?leave\s+(?:the\s+)?(?:cover(?:\s+page)?|first\s+page|title\s+page)\s+"
+    r"(?:unnumbered|without\s+(?:a\s+)?(?:page\s+)?numbers?|alone)\b"
+)
+_FIRST_NAMES = {
+    "the cover",
+    "the cover page",
+    "cover page",
+    "the first page",
+    "first page",
+    "the title page",
+    "title page",
+}
 _SLOT = re.compile(r"(?<![A-Za-z0-9])(?:\d+|[XxNnYyMmTt#])(?![A-Za-z0-9])")
 
 
@@ -471,12 +624,22 @@ _EDGE_TEXT = re.compile(
 )
 
 
+# "a header that says Privileged & Confidential": capitalised words after "says" are the text (lower-case words end it)
+_EDGE_SAYS = re.compile(
+    r"(?i:\b(?:header|footer)s?\s+(?:that\s+says|saying|reading|which\s+says|with\s+the\s+(?:text|words?)))\s+"
+    r"([A-Z][\w'’.-]*(?:\s+(?:&|[A-Z][\w'’.-]*|of|and|for|the|to|a|an|in))*?)(?=\s+(?-i:[a-z])|\s*[,.;]|$)"
+)
+
+
 def header_footer(c: str, low: str, ctx: Context) -> list[Intent] | None:
     m = re.search(r"\b(header|footer)s?\b", low)
     edge = _EDGE_TEXT.search(c) if not m and not _has(low, r"\b(?:left|right|corner|centre|center|middle)\b") else None
     if not m and not edge:
         return None
     quoted = _quoted(c, ctx)
+    if not quoted and m:
+        told = _EDGE_SAYS.search(c)  # "a header that says Privileged & Confidential on every page"
+        quoted = [told.group(1)] if told and not _ARGUMENT_WORD.search(told.group(1)) else []
     if not quoted:
         return None
     place = m.group(1) if m else "header" if edge and edge.group(1).lower() == "top" else "footer"
@@ -490,5 +653,5 @@ def header_footer(c: str, low: str, ctx: Context) -> list[Intent] | None:
         args["align"] = {"centred": "center", "centered": "center", "centre": "center"}.get(
             align.group(1), align.group(1)
         )
-        words = {align.group(0), "aligned", "justified"}
+        words = {align.group(0), "aligned", "justified", "side", "hand"}
     return [Intent("add_header_footer", _with_output(args, c, ctx), words=words)]

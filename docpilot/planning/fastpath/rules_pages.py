@@ -5,7 +5,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from docpilot.planning.fastpath.extract import degrees_in, format_in, number_words, pages_in, position_in, width_in
+from docpilot.planning.fastpath.extract import (
+    COVER,
+    degrees_in,
+    format_in,
+    lengths_in,
+    number_words,
+    pages_in,
+    position_in,
+    unit_of,
+    width_in,
+)
 from docpilot.planning.fastpath.grounding import mentions
 from docpilot.planning.fastpath.rules import (
     Context,
@@ -85,39 +95,65 @@ def add_page_with_text(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if not quoted:
         return None
     args: dict[str, Any] = {"text": quoted[0]}
+    words: set[str] = set()
     if _has(low, r"\b(?:beginning|start|front|first page|prepend|cover)\b"):
         args["position"] = "start"
+        words = {"cover page", "title page", "front page", "first page"}  # "add a cover page with …": a new page 1
     elif _has(low, r"\b(?:end|last page|append)\b"):
         args["position"] = "end"
-    return [Intent("add_page_with_text", _with_output(args, c, ctx))]
+    return [Intent("add_page_with_text", _with_output(args, c, ctx), words=words)]
 
 
 def blank_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if not _has(low, r"\b(?:blank|empty)\s+pages?\b"):
+    if not _has(low, r"\b(?:blank|empty)\s+(?:pages?|sheets?)\b"):
         return None
     if _has(low, r"\b(?:remove|delete|drop|get rid of|strip)\b"):
         return [Intent("remove_blank_pages", _with_output({}, c, ctx))]
-    if not _has(low, r"\b(?:add|insert|append|put)\b"):
+    if not _has(low, r"\b(?:add|insert|append|put|stick|slip\s+in|place)\b"):
         return None
-    count = re.search(r"\b(\w+)\s+(?:blank|empty)\s+pages?\b", low)
+    count = re.search(r"\b(\w+)\s+(?:blank|empty)\s+(?:pages?|sheets?)\b", low)
     args: dict[str, Any] = {"count": number_words(count.group(1)) or 1 if count else 1}
-    after = re.search(r"\bafter\s+(?:every\s+page|each\s+page|page\s+(\d+)|the\s+(first|last)\s+page)", low)
-    several = re.search(r"\bafter\s+pages\s+(\d+(?:\s*(?:,|and|&)\s*\d+)+)", low)
+    after = _after_page(low, ctx.page_count)
+    if after is None:
+        return None
+    args["after"] = after
+    return [Intent("insert_blank_pages", _with_output(args, c, ctx), words={"slip", "stick", "sheet", "sheets", "in"})]
+
+
+# "after pages 2 and 5": several places, each after its page
+_AFTER_SEVERAL = re.compile(r"\bafter\s+pages?\s+(\d+(?:\s*(?:,|and|&)\s*(?:page\s+)?\d+)+)")
+# "after page 3", "after the fourth page", "before the cover": where one new page goes
+_AFTER_ONE = re.compile(r"\b(after|before|in\s+front\s+of)\s+((?:the\s+)?[\w-]+(?:\s+[\w-]+)?(?:\s+page)?)")
+
+
+def _after_page(low: str, count: int | None) -> str | int | None:
+    """Where blank pages go, as insert_blank_pages takes it: after a page ("3", "last", "all"), 0 for the start;
+    "last" when no place is said; None when the place said is not one page."""
+    between = re.search(r"\bbetween\s+pages?\s+(\d+)\s+and\s+(?:page\s+)?(\d+)\b", low)
+    if between:  # "between pages 3 and 4": after 3, when the two pages are neighbours
+        first, second = int(between.group(1)), int(between.group(2))
+        return str(first) if second == first + 1 else None
+    several = _AFTER_SEVERAL.search(low)
     if several:
-        args["after"] = ",".join(re.findall(r"\d+", several.group(1)))
-    elif after and after.group(1):
-        args["after"] = after.group(1)
-    elif after and after.group(2):
-        args["after"] = "1" if after.group(2) == "first" else "last"
-    elif after:
-        args["after"] = "all"
-    elif _has(low, r"\b(?:beginning|start|front|before the first page|before page 1)\b"):
-        args["after"] = 0
-    elif _has(low, r"\bbefore page (\d+)"):
-        args["after"] = str(int(re.search(r"\bbefore page (\d+)", low).group(1)) - 1)  # type: ignore[union-attr]
-    else:
-        args["after"] = "last"
-    return [Intent("insert_blank_pages", _with_output(args, c, ctx))]
+        return ",".join(re.findall(r"\d+", several.group(1)))
+    if re.search(r"\bafter\s+(?:every|each)\s+page\b", low):
+        return "all"
+    parity = re.search(r"\bafter\s+(?:every|each)\s+(odd|even)(?:-numbered)?\s+page\b", low)
+    if parity:  # "after each odd-numbered page"
+        return parity.group(1)
+    m = _AFTER_ONE.search(low)
+    if m:
+        page = pages_in(m.group(2), count)
+        if page is None or not re.fullmatch(r"\d+|last", page):
+            return None
+        if m.group(1) == "after":
+            return page
+        if page == "last":
+            return str(count - 1) if count else None
+        return 0 if page == "1" else str(int(page) - 1)
+    if _has(low, r"\b(?:beginning|start|front)\b"):
+        return 0
+    return "last"
 
 
 _KEEP = re.compile(r"\b(?:keep|keeping|retain|preserve|leave|leaving|hold on to)\b")
@@ -158,7 +194,7 @@ def keep_or_drop(c: str, low: str, ctx: Context) -> list[Intent] | None:
     pages = pages_in(rest, ctx.page_count)
     if not pages or pages == "all":
         return None
-    words = {*exc.group(0).split(), "everything", "all"}
+    words = {*exc.group(0).split(), "everything", "all", *_DELETE_WORDS}
     first = min(verbs, key=lambda m: m.start())
     task = "delete_pages" if first is keep else "extract_pages"
     return [Intent(task, _with_output({"pages": pages}, c, ctx), words=words)]
@@ -171,10 +207,10 @@ _INTO_PARTS = re.compile(
 
 
 def delete_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if not _has(low, _DELETE) or _INTO_PARTS.search(low):
-        return None
+    if not _has(low, _DELETE) or _INTO_PARTS.search(low) or lengths_in(low) or _KEEP.search(low):
+        return None  # "cut 50 points from the right-hand edge on the odd pages" is a crop
     pages = pages_in(c, ctx.page_count)
-    if not pages or not _has(low, r"\bpages?\b"):
+    if not pages or not _has(low, rf"\bpages?\b|\b{COVER}|\bthe\s+back\s+cover\b"):  # "delete the cover"
         return None
     return [Intent("delete_pages", _with_output({"pages": pages}, c, ctx), words=_DELETE_WORDS)]
 
@@ -192,6 +228,13 @@ _NEW_FILE_FROM = re.compile(
     r"(?:from|out\s+of|of|with|containing)\s+(?:just\s+|only\s+)?(?:the\s+)?(?:pages?\b|first\b|last\b|final\b|odd\b|even\b|"
     r"cover\b|\d)"
 )
+
+
+_DROP_THE_REST = re.compile(
+    r"\b(?:and\s+)?(?:discard|delete|remove|drop|lose|ditch|bin|throw\s+away|get\s+rid\s+of)\s+(?:the\s+rest|"
+    r"everything\s+else|the\s+others|all\s+the\s+others)\b"
+)
+_TOGETHER = re.compile(r"\btogether(?:\s+in\s+(?:a|one)\s+(?:new\s+)?(?:file|pdf|document))?\b")
 
 
 def extract_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
@@ -213,9 +256,9 @@ def extract_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
         return None  # the pages belong to another action ("save it as x.pdf after rotating page 1")
     if _has(low, r"\btake\b.*\bout\b") and not _OWN_FILE.search(low):
         return None  # "take the last three pages out": out of the file (deleted) or out for me (kept)? not one reading
-    if _has(low, r"\b(?:images|pictures|photos|figures|graphics|tables?|text|attachments)\b") and not _has(
-        low, r"\b(?:as|into|to)\s+(?:an?\s+)?(?:\w+\s+)?(?:images|pictures|text)\b"
-    ):
+    if _has(
+        low, r"\b(?:images|pictures|photos|figures|graphics|tables?|text|words|wording|attachments)\b"
+    ) and not _has(low, r"\b(?:as|into|to)\s+(?:an?\s+)?(?:\w+\s+)?(?:images|pictures|text)\b"):
         return None  # "extract the images from page 2" takes what is on the pages, not the pages
     pages = pages_in(c, ctx.page_count)
     if not pages or pages == "all":
@@ -223,13 +266,23 @@ def extract_pages(c: str, low: str, ctx: Context) -> list[Intent] | None:
     fmt = format_in(re.sub(r"\bseparate (?:file|pdf|document)\b", "", low))
     if fmt and _has(low, rf"\b(?:as|to|into)\s+(?:an?\s+)?(?:\w+\s+)?{fmt[:3]}"):
         return [Intent(convert_task(fmt), _with_output({"pages": pages}, c, ctx), stage=2)]  # those pages, converted
-    return [Intent("extract_pages", _with_output({"pages": pages}, c, ctx))]
+    rest = _DROP_THE_REST.search(low)  # "keep only pages 5-8 and discard the rest": what keeping does anyway
+    together = _TOGETHER.search(low)  # "… together in a new file"
+    words = (set(rest.group(0).split()) if rest else set()) | (set(together.group(0).split()) if together else set())
+    return [Intent("extract_pages", _with_output({"pages": pages}, c, ctx), words=words)]
+
+
+# "rotate the lot 180": a quarter, half or three-quarter turn said as a bare number after "rotate"
+_BARE_TURN = re.compile(
+    r"\brotate\b.*?\b(90|180|270)\b(?!\s*(?:%|pages?|dpi|pt|points|mm|cm|px|st|nd|rd|th)\b)(?!\s*,?\s*\d)"
+)
 
 
 def rotate(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if not _has(
         low,
-        r"\brotat(?:e|ed|ing)\b|\bturn\b.*\b(?:pages?|clockwise|degrees|upside|sideways|landscape|portrait)\b|"
+        r"\brotat(?:e|ed|ing)\b|\bturn\b.*\b(?:pages?|(?:counter|anti)-?clockwise|clockwise|degrees|upside|sideways|landscape|"
+        r"portrait)\b|"
         r"\bupside[- ]down\b",
     ):
         return None
@@ -239,7 +292,8 @@ def rotate(c: str, low: str, ctx: Context) -> list[Intent] | None:
         r"png|jpe?g|word|powerpoint|slides?|excel|text|markdown|tiff?)\b",
     ):
         return None  # "turn the last two pages into images" is a conversion
-    degrees = degrees_in(c) or 90
+    bare = _BARE_TURN.search(low) if degrees_in(c) is None else None
+    degrees = int(bare.group(1)) if bare else degrees_in(c) or 90
     if degrees % 90:
         raise NeedInfo(f"Pages can only be turned in steps of 90 degrees, not {degrees}.")
     turned = (
@@ -251,6 +305,8 @@ def rotate(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if turn:  # "a quarter turn to the right" is 90 degrees, "half a turn" 180 (degrees_in read them)
         turned |= set(re.split(r"[\s-]+", turn.group(0)))
     args = {"pages": _pages(c, ctx), "degrees": degrees}
+    if re.search(r"\bthe\s+(?:whole\s+)?lot\b", low):  # "rotate the lot": every page
+        turned = turned | {"lot", "whole"}
     return [Intent("rotate_pages", _with_output(args, c, ctx), words=turned)]
 
 
@@ -266,13 +322,22 @@ def reorder(c: str, low: str, ctx: Context) -> list[Intent] | None:
         return [Intent("reorder_pages", _with_output({"order": re.sub(r"\s*(?:and|,)\s*", ",", m.group(1))}, c, ctx))]
     order = _moved(low, ctx.page_count) if ctx.page_count else None
     if order is not None:
-        return [Intent("reorder_pages", _with_output({"order": order}, c, ctx), words=_MOVE_WORDS)]
+        stays = _REST_STAYS.search(low)  # "everything else stays in the same order": what a move keeps anyway
+        words = _MOVE_WORDS | set(stays.group(0).split()) if stays else _MOVE_WORDS
+        return [Intent("reorder_pages", _with_output({"order": order}, c, ctx), words=words)]
     return None
 
 
 _PAGE_REF = r"(?:the\s+)?(?:(first|last)\s+page|page\s+(\d+))"
+# "everything else stays in the same order", "the rest stays as it is": the pages a move leaves where they were
+_REST_STAYS = re.compile(
+    r"\b(?:everything\s+else|the\s+rest(?:\s+of\s+(?:the\s+)?(?:pages|it))?|(?:all\s+)?the\s+other\s+pages|the\s+others)\s+"
+    r"(?:stays?|remains?|(?:can|should|will)\s+(?:stay|remain)|is\s+kept|are\s+kept)\s+"
+    r"(?:in\s+the\s+same\s+order|as\s+(?:it\s+is|they\s+are|before)|where\s+(?:it\s+is|they\s+are)|unchanged|"
+    r"the\s+same|in\s+order|put)\b"
+)
 _MOVE_WORDS = {"move", "swap", "switch", "exchange", "make", "come", "comes", "right", "after", "before", "with"}
-_MOVE_WORDS |= {"to", "the", "end", "front", "beginning", "start", "back", "put", "last", "first"}
+_MOVE_WORDS |= {"to", "the", "end", "front", "beginning", "start", "back", "put", "last", "first", "in", "of"}
 
 
 def _page_number(groups: tuple[str | None, str | None], total: int) -> int | None:
@@ -303,7 +368,8 @@ def _moved(low: str, total: int) -> str | None:
     the whole new order (every page once), or None."""
     pages = list(range(1, total + 1))
     m = re.search(
-        rf"\b(?:move|put)\s+{_PAGE_REF}\s+(?:to\s+the\s+|at\s+the\s+)?(end|back|front|beginning|start)\b", low
+        rf"\b(?:move|put)\s+{_PAGE_REF}\s+(?:to\s+the\s+|at\s+the\s+)?(?:very\s+)?(end|back|front|beginning|start)\b",
+        low,
     )
     if m:
         n = _page_number((m.group(1), m.group(2)), total)
@@ -320,7 +386,8 @@ def _moved(low: str, total: int) -> str | None:
         pages[a - 1], pages[b - 1] = b, a
         return ",".join(map(str, pages))
     m = re.search(
-        rf"\b(?:move|put|make)\s+{_PAGE_REF}\s+(?:come\s+)?(?:right\s+|just\s+)?(after|before)\s+{_PAGE_REF}", low
+        rf"\b(?:move|put|make)\s+{_PAGE_REF}\s+(?:come\s+)?(?:right\s+|just\s+)?(after|before|in\s+front\s+of)\s+{_PAGE_REF}",
+        low,
     )
     if m:
         moving = _page_number((m.group(1), m.group(2)), total)
@@ -335,14 +402,36 @@ def _moved(low: str, total: int) -> str | None:
 
 
 _PER_PAGE = re.compile(  # "one pdf per page", "make each page its own PDF": a split into single pages
-    r"^(?:please\s+)?(?:(?:make|give\s+me|i\s+want)\s+)?(?:one|a|a\s+separate)\s+(?:pdf|file|document)\s+"
+    r"^(?:(?:can|could|would)\s+you\s+)?(?:please\s+)?(?:(?:make|give\s+me|i\s+want)\s+)?(?:one|a|a\s+separate)\s+(?:pdf|file|document)\s+"
     r"(?:per|for\s+each|for\s+every)\s+page(?:\s+(?:pls|please))?$|"
-    r"^(?:please\s+)?(?:make|turn)\s+(?:each|every)\s+page\s+(?:into\s+)?(?:its\s+own|a\s+separate)\s+(?:pdf|file)$"
+    r"^(?:(?:can|could|would)\s+you\s+)?(?:please\s+)?(?:make|turn|separate|split|break)\s+(?:each|every)\s+page\s+"
+    r"(?:out\s+)?(?:into\s+|as\s+)?(?:its\s+own|a\s+separate)\s+(?:pdf|file|document)$"
 )
 
 
+# "at page 4 and at page 11", "starting at page 5 and page 11", "right after page 6": where new parts begin
+_SPLIT_AT = re.compile(
+    r"\b(at|before|after|on|from)\s+pages?\s+(\d+(?:\s*(?:,|and|&)\s*(?:(?:at|before|after|on|from)\s+)?(?:pages?\s+)?\d+)*)"
+)
+
+
+def _split_points(low: str, count: int | None) -> str | None:
+    """The pages new parts begin at, in order ("after page 6" begins one at 7); None when none is said or the
+    places said are not in order."""
+    starts: list[int] = []
+    for m in _SPLIT_AT.finditer(low):
+        said = re.findall(r"(after|before|at|on|from)?\s*(?:pages?\s+)?(\d+)", m.group(0))
+        word = m.group(1)
+        for own, number in said:
+            word = own or word
+            starts.append(int(number) + (1 if word == "after" else 0))
+    if not starts or starts != sorted(set(starts)) or starts[0] < 2 or count and starts[-1] > count:
+        return None  # out of order, or a part that would start before page 2 or after the last page
+    return ",".join(map(str, starts))
+
+
 def split(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if _PER_PAGE.match(low.strip(" .!")):
+    if _PER_PAGE.match(low.strip(" .!?")):
         return [Intent("split_pdf", {"every": 1}, stage=2, words=set(low.split()))]
     if not _has(
         low,
@@ -357,11 +446,7 @@ def split(c: str, low: str, ctx: Context) -> list[Intent] | None:
         r"\b(\w+)[- ]page\s+(?:chunks|parts|pieces|files|sections|documents|pdfs|groups|blocks|sets)\b",
         low,
     )
-    at = re.search(
-        r"\b(?:(?:parts?|files?|pieces?|sections?)\s+(?:begin|start)s?\s+)?(?:at|before|after|on)\s+pages?\s+"
-        r"((?:\d+\s*(?:,|and)?\s*)+)",
-        low,
-    )
+    at = _split_points(low, ctx.page_count)
     args: dict[str, Any] = {}
     if every:
         n = number_words(next(g for g in every.groups() if g))
@@ -369,13 +454,25 @@ def split(c: str, low: str, ctx: Context) -> list[Intent] | None:
             return None
         args["every"] = n
     elif at:
-        numbers = [int(x) for x in re.findall(r"\d+", at.group(1))]
-        if "after" in at.group(0):
-            numbers = [n + 1 for n in numbers]
-        args["at"] = ",".join(str(n) for n in numbers)
-    elif _has(low, r"\b(?:single|individual|separate|one)\s+(?:pages?|page per file|file per page)\b|\beach page\b"):
+        args["at"] = at
+    elif _has(
+        low, r"\b(?:single|individual|separate|one)[\s-](?:pages?|page per file|file per page)\b|\beach page\b"
+    ):  # "into single pages", "into single-page PDFs"
         args["every"] = 1
-    words = {"begin", "begins", "beginning", "start", "starts", "starting", "new", "chop"}
+    words = {
+        "begin",
+        "begins",
+        "beginning",
+        "start",
+        "starts",
+        "starting",
+        "new",
+        "chop",
+        "right",
+        "just",
+        "single-page",
+    }
+    words |= {"immediately", "ones", "one"}
     parts = re.search(r"\binto\s+(\w+)\s+(?:files|parts|pieces|documents|pdfs|halves)\b", low)
     if parts and "at" in args and number_words(parts.group(1)) == args["at"].count(",") + 2:
         words |= {parts.group(1)}  # "into two files at page 6": one place, two parts
@@ -395,24 +492,42 @@ def split(c: str, low: str, ctx: Context) -> list[Intent] | None:
 _EVERY_SIDE = re.compile(
     r"\b(?:all|each|every|both|four)\s+(?:four\s+)?(?:edges?|sides?|margins?)\b|\ball\s+(?:a)?round\b", re.IGNORECASE
 )
-_MEASURE = re.compile(r"(\d+(?:\.\d+)?)\s*(pt|points?|mm|cm|in|inch(?:es)?)\b")
-_CROP_WORDS = {"off", "from", "edges", "edge", "margins", "side", "cut", "trim", "crop", "the"}
+_CROP_WORDS = {
+    "off",
+    "from",
+    "edges",
+    "edge",
+    "margins",
+    "side",
+    "cut",
+    "trim",
+    "crop",
+    "the",
+    "right-hand",
+    "left-hand",
+}
+
+
+# "crop the bottom", "trim the right": a side with no amount (the tail of "… from the top and the bottom")
+_ONE_SIDE = re.compile(r"^\s*(?:crop|trim|cut)\s+(?:the\s+)?(?:top|bottom|left|right)(?:\s+(?:side|edge|margin))?\s*$")
 
 
 def crop(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    """ "crop 20 mm from each side", "trim 2 inches off the bottom", "cut 1 cm off the left and right margins"."""
-    measures = _MEASURE.findall(low)
+    """ "crop 20 mm from each side", "trim 2 inches off the bottom", "cut 1 cm off the left and right margins",
+    "trim half an inch from the top and bottom"."""
+    measures = lengths_in(low)
     every = _EVERY_SIDE.search(low)
     if not _has(low, r"\bcrop\b|\btrim (?:the )?margins?\b") and not (
         measures and _has(low, r"\b(?:trim|cut|crop)\b") and (_has(low, r"\b(?:off|from)\b") or every)
     ):
         return None
+    if not measures and _ONE_SIDE.match(low):
+        return None  # "crop the bottom" after "crop 10mm from the top and": a side joined on, not a new crop
     if not measures:
         raise NeedInfo('How much should be cropped? Give a margin, e.g. "crop 20 mm from each side".')
-    if len(set(measures)) > 1:
-        return None  # different amounts for different sides: the model reads which goes where
+    if len(set(measures)) > 1:  # "2 cm from the left and 3 cm from the top": each amount right before its side
+        return _crop_by_side(c, low, ctx, every)
     value, unit = measures[0]
-    unit = {"points": "pt", "point": "pt", "inch": "in", "inches": "in"}.get(unit, unit)
     sides = [side for side in ("top", "bottom", "left", "right") if re.search(rf"\b{side}\b", low)]
     if sides and every:
         return None  # "all sides" and "the top": not one reading
@@ -423,6 +538,28 @@ def crop(c: str, low: str, ctx: Context) -> list[Intent] | None:
     else:
         args["margin"] = float(value)
     return [Intent("crop_pages", _with_output(args, c, ctx), words=words)]
+
+
+# "2 cm from the left", "3 cm off the top": an amount and the one side it is cut from
+_SIDE_AMOUNT = re.compile(
+    r"(\d+(?:\.\d+)?)\s*(pt|points?|mm|cm|in|inch(?:es)?)\s+(?:from|off)\s+(?:the\s+)?(top|bottom|left|right)(?:-hand)?\b"
+    r"(?:\s+(?:side|edge|margin))?"
+)
+
+
+def _crop_by_side(c: str, low: str, ctx: Context, every: re.Match[str] | None) -> list[Intent] | None:
+    """Different amounts for different sides, each said right before its own side, all in one unit; else None
+    (an amount with no side of its own, or a side with no amount: the model reads which goes where)."""
+    pairs = _SIDE_AMOUNT.findall(low)
+    units = {unit_of(u) for _, u, _ in pairs}
+    sides = [side for _, _, side in pairs]
+    if every or len(pairs) != len(lengths_in(low)) or len(units) != 1 or len(set(sides)) != len(sides):
+        return None
+    if set(re.findall(r"\b(top|bottom|left|right)\b", low)) != set(sides):
+        return None
+    args: dict[str, Any] = {"pages": _pages(c, ctx), "unit": units.pop()}
+    args.update({side: float(n) for n, _, side in pairs})
+    return [Intent("crop_pages", _with_output(args, c, ctx), words=_CROP_WORDS)]
 
 
 def combine(c: str, low: str, ctx: Context) -> list[Intent] | None:
@@ -441,11 +578,20 @@ def combine(c: str, low: str, ctx: Context) -> list[Intent] | None:
     files = _merge_order(c, ctx.pdfs)
     if files is None:
         return None
-    return [Intent("combine_files", _with_output({"files": files}, c, ctx))]
+    args = _with_output({"files": files}, c, ctx)
+    into = _INTO_NAME.search(c)
+    if "output" not in args and into and not into.group(0).strip().startswith("into ⟦"):
+        name = into.group(0).split()[-1]
+        if name not in ctx.pdfs:  # "merge a, b and c into full.pdf": the new file's name, not one of theirs
+            args["output"] = name
+    return [Intent("combine_files", args)]
 
 
 # Between files named in order: "cover.pdf first, then body.pdf", "february first and then january"
-_IN_ORDER = re.compile(r"(?:\s|,|:|;|\b(?:first|then|and|followed\s+by|next|finally|lastly|last|before)\b)*", re.I)
+_IN_ORDER = re.compile(
+    r"(?:\s|,|:|;|-|\b(?:first|then|and|the|followed\s+by|next|finally|lastly|last|before|after\s+(?:it|that))\b)*",
+    re.I,
+)
 _ORDER_WORDS = re.compile(r"\b(?:first|then|followed|next|finally|last|lastly|before|after|order|start|end)\b", re.I)
 
 
@@ -456,6 +602,8 @@ _AS_LISTED = re.compile(
 )
 
 
+# "… into full_paper.pdf": the merged file's name, said after the files
+_INTO_NAME = re.compile(r"\s*\binto\s+(?:⟦\d+⟧|[\w.\-]+\.pdf)\b", re.IGNORECASE)
 _INTO_ONE = re.compile(
     r"^\s*(?:into|in|as)\s+(?:just\s+)?(?:one|a\s+single|a\s+new|one\s+single)(?:\s+(?:pdf|file|document|doc))?\s*$",
     re.IGNORECASE,
@@ -471,8 +619,9 @@ def _merge_order(c: str, pdfs: list[str]) -> list[str] | None:
         return list(pdfs)
     if len(named) != len(sequence) or set(sequence) != set(pdfs):
         return None
-    tail = _AS_LISTED.sub("", c[named[-1][1] :])  # "… and chapter1.pdf in that order": the order said is the order
-    tail = _INTO_ONE.sub("", tail)  # "… and c.pdf into one": where they go, not an order
+    # "… and chapter1.pdf in that order (into full.pdf)": the order said is the order; the name is where they go
+    tail = _AS_LISTED.sub("", _INTO_NAME.sub("", c[named[-1][1] :]))
+    tail = _INTO_ONE.sub("", tail)  # "… and c.pdf into one", "into full.pdf": where they go, not an order
     if len(named) == 2 and re.fullmatch(r"\s*(?:after|behind|at\s+the\s+end\s+of)\s*", c[named[0][1] : named[1][0]]):
         if _IN_ORDER.fullmatch(tail) and not _ORDER_WORDS.search(c[: named[0][0]]):
             return [sequence[1], sequence[0]]  # "put appendix.pdf after main.pdf": main first
@@ -513,6 +662,10 @@ def _page_size(args: dict[str, Any], low: str) -> dict[str, Any]:
     return args
 
 
+# An image whose name says it is a signature: "sig.png", "my_signature.jpg", "jd-sig.png"
+_SIGNATURE_FILE = re.compile(r"(?i)(?:^|[\W_])(?:sig|signature|signed)(?:[\W_]|$)")
+
+
 def add_image(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if not ctx.images or not _has(
         low,
@@ -521,6 +674,8 @@ def add_image(c: str, low: str, ctx: Context) -> list[Intent] | None:
     ):
         return None
     named = [i for i in ctx.images if i.lower() in low]
+    if any(_SIGNATURE_FILE.search(i) for i in named or ctx.images):
+        return None  # "put sig.png on page 3": a signature (add_signature) or only a picture? not sure
     args: dict[str, Any] = {"image": (named or ctx.images)[0], "page": pages_in(c, ctx.page_count) or "1"}
     position = position_in(c, default_bottom="bottom-right", default_top="top-right")
     if position:
@@ -529,6 +684,34 @@ def add_image(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if width:
         args["width"] = width
     return [Intent("add_image", _with_output(args, c, ctx), words={"wide", "width"} if width else set())]
+
+
+# Why a file must be smaller: "for email", "so it's small enough to email", "small enough to upload"
+_FOR_SENDING = re.compile(
+    r"\bfor\s+(?:e-?mail(?:ing)?|sending|upload(?:ing)?|the\s+web|sharing)\b|"
+    r"\b(?:so\s+(?:that\s+)?it(?:'s|\s+is)\s+)?small\s+enough\s+(?:to|for)\s+(?:e-?mail(?:ing)?|send(?:ing)?|"
+    r"upload(?:ing)?|attach(?:ing)?|share|sharing)\b"
+)
+# Compression as strong as it goes: "max", "as small as possible", "I don't care about image quality"
+_HARD = re.compile(
+    r"\b(?:maximum|max|highest|high(?!\s+quality)|as small as (?:possible|you can|it can (?:be|go))|"
+    r"as much as (?:possible|you can)|strong(?:ly)?|aggressive(?:ly)?|heavily|a lot|"
+    r"strongest(?:\s+(?:compression\s+)?setting)?(?:\s+you'?ve\s+got)?)\b|"
+    r"\b(?:i\s+)?(?:don'?t|do\s+not)\s+care\s+(?:much\s+)?(?:about|for)\s+(?:the\s+)?(?:image\s+|picture\s+|photo\s+)?"
+    r"quality\b"
+)
+_MEDIUM = re.compile(r"\b(?:medium|moderate|normal|standard)\b")
+# Compression that keeps the pictures as they are: "lossless only", "a little", "I don't want the photos to get any
+# worse", "without losing quality"
+_GENTLE = re.compile(
+    r"\b(?:lossless(?:\s+(?:compression\s+)?only)?|only\s+lossless|light(?:ly)?|gently|slightly|low|lowest|minimal|"
+    r"a\s+(?:little|bit|little\s+bit)(?:\s+smaller)?|"
+    r"without\s+(?:losing|hurting|reducing|affecting)\s+(?:any\s+)?(?:the\s+)?(?:image\s+|picture\s+|photo\s+)?quality|"
+    r"(?:i\s+)?(?:don'?t|do\s+not)\s+want\s+(?:the\s+)?(?:photos|images|pictures|quality)\s+to\s+(?:get|look|be|become)\s+"
+    r"(?:any\s+)?(?:worse|blurr(?:y|ier)|degraded)|"
+    r"so\s+(?:that\s+)?(?:the\s+)?(?:photos|images|pictures)\s+(?:still\s+)?(?:look|looks|stay|stays)\s+(?:good|sharp|fine|nice|"
+    r"the\s+same))\b"
+)
 
 
 def compress(c: str, low: str, ctx: Context) -> list[Intent] | None:
@@ -545,24 +728,17 @@ def compress(c: str, low: str, ctx: Context) -> list[Intent] | None:
         r"attach(?:ing)?|share|sharing)\b)?",
         low,
     )
+    purpose = _FOR_SENDING.search(low)
+    if purpose:  # "compress the pdf for email", "so it's small enough to email": why, not a step
+        words |= set(purpose.group(0).split())
     if too_big:  # "the file is way too big, can you compress it": why, said as what is wrong
         words |= {*too_big.group(0).split(), "way", "far", "much", "bit", "really"}
-    high = re.search(
-        r"\b(?:maximum|max|highest|high|as small as (?:possible|you can|it can (?:be|go))|"
-        r"as much as (?:possible|you can)|strong(?:ly)?|aggressive(?:ly)?|heavily|a lot)\b",
-        low,
-    )
-    if high:
-        args["level"] = "high"
-        words |= set(high.group(0).split())
-    elif m := re.search(
-        r"\b(?:lossless(?:\s+(?:compression\s+)?only)?|only\s+lossless|light(?:ly)?|gently|without losing quality|low|"
-        r"lowest|minimal)\b",
-        low,
-    ):
-        args["level"] = "low"
-        words |= set(m.group(0).split())
-    elif m := re.search(r"\b(?:medium|moderate|normal|standard)\b", low):
-        args["level"] = "medium"
-        words |= set(m.group(0).split())
+    for level, pattern in (("high", _HARD), ("low", _GENTLE), ("medium", _MEDIUM)):
+        said = [m.group(0) for m in pattern.finditer(low)]
+        if said:  # the first level said wins; words of another level stay unread ("max, but lossless": not one)
+            args["level"] = level
+            words |= {w for phrase in said for w in phrase.split()}
+            if re.search(rf"\bbut\s+(?:{re.escape(said[0])})", low):  # "reduce the size, but lossless only"
+                words.add("but")
+            break
     return [Intent("compress", _with_output(args, c, ctx), words=words)]

@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from docpilot.planning.fastpath.extract import BEYOND, COVER, FLAT, unit_of
 from docpilot.planning.fastpath.grounding import FILE_MENTIONS, name_pattern, word_aliases
 from docpilot.planning.fastpath.targets import CASE_SENSITIVE, WHOLE_WORDS
 
-__all__ = ["Span", "tag", "deciding", "VERB_TASKS"]
+__all__ = ["Span", "tag", "deciding", "VERB_TASKS", "is_filler"]
 
 
 @dataclass(frozen=True)
@@ -40,10 +41,15 @@ _NUMBER_WORDS = {
     "fifty": 50, "hundred": 100, "single": 1, "half": 0.5,
 }  # fmt: skip
 _UNIT = (
-    r"%|percent\b|°|degrees?\b|deg\b|dpi\b|pts?\b|points?\b|mm\b|cm\b|inch(?:es)?\b|in\b(?=\s*(?:$|margins?|from|off|"
+    r"%|percent\b|°|degrees?\b|deg\b|dpi\b|pts?\b|points?\b|mm\b|cm\b|inch(?:es)?\b|centimet(?:er|re)s?\b|millimet(?:er|re)s?\b|in\b(?=\s*(?:$|margins?|from|off|"
     r"on|each|all|of|around)\b)|px\b|pixels?\b|kb\b|mb\b|gb\b|pages?\b|bytes?\b"
 )
 _MEASURE = re.compile(rf"(?<![\w.])(-?\d+(?:\.\d+)?)\s*-?\s*({_UNIT})", re.IGNORECASE)
+# "half an inch", "an inch", "a centimetre": a length said in words (the number and the unit in one span)
+_WORD_MEASURE = re.compile(
+    r"\b(half|a\s+quarter|an?)\s+(?:of\s+)?(?:an?\s+)?(inch|centimet(?:er|re)|millimet(?:er|re))\b", re.IGNORECASE
+)
+_WORD_AMOUNTS = {"half": 0.5, "a quarter": 0.25, "a": 1.0, "an": 1.0}
 _ORDINAL = r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|final|\d+(?:st|nd|rd|th))"
 _COUNT = r"(?:\d+|" + "|".join(_NUMBER_WORDS) + r")"
 _NOT_MEASURE = r"(?![\d.])(?!\s*(?:%|°|degrees?\b|dpi\b|pts?\b|points?\b|mm\b|cm\b|inch|px\b|pixels?\b))"
@@ -53,22 +59,35 @@ _PAGE_LIST = (  # "pages 7 to 9 and then page 2"; "page 3, 100 points wide" is p
 )
 _PAGES = re.compile(
     r"\b(?:"
+    r"between\s+pages?\s+\d+\s+and\s+(?:page\s+)?\d+|"  # "between pages 3 and 4": a place, after page 3
+    rf"{BEYOND}|"  # "everything after page 9": the pages past it
     rf"(?:pages?|pp?\.)\s*{_PAGE_LIST}(?:\s+(?:onwards?|on|to the end|and (?:after|beyond|following)))?"
     rf"|(?:from|starting (?:at|from)|after|before)\s+page\s+\d+(?:\s+(?:on(?:wards?)?|to the end))?"
     rf"|(?:the\s+)?(?:first|last|final|next|remaining)\s+{_COUNT}\s+pages?"
     rf"|(?:the\s+)?{_ORDINAL}(?:\s*(?:,|and|&)\s*(?:the\s+)?{_ORDINAL})*(?:\s+two)?\s+pages?"
     r"|(?:the\s+)?(?:cover|title|front|back|signature|closing|opening)\s+pages?"
+    rf"|{COVER}|the\s+back\s+cover"
     r"|(?:every\s+|each\s+|the\s+)?(?:odd|even)(?:-numbered)?\s+pages?"
     r"|(?:every|each|all(?:\s+the)?|all\s+of\s+the|the\s+whole|the\s+entire|whole|entire|both)\s+pages?"
     r"|(?:the\s+)?(?:rest|remainder)\s+of\s+the\s+pages|(?:the\s+)?remaining\s+pages?"
     r")\b",
     re.IGNORECASE,
 )
+_EXCEPTION = r"(?:except(?:\s+for)?|but|other\s+than|apart\s+from|save\s+for|excluding|besides)"
 # "every page except the first one", "all pages but 3 and 4": one page reference, the pages left after the exception
+# One page named after an exception and joined to it: "… and the back page", ", page 7", "and the last page"
+_AND_NAMED = (
+    rf"(?:\s*(?:,|and|&)\s*(?:the\s+)?(?:{_ORDINAL}\s+page|(?:cover|title|front|back|closing)\s+page|cover|"
+    rf"back\s+cover|pages?\s+{_PAGE_LIST}))*"
+)
 _ALL_BUT = re.compile(
     r"\b(?:every|each|all(?:\s+(?:the|of\s+the))?)\s+pages?\s+(?:except(?:\s+for)?|but|other\s+than|apart\s+from|"
     rf"save\s+for|excluding|besides)\s+(?:the\s+)?(?:(?:first|last|final)(?:\s+{_COUNT})?(?:\s+(?:ones?|pages?))?|"
-    rf"(?:cover|title|front)(?:\s+page)?|(?:pages?\s+)?{_PAGE_LIST})\b",
+    rf"(?:front\s+)?(?:cover|title|front)(?:\s+page)?(?!\s+(?:letters?|sheets?|notes?|emails?))|(?:pages?\s+)?{_PAGE_LIST})"
+    rf"{_AND_NAMED}\b"
+    # "everything except the cover", "all but the last two pages": the exception names pages itself
+    rf"|\b(?:everything|all)\s+{_EXCEPTION}\s+(?:(?:the\s+)?(?:first|last|final|title|front|back)(?:\s+{_COUNT})?\s+"
+    rf"pages?|{COVER}|pages?\s+{_PAGE_LIST}){_AND_NAMED}\b",
     re.IGNORECASE,
 )
 _COLOURS = (
@@ -87,7 +106,8 @@ _POSITION = re.compile(
     re.IGNORECASE,
 )
 _FORMAT = re.compile(
-    r"(?<!the )\b(?:ms\s+)?word(?:\s+(?:document|doc|file))?\b(?!\s*⟦)|\bdocx\b|\bpower\s*point\b|\bpptx?\b|"
+    r"(?<!the )\b(?:ms\s+)?word(?:\s+(?:document|doc|file))?\b(?!\s*⟦)(?![\s-]+counts?\b)|"  # no "word count"
+    r"\bdocx\b|\bpower\s*point\b|\bpptx?\b|"
     r"\bslides?\b|"
     r"\bslide\s*deck\b|\bpresentation\b|\bexcel\b|\bxlsx\b|\bspreadsheets?\b|\bworkbook\b|\bpngs?\b|\bjpe?gs?\b|"
     r"\btiffs?\b|\btif\b|\bmarkdown\b|\bmd\b|\btxt\b|\bplain[- ]text\b|\btext\s+files?\b|\bimages?\b|\bpictures?\b|"
@@ -111,10 +131,14 @@ _CATEGORY = re.compile(
 )
 # Words that name one tool family: the plan must have a step of that family when the word is said.
 VERB_TASKS: dict[str, tuple[str, ...]] = {
-    r"redact\w*|black\s*out|blacked\s+out|blank\s+out|censor\w*|white\s*out": ("redact_text", "redact_pages"),
+    r"redact\w*|black\s*out|blacked\s+out|blank\s+out|censor\w*|white\s*out": (
+        "redact_text",
+        "redact_pages",
+    ),
     r"highlight\w*": ("highlight_text", "delete_annotations", "read_annotations"),
     r"underlin\w*|underscor\w*": ("underline_text", "delete_annotations", "read_annotations"),
-    r"strike\s*out|strikethrough|strike\s+through|struck|cross(?:ed)?\s+out|(?:draw|put)\s+a\s+line\s+through": (
+    r"strike\s*out|strikethrough|strike\s+through|struck|cross(?:ed)?\s+out|"
+    r"(?:draw|put)\s+an?\s+(?:\w+\s+)?line\s+through": (
         "strikeout_text",
         "delete_annotations",
         "read_annotations",
@@ -140,6 +164,18 @@ VERB_TASKS: dict[str, tuple[str, ...]] = {
     r"metadata|properties": ("get_metadata", "set_metadata", "sanitize"),
     r"attachments?": ("extract_attachments", "sanitize"),
     r"tables?": ("extract_tables", "convert_to_xlsx", "convert_to_docx", "convert_to_markdown"),
+    r"comments?": ("add_comment", "read_annotations", "delete_annotations"),  # "page numbers and a comment"
+    r"wipe|wiped": ("redact_text", "redact_pages", "delete_annotations"),  # wipe out words, pages or marks
+    r"logos?": ("add_image", "add_watermark", "add_signature", "extract_images"),  # "page numbers and the logo"
+    # a document property is said only by a step that reads or writes properties ("the page count and the author")
+    r"title|author|subject|keywords": (
+        "get_metadata",
+        "set_metadata",
+        "sanitize",
+        "add_page_with_text",
+        "fill_form",
+        "read_form",
+    ),
     r"summar\w*|sum\s+up": ("summarize",),
     # No tool does these: the model (or a refusal) answers them.
     r"print\w*|e-?mail(?:ed|ing)?|fax\w*|translat\w*|upload|uploads|uploading|share|sharing|shared|post|tweet\w*|"
@@ -149,11 +185,16 @@ VERB_TASKS: dict[str, tuple[str, ...]] = {
 _VERB = re.compile("|".join(rf"\b(?:{p})\b" for p in VERB_TASKS), re.IGNORECASE)
 # Words that change what an operation means or how; accounting knows which plans use each.
 _MODIFIER = re.compile(
-    rf"\b(?:{WHOLE_WORDS}|{CASE_SENSITIVE})\b|"
+    rf"\b(?:{WHOLE_WORDS}|{CASE_SENSITIVE}|{FLAT})\b|"
+    r"\bvery\s+(?:beginning|start|front|end|back|top|bottom|left|right|middle|centre|center)\b|"
+    # "in small letters", "with high quality": how the text or the pictures look, which no step here sets
+    r"\b(?:small|smaller|tiny|large|larger|big|bigger|huge)\s+(?:letters|font|print|type|writing)\b|"
+    r"\b(?:high|higher|highest|best|good|top|full|maximum|max)\s+quality\b|"
+    r"\bcolou?r\b|"
     r"\b(?:\w+\s+times|once|down\s+to|except(?:\s+for)?|excluding|exclude|but|other\s+than|apart\s+from|save\s+for|besides|not|no|never|none|nothing|"
     r"without|don't|dont|do\s+not|twice|thrice|double|triple|again|every\s+other|alternate|alternating|only|"
     r"diagonal(?:ly)?|horizontal(?:ly)?|vertical(?:ly)?|bold|italics?|large|larger|big|bigger|huge|small|tiny|"
-    r"smaller|faint|light|lightly|transparent|semi-transparent|see-through|opaque|solid|clockwise|"
+    r"smaller|faint|faintly|light|lightly|transparent|semi-transparent|see-through|opaque|solid|clockwise|"
     r"counter-?clockwise|anti-?clockwise|upside|sideways|landscape|portrait|reverse|reversed|backwards?|opposite|"
     r"lossless|gently|strongly|aggressive(?:ly)?|heavily|maximum|max|minimum|lowest|highest|best|quality|"
     r"english|german|french|spanish|italian|dutch|portuguese|chinese|japanese|arabic|russian|"
@@ -247,11 +288,17 @@ def _fillers() -> frozenset[str]:
     return frozenset((set(_stop_words()) - _MEANING) | _KNOWN)
 
 
+def is_filler(word: str) -> bool:
+    """A word that carries no instruction of its own ("the", "document", "please")."""
+    return word.lower() in _fillers()
+
+
 # "these two invoices", "into one PDF", "both files": which files, not how many of anything.
 _FILE_REFERENCE = re.compile(
     r"\b(?:these|those|the|all|both|my|our)\s+(?:two|three|four|five|\d+)\s+(?!times\b)[a-z]+s\b|"
     r"\b(?:into|as|in|to)\s+(?:one|a\s+single|a\s+new|one\s+single)\s+(?:pdf|file|document|doc)\b|"
-    r"\binto\s+(?:just\s+)?one\b(?!\s*[\w-])",
+    r"\binto\s+(?:just\s+)?one\b(?!\s*[\w-])|"
+    r"\b(?:these|those)\s+(?:two|three|four)\b(?!\s+(?:times|pages?|copies|words?))",  # "put these two together"
     re.IGNORECASE,
 )
 # "… I can paste into slides", "so we can print it": why the person wants it, not another instruction.
@@ -272,10 +319,12 @@ def _whole_token(clause: str, m: re.Match[str]) -> bool:
     """Not a piece of a hyphenated word ("only" in "read-only", "page" in "multi-page")."""
     before = clause[m.start() - 1] if m.start() else " "
     after = clause[m.end()] if m.end() < len(clause) else " "
-    return before != "-" and after != "-"
+    named = after == "." and clause[m.end() + 1 : m.end() + 2].isalpha()  # "summary" in "summary.pdf": a file name
+    return before != "-" and after != "-" and not named
 
 
-_TOKEN = re.compile(r"⟦\d+⟧|#?[\w'’]+(?:[.\-–][\w'’]+)*", re.UNICODE)
+# A word: letters and digits, joined by dots, dashes or the signs a password holds ("Tulip#2291", "Birch!884")
+_TOKEN = re.compile(r"⟦\d+⟧|#?[\w'’]+(?:[.\-–#!@$%*+=][\w'’]+)*", re.UNICODE)
 
 
 def tag(clause: str, quotes: list[str], file_names: tuple[str, ...] = ()) -> list[Span]:
@@ -299,6 +348,8 @@ def tag(clause: str, quotes: list[str], file_names: tuple[str, ...] = ()) -> lis
         claim("pages", m)
     for m in _MEASURE.finditer(clause):
         claim("measure", m, (float(m.group(1)), m.group(2).lower()))
+    for m in _WORD_MEASURE.finditer(clause):
+        claim("measure", m, (_WORD_AMOUNTS[" ".join(m.group(1).lower().split())], unit_of(m.group(2))))
     file_words = {
         a for n in file_names for w in re.split(r"[\W_]+", n.rsplit(".", 1)[0].lower()) if w for a in word_aliases(w)
     }

@@ -18,10 +18,21 @@ WHOLE_WORDS = (
 CASE_SENSITIVE = (
     r"case[- ]sensitive(?:ly)?|(?:with\s+)?(?:the\s+)?(?:exact|matching|same)\s+(?:case|capitali[sz]ation)"
     r"|match(?:ing)?\s+(?:the\s+)?case"
+    # "matching upper and lower case exactly", "match the capital T exactly", "capitals only"
+    r"|match(?:ing)?\s+(?:the\s+)?upper\s+and\s+lower\s*case(?:\s+exactly)?"
+    r"|match(?:ing)?\s+the\s+(?:capital|upper\s*case)\s+(?:letters?\s+)?(?:[a-z]\s+)?exactly"
+    r"|(?:in\s+)?(?:capitals|caps|capital\s+letters|upper\s*case)\s+only"
+    r"|exactly\s+as\s+(?:written|typed|shown|given)"
     r"|(?:but\s+)?only\s+(?:where|when)\s+it(?:'s|\s+is)\s+(?:written\s+)?in\s+(?:all\s+)?(?:capitals|caps|"
     r"capital\s+letters|upper\s*case)"
 )
-_CAPITALS = re.compile(r"\bin\s+(?:all\s+)?(?:capitals|caps|capital\s+letters|upper\s*case)\b", re.IGNORECASE)
+_CAPITALS = re.compile(
+    r"\bin\s+(?:all\s+)?(?:capitals|caps|capital\s+letters|upper\s*case)\b|^(?:capitals|caps|capital\s+letters|upper\s*case)"
+    r"\s+only\b",
+    re.IGNORECASE,
+)
+# "capitals only, not acme": the term in other letters, shown to say what is left out
+_LOWER_COUNTER = re.compile(r"\s*,?\s*(?:but\s+)?not\s+([\w&.'-]+(?:\s+[\w&.'-]+)?)", re.IGNORECASE)
 # "(not 'category' etc.)", "I don't want 'asterisk' lit up": a longer word shown to say what whole words mean.
 _COUNTER = re.compile(
     r"\(?\s*\b(?:but\s+)?(?:not|never|rather\s+than|instead\s+of|(?:i\s+)?(?:don'?t|do\s+not)\s+(?:want|need|mean))"
@@ -44,6 +55,22 @@ _UNSUPPORTED = re.compile(
     r"\bheadings?\b|\borgani[sz]ations?\b|\bcompan(?:y|ies)\b(?!\s+name)",
     re.IGNORECASE,
 )
+
+
+# "$1,200", "the old price £45.99", "the fee of €300": an amount of money written out
+_MONEY = re.compile(
+    r"(?:\b(?:the\s+)?(?:(?:old|new|current|original|previous|listed)\s+)?(?:price|amount|figure|fee|total|sum|cost)\s+"
+    r"(?:of\s+)?)?(?P<amount>[$€£]\s?\d{1,3}(?:,\d{3})*(?:\.\d+)?(?![\d,]))",
+    re.IGNORECASE,
+)
+
+
+# Words that open a sentence in capitals ("Which pages have comments?"): never the first word of a term
+_OPENERS = {
+    "which", "what", "where", "when", "who", "whom", "whose", "why", "how", "does", "do", "did", "is", "are", "was",
+    "were", "can", "could", "would", "will", "should", "please", "the", "a", "an", "i", "it", "this", "that", "these",
+    "those", "there", "my", "our", "your", "any", "all", "every", "each", "some", "no",
+}  # fmt: skip
 
 
 @dataclass
@@ -97,16 +124,22 @@ def target_in(clause: str, verb: str, quotes: list[str]) -> Target:
         target.terms = quoted
         if target.whole_words:
             _drop_counter_examples(clause, quotes, target)
-    target.categories = categories_in(after)
-    case = re.search(rf"\b(?:{CASE_SENSITIVE})\b", clause, re.IGNORECASE)
-    if case and not (_CAPITALS.search(case.group(0)) and not all(t.isupper() for t in target.terms or ["x"])):
-        target.case_sensitive = True  # "only where it's written in capitals" means case only for a term in capitals
+    if not target.terms:
+        _money_term(after, target)
+    if not target.terms:
+        after_kinds = _named_terms(after, target)  # "the name Deborah Okafor and the account number 4417-2290-18"
+    else:
+        after_kinds = after
+    target.categories = [] if target.terms and _MONEY.search(after) else categories_in(after_kinds)
     unsupported = _UNSUPPORTED.search(after)
     if not target.terms and not (unsupported and not target.categories):
         m = re.search(rf"^\s*{_LEAD}(?:{_KIND_NOUN}\s+)?([A-Z0-9][\w&.'-]*(?:\s+[A-Z0-9][\w&.'-]*)*)", after)
         if m and not target.categories:
-            candidate = m.group(1).strip()
-            if candidate.lower() not in ("all", "every", "each", "any", "the", "page", "pages"):
+            words = m.group(1).split()
+            while words and words[0].lower() in _OPENERS:  # "Does ACME appear?": the question's words go
+                words.pop(0)
+            candidate = " ".join(words)
+            if candidate and candidate.lower() not in ("all", "every", "each", "any", "the", "page", "pages"):
                 target.terms = [candidate]
         if not target.terms and not target.categories:
             m = re.search(
@@ -120,11 +153,54 @@ def target_in(clause: str, verb: str, quotes: list[str]) -> Target:
             m = re.search(rf"\bthe\s+{_KIND_NOUN}\s+([\w&.'-]+)", after, re.IGNORECASE)
             if m and m.group(1).lower() not in _FUNCTION_WORDS:
                 target.terms = [m.group(1)]  # "the word warranty": the word, not only where it stands alone
+    case = re.search(rf"\b(?:{CASE_SENSITIVE})\b", clause, re.IGNORECASE)
+    if case and not (_CAPITALS.search(case.group(0)) and not all(t.isupper() for t in target.terms or ["x"])):
+        target.case_sensitive = True  # "only where it's written in capitals" means case only for a term in capitals
+        _drop_other_case(clause[case.end() :], target)
     if target.empty and _PRONOUN.search(after):
         target.pronoun = True
     if unsupported and not target.terms and not target.categories:
         target.unsupported = unsupported.group(0)  # "the client name": which of the parties is the client
     return target
+
+
+# "the name Deborah Okafor", "the account number 4417-2290-18": one name (capitalised words) or one number (a word
+# with digits) given with what it is: the literal text to find, not every name or account number
+_NAMED = re.compile(
+    r"\bthe\s+(?:(?P<name>name)\s+(?P<who>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*)*)|"
+    r"(?P<number>(?:account|reference|invoice|policy|case|order|customer|member(?:ship)?|id|card|phone)\s+number)\s+"
+    r"(?P<digits>[\w/-]*\d[\w/-]*))\b"
+)
+
+
+def _named_terms(after: str, target: Target) -> str:
+    """Names and numbers given with what they are become the terms; what is left of ``after`` (for categories)."""
+    found = list(_NAMED.finditer(after))
+    if not found:
+        return after
+    target.terms = [m.group("who") or m.group("digits") for m in found]
+    for m in found:
+        target.words |= {"the", (m.group("name") or m.group("number")).lower()}
+    return _NAMED.sub(" ", after)
+
+
+def _money_term(after: str, target: Target) -> None:
+    """'the old price $1,200': an amount written out is the literal text to find, not every price."""
+    m = _MONEY.search(after)
+    # (not "$…" yet: the plan builder reads any argument that starts with "$" as a step's result)
+    if m and len(_MONEY.findall(after)) == 1 and not m.group("amount").startswith("$"):
+        target.terms = [m.group("amount")]
+        target.words |= {w.lower() for w in re.findall(r"[a-z]+", m.group(0), re.IGNORECASE)}
+
+
+def _drop_other_case(rest: str, target: Target) -> None:
+    """'capitals only, not acme': a term written in other letters right after says what case-sensitive leaves out."""
+    m = _LOWER_COUNTER.match(rest)
+    if not m:
+        return
+    shown = m.group(1)
+    if any(shown.lower() == t.lower() and shown != t for t in target.terms):
+        target.words |= {"not", "but", *(w.lower() for w in shown.split())}
 
 
 def _drop_counter_examples(clause: str, quotes: list[str], target: Target) -> None:

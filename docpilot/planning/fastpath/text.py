@@ -1,11 +1,11 @@
-"""Request text: quoted strings set aside, then split into clauses at verbs."""
+"""Request text: quoted strings set aside, chat spellings read as words, then split into clauses at verbs."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["Request", "split_request", "VERBS"]
+__all__ = ["Request", "split_request", "clauses_of", "normalise", "VERBS"]
 
 # Verbs that start a new instruction. A clause boundary is a separator followed by one of these.
 VERBS = (
@@ -34,6 +34,68 @@ _SPELLED_PAGES = re.compile(
     re.IGNORECASE,
 )
 
+# Chat shorthand and frequent misspellings, read as the words meant. Only whole words are read: never a piece
+# of a file name ("notes_pg3.pdf"), a hyphenated word or a quoted string (those are ⟦n⟧ markers by then).
+_SHORTHAND = {
+    "pls": "please", "plz": "please", "pleas": "please", "thx": "thanks", "u": "you", "ur": "your",
+    "pw": "password", "pwd": "password", "passwd": "password", "pword": "password", "nums": "numbers",
+    "pgs": "pages", "pg": "page", "b4": "before", "w/": "with", "w/o": "without",
+    "teh": "the", "hte": "the", "adn": "and", "wiht": "with", "evry": "every", "evrey": "every",
+    "everypage": "every page", "seperate": "separate", "seperately": "separately", "seperated": "separated",
+    "compres": "compress", "compresss": "compress", "posible": "possible", "possibe": "possible",
+    "whats": "what's", "thats": "that's", "doesnt": "doesn't", "isnt": "isn't", "wich": "which",
+    "pasword": "password", "passowrd": "password", "paswword": "password", "hilight": "highlight",
+    "higlight": "highlight", "hightlight": "highlight", "wattermark": "watermark", "watermak": "watermark",
+    "adress": "address", "adresses": "addresses", "emial": "email", "emials": "emails", "untill": "until",
+    "occurence": "occurrence", "occurences": "occurrences", "begining": "beginning", "pagenumbers": "page numbers",
+    "seprate": "separate", "documnet": "document", "docuemnt": "document", "rotae": "rotate", "redcat": "redact",
+    "asap": "quickly", "pic": "picture", "pics": "pictures", "img": "image", "imgs": "images", "cuz": "because",
+    "coz": "because", "abt": "about", "ppl": "people", "num": "number",
+}  # fmt: skip
+# A shorthand word standing alone: not next to a dot-word, a hyphen, an apostrophe or an underscore
+_SHORT_WORD = re.compile(
+    r"(?<![\w.'’/-])(" + "|".join(sorted(map(re.escape, _SHORTHAND), key=len, reverse=True)) + r")(?![\w'’/-]|\.\w)",
+    re.IGNORECASE,
+)
+# "p3", "p 3", "pg.3", "pgs 3-5": a page abbreviation glued to (or just before) its number
+_PAGE_SHORT = re.compile(r"(?<![\w.'’/-])(pgs|pg|pp|p)\.?\s*(?=\d+\b(?!\.\w|[-_/]?[a-z]))", re.IGNORECASE)
+# "its going by email", "its too big": "it's" typed without its apostrophe (never "its pages", "its entirety")
+_ITS = re.compile(
+    r"\bits(?=\s+(?:going|gone|too|a|an|just|only|for|not|fine|done|ok|okay|already|all|in|on|been|got|getting|"
+    r"really|very|so|way|meant|supposed|because)\b)",
+    re.IGNORECASE,
+)
+# "quick q - …", "quick question: …", "hi there, …": an opener that asks nothing itself
+_OPENER = re.compile(
+    r"^(?:(?:hi|hey|hello)(?:\s+there)?\s*[,!.-]?\s+)?(?:(?:a\s+)?quick\s+(?:q|qn|question|one)|question)\s*[-–:,]\s*",
+    re.IGNORECASE,
+)
+
+
+# "compress what's left": what remains after the steps before, the result they pass on
+_WHAT_IS_LEFT = re.compile(r"\bwhat(?:'s|\s+is)\s+left\b(?!\s+of\b)|\bwhat\s+remains\b(?!\s+of\b)", re.IGNORECASE)
+
+
+def normalise(text: str) -> str:
+    """Chat shorthand and common misspellings read as the words meant ("pg 3" → "page 3", "pls" → "please",
+    "teh" → "the"), so every rule reads one spelling; run on the request with its quoted strings masked."""
+    text = _OPENER.sub("", text)
+    text = _PAGE_SHORT.sub(lambda m: "pages " if m.group(1).lower() in ("pgs", "pp") else "page ", text)
+    text = _SHORT_WORD.sub(_meant, text)
+    text = _WHAT_IS_LEFT.sub("it", text)
+    return _ITS.sub(lambda m: _cased(m.group(0), "it's"), text)
+
+
+def _meant(m: re.Match[str]) -> str:
+    """The word a shorthand stands for; a word in capitals ("ASAP", "PLS") is text to write and stays."""
+    said = m.group(1)
+    return said if len(said) > 1 and said.isupper() else _cased(said, _SHORTHAND[said.lower()])
+
+
+def _cased(said: str, word: str) -> str:
+    """The word meant, capitalised when the word said was (a sentence's first word stays one)."""
+    return word[0].upper() + word[1:] if said[:1].isupper() and not said.isupper() else word
+
 
 def _digits(text: str) -> str:
     """'pp. 3-5' → 'pages 3-5'; 'pages two to four' → 'pages 2 to 4'."""
@@ -51,6 +113,44 @@ def _digits(text: str) -> str:
 
 _QUOTE_MAP = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "«": '"', "»": '"', "`": "'"})
 
+# A statement after a comma or a dash ("…, it's just an advert", "the scanner doubled everything - drop …"):
+# a new clause, so what it says is read (or set aside) on its own
+_STATEMENT = (
+    r"(?:it's|it\s+is|it\s+was|this\s+is|that's|they're|they\s+are|there's|there\s+(?:is|are|were)|"
+    r"(?:before|because|since)\s+(?:it|this|they|these|I|we|the\s+\w+)\b)"
+)
+# "… before it goes on the website", "Before this goes to the landlord I need …": when it is needed, said as why
+_BEFORE = re.compile(
+    r"\s*\b(before\s+(?:it|this|they|these|the\s+\w+|I|we)\s+(?:goes|go|gets|get|is|are|'s|'re)\b[^,;⟦]*?)"
+    r"(?:\s*,\s*|\s+(?=(?:I|we)\s+(?:need|want|would\s+like|'d\s+like)\b|(?:please\s+)?(?:can|could)\s+you\b|"
+    rf"please\b|{_VERB_START})|\s*(?:please\s*)?$)",
+    re.IGNORECASE,
+)
+_POLITE_END = re.compile(r"\s*(?:please|pls|thanks|thank\s+you)?\s*[.!]?\s*", re.IGNORECASE)
+# "I need all the phone numbers blacked out": the thing, then what is to be done to it
+_PARTICIPLES = {
+    "blacked out": "black out", "redacted": "redact", "highlighted": "highlight", "underlined": "underline",
+    "crossed out": "cross out", "struck out": "strike out", "removed": "remove", "deleted": "delete",
+    "rotated": "rotate", "compressed": "compress", "watermarked": "watermark", "numbered": "number",
+    "encrypted": "encrypt", "unlocked": "unlock", "merged": "merge", "combined": "combine", "flattened": "flatten",
+    "sanitised": "sanitise", "sanitized": "sanitize", "ocr'd": "ocr", "stamped": "stamp", "extracted": "extract",
+}  # fmt: skip
+_DONE_TO = re.compile(
+    r"^(?:please\s+)?(?:(?:I|we)\s+(?:need|want|would\s+like|'d\s+like)|(?:can|could)\s+(?:I|we)\s+(?:get|have))\s+"
+    r"(?P<thing>(?:(?!\b(?:to|be|it|them|this|that)\b)[^,;:])+?)\s+"
+    rf"(?P<done>{'|'.join(map(re.escape, _PARTICIPLES))})(?P<rest>\s+(?!(?:so|because|as|if|when)\b).*)?$",
+    re.IGNORECASE,
+)
+
+
+def _reframed(clause: str) -> str:
+    """'I need the phone numbers blacked out on page 2' → 'black out the phone numbers on page 2': the same
+    instruction said the way the rules read it."""
+    m = _DONE_TO.match(clause)
+    if not m:
+        return clause
+    return f"{_PARTICIPLES[m.group('done').lower()]} {m.group('thing')}{m.group('rest') or ''}"
+
 
 @dataclass
 class Request:
@@ -61,9 +161,13 @@ class Request:
     quotes: list[str] = field(default_factory=list)
     clauses: list[str] = field(default_factory=list)
 
+    def retold(self, text: str) -> Request:
+        """The same request with its text said another way (file mentions written as the file's name)."""
+        return Request(self.original, text, self.quotes, clauses_of(text))
+
 
 def split_request(request: str) -> Request:
-    """Normalize quotes, protect quoted strings, split into instruction clauses."""
+    """Normalize quotes, protect quoted strings, read shorthand, split into instruction clauses."""
     text = " ".join(request.translate(_QUOTE_MAP).split())
     quotes: list[str] = []
 
@@ -71,7 +175,12 @@ def split_request(request: str) -> Request:
         quotes.append(match.group(1) or match.group(2))
         return f"⟦{len(quotes) - 1}⟧"
 
-    masked = _digits(_QUOTED.sub(protect, text))
+    masked = _digits(normalise(_QUOTED.sub(protect, text)))
+    return Request(request, masked, quotes, clauses_of(masked))
+
+
+def clauses_of(masked: str) -> list[str]:
+    """The instruction clauses of a masked request: sentences, then the parts that start with a verb."""
     parts = re.split(r"(?<=[.;!?])\s+|;\s*", masked)
     clauses: list[str] = []
     for part in parts:
@@ -84,8 +193,21 @@ def split_request(request: str) -> Request:
         if intro:  # "Tidy up the contract for the board: number the pages …" — the list after the colon says what
             clauses.append(intro.group(1).strip() + ":")
             part = part[intro.end() :]
-        pieces = re.split(
-            rf"(?:,\s*(?:and\s+)?|\s+and\s+|\s+then\s+|,\s*then\s+)(?={_VERB_START})", part, flags=re.IGNORECASE
-        )
-        clauses.extend(p.strip(" ,") for p in pieces if p and p.strip(" ,"))
-    return Request(request, masked, quotes, clauses)
+        for piece in _purposes(part):
+            pieces = re.split(
+                rf"(?:,\s*(?:and\s+|so\s+)?|\s+and\s+|\s+then\s+|,\s*then\s+|\s+[-–]\s+)(?={_VERB_START})|"
+                rf"\s*,\s*(?={_STATEMENT})(?!(?:it's|it\s+is)\s+[^\s,]+\s*$)",  # "…, it's hunter22" stays whole
+                piece,
+                flags=re.IGNORECASE,
+            )
+            clauses.extend(_reframed(p.strip(" ,-–")) for p in pieces if p and p.strip(" ,-–"))
+    return clauses
+
+
+def _purposes(part: str) -> list[str]:
+    """'sanitise this before it goes on the website' → the instruction, and when it is wanted as a clause of its
+    own (read as an aside, or not at all)."""
+    m = _BEFORE.search(part)
+    if not m or not (m.start() == 0 or _POLITE_END.fullmatch(part[m.end() :])):
+        return [part]
+    return [p for p in (part[: m.start()], m.group(1), part[m.end() :]) if p.strip(" ,")]
