@@ -657,7 +657,7 @@ def test_two_files_put_together() -> None:
 @pytest.mark.parametrize(
     ("request_text", "files"),
     [
-        ("Which pages have comments?", TWELVE),  # "Which" is no term to search for
+        ("Which pages have comments?", TWELVE),  # "Which" is no term to search for (the comments are read)
         ("Does ACME appear?", TWELVE),
         ("Turn these images into a PDF.", WITH_STAMP),
         (
@@ -672,6 +672,8 @@ def test_old_wrong_readings_handed_on(request_text: str, files: dict[str, FileIn
     got = steps(request_text, files)
     assert (
         got is None
+        or request_text.startswith("Which pages")
+        and got == [("read_annotations", {"pages": "all"})]
         or request_text.startswith("show the table")
         and [t for t, _ in got]
         == [
@@ -801,4 +803,296 @@ def test_said_after_or_plainly(request_text: str, expected: tuple[str, dict]) ->
     ["John Smith blacked out", "search for the", "the names were redacted"],
 )
 def test_said_after_or_plainly_handed_on(request_text: str) -> None:
+    assert handed_on(request_text)
+
+
+# --- the fifth blind batch's misses, made general -----------------------------------------------------------------
+
+SEAL = {**TWELVE, "seal.png": FileInfo("seal.png", "/x/seal.png", "image")}
+SHOTS = {name: FileInfo(name, f"/x/{name}", "image") for name in ("shot1.png", "shot2.png")}
+
+
+@pytest.mark.parametrize(
+    ("request_text", "expected"),
+    [
+        # text taken off pages is text, never the pages themselves
+        ("Grab the words off every even-numbered page.", ("extract_text", {"pages": "even"})),
+        ("Grab the words off pages 2-4.", ("extract_text", {"pages": "2-4"})),
+        ("extract the words of page 5", ("extract_text", {"pages": "5"})),
+        ("Grab the text of the odd pages", ("extract_text", {"pages": "odd"})),
+        ("copy out the text", ("extract_text", {})),
+        ("copy the words off page 2", ("extract_text", {"pages": "2"})),
+        (
+            "copy out all the text and save it as contract_text.txt",
+            ("extract_text", {"output": "contract_text.txt"}),
+        ),
+        ("Take out the 1st, 3rd and 6th pages.", ("delete_pages", {"pages": "1,3,6"})),
+        # an ordinal page and every page after it
+        ("Save everything from the sixth page onwards as a separate PDF.", ("extract_pages", {"pages": "6-last"})),
+        ("Save everything from the sixth page onward as a separate PDF.", ("extract_pages", {"pages": "6-last"})),
+        ("delete the 3rd page to the end", ("delete_pages", {"pages": "3-last"})),
+        # "between pages 5 and 15": a range (neighbours stay a place for a new page)
+        (
+            "Between pages 5 and 15, where does ISO 9001 come up?",
+            ("search_text", {"terms": ["ISO 9001"], "pages": "5-15"}),
+        ),
+        ("extract the text between pages 2 and 6", ("extract_text", {"pages": "2-6"})),
+        ("insert a blank page between pages 3 and 4", ("insert_blank_pages", {"after": "3", "count": 1})),
+        # several capitalised terms listed
+        (
+            "Please underline Tenant and Landlord, matching whole words only.",
+            ("underline_text", {"terms": ["Tenant", "Landlord"], "whole_words": True}),
+        ),
+        ("Find Appendix C or Annex 3 for me.", ("search_text", {"terms": ["Appendix C", "Annex 3"]})),
+        ("highlight Tenant, Landlord and Agent", ("highlight_text", {"terms": ["Tenant", "Landlord", "Agent"]})),
+        ("where does ISO come up?", ("search_text", {"terms": ["ISO"]})),
+        # upside down, said with a flip
+        (
+            "Pages four and eight are upside-down, flip them round please.",
+            ("rotate_pages", {"pages": "4,8", "degrees": 180}),
+        ),
+        ("pages 4 and 8 are upside down, turn them round", ("rotate_pages", {"pages": "4,8", "degrees": 180})),
+        # the colour of the redaction boxes
+        (
+            "redact any web links / URLs, with white boxes instead of black",
+            ("redact_text", {"categories": ["url"], "color": "white"}),
+        ),
+        ("redact 'Acme' with grey bars", ("redact_text", {"terms": ["Acme"], "color": "grey"})),
+        (
+            "redact the emails with black boxes instead of white",
+            ("redact_text", {"categories": ["email"], "color": "black"}),
+        ),
+        # page numbers shown as a fraction; the first number said again with its page
+        (
+            "could u paginate it as 3/12 style (page slash total), top centre",
+            ("add_page_numbers", {"format": "{n}/{total}", "position": "top-center"}),
+        ),
+        (
+            "number pages 3 to the end, with the count starting at 1 on page 3",
+            ("add_page_numbers", {"pages": "3-last", "start": 1}),
+        ),
+    ],
+)
+def test_fifth_batch_plans(request_text: str, expected: tuple[str, dict]) -> None:
+    task, args = one(request_text)
+    assert task == expected[0]
+    assert {k: v for k, v in args.items() if k in expected[1]} == expected[1]
+
+
+def test_see_through_watermark_is_the_default_opacity() -> None:
+    task, args = one("Could you use seal.png as a see-through watermark, but only on the cover page?", SEAL)
+    assert task == "add_watermark"
+    assert args["image"] == "seal.png" and args["pages"] == "1" and "opacity" not in args
+
+
+def test_image_right_in_the_centre() -> None:
+    files = {**TWELVE, "portrait.jpg": FileInfo("portrait.jpg", "/x/portrait.jpg", "image")}
+    task, args = one("add the photo to the first page, 200 pt wide, right in the centre", files)
+    assert task == "add_image"
+    assert args["position"] == "center" and args["width"] == 200 and args["page"] == "1"
+
+
+def test_screenshots_are_images() -> None:
+    task, args = one("Make a PDF from the screenshots and call it screens.pdf", SHOTS)
+    assert task == "images_to_pdf"
+    assert args["images"] == ["shot1.png", "shot2.png"] and args["output"] == "screens.pdf"
+
+
+@pytest.mark.parametrize(
+    ("request_text", "files"),
+    [
+        # no "…the words/text off/of/from…" phrasing takes the pages out
+        ("Take the words out of page 3", TWELVE),
+        ("take the text out of pages 1-3", TWELVE),
+        ("pull the text off page 2 as a separate PDF", TWELVE),
+        # "onwards" only after one page named by its ordinal
+        ("delete the last page onwards", TWELVE),
+        ("insert a blank page between pages 3 and 9", TWELVE),
+        # a list of terms ends at a lower-case word or a page
+        ("highlight Tenant and landlord", TWELVE),
+        # upside down and a quarter turn disagree; a bare flip is no turn
+        ("page 3 is upside-down, rotate it 90 degrees", TWELVE),
+        ("flip pages 4 and 8", TWELVE),
+        # white or black boxes only with the contrast said; boxes of no colour; the same colour twice
+        ("redact the emails with white boxes", TWELVE),
+        ("redact the emails with boxes", TWELVE),
+        ("redact the emails with white boxes instead of white", TWELVE),
+        ("redact the emails in red with white boxes instead of black", TWELVE),
+        # a see-through image the tool draws solid; "faintly" with no low opacity said
+        ("add seal.png to page 1, see-through", SEAL),
+        ("use seal.png as a see-through watermark at 100% opacity", SEAL),
+        ("Stamp the word COPY faintly across every page", TWELVE),
+        # a fraction that is no page of a total; a start said of another page
+        ("add page numbers as 12/3", TWELVE),
+        ("number pages 3 to the end, starting at 1 on page 4", TWELVE),
+        # screenshots of a PDF's pages are no uploaded images
+        ("delete the screenshots on page 3", TWELVE),
+        ("extract the screenshots from page 2", TWELVE),
+        ("add seal.png to page 1, on the right in the centre", SEAL),
+    ],
+)
+def test_fifth_batch_handed_on(request_text: str, files: dict[str, FileInfo]) -> None:
+    assert handed_on(request_text, files)
+
+
+@pytest.mark.parametrize(
+    ("clause", "pages"),
+    [
+        ("from the sixth page onwards", "6-last"),
+        ("the 3rd page to the end", "3-last"),
+        ("between pages 5 and 15", "5-15"),
+        ("between pages 3 and 4", "3,4"),
+    ],
+)
+def test_fifth_batch_page_references(clause: str, pages: str) -> None:
+    assert pages_in(clause, 12) == pages
+
+
+@pytest.mark.parametrize(
+    ("request_text", "values"),
+    [
+        ("tick the 'Agree' checkbox", {"Agree": True}),
+        ("untick the 'Newsletter' box", {"Newsletter": False}),
+        ("tick the 'A' box and tick the 'B' box", {"A": True, "B": True}),
+        ("put London in the City field", {"City": "London"}),
+        ("put John Smith in the Full Name field", {"Full Name": "John Smith"}),
+    ],
+)
+def test_checkboxes_and_plain_field_values(request_text: str, values: dict) -> None:
+    assert one(request_text) == ("fill_form", {"values": values})
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        # values in two clauses would fill the form twice: handed on until they are read as one step
+        "tick the 'Agree' checkbox and put London in the City field",
+        "put London in the City field and Paris in the Town field",
+        "put London in the city field",  # a field name in lower case may be a description
+        "put the London office in the City field",
+        "check the 'Agree' box on page 2",
+    ],
+)
+def test_checkboxes_and_plain_field_values_handed_on(request_text: str) -> None:
+    assert handed_on(request_text)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "pages"),
+    [
+        ("which pages have comments on them?", "all"),
+        ("which pages have markup?", "all"),
+        ("which pages from 2 to 5 have comments?", "2-5"),
+    ],
+)
+def test_which_pages_have_markup(request_text: str, pages: str) -> None:
+    assert one(request_text) == ("read_annotations", {"pages": pages})
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["which pages have notes about pricing?", "which pages have highlights?", "delete the pages from 3 to 1"],
+)
+def test_which_pages_have_markup_handed_on(request_text: str) -> None:
+    assert handed_on(request_text)
+
+
+def test_pages_from_to() -> None:
+    assert pages_in("rotate pages from 2 to 5", 12) == "2-5"
+    assert pages_in("pages from 4-6", 12) == "4-6"
+
+
+@pytest.mark.parametrize(
+    ("request_text", "expected"),
+    [
+        ("Author should be Chen Wei", {"author": "Chen Wei"}),
+        ("author: Chen Wei, title: Site Survey", {"author": "Chen Wei", "title": "Site Survey"}),
+        (
+            "Author should be Chen Wei, title Site Survey; save as survey_final.pdf",
+            {"author": "Chen Wei", "title": "Site Survey", "output": "survey_final.pdf"},
+        ),
+    ],
+)
+def test_property_named_first(request_text: str, expected: dict) -> None:
+    assert one(request_text) == ("set_metadata", expected)
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "Author should be changed to Bob",
+        "the title should be in capitals",
+        "Title: what is it?",
+        "Author: who wrote it?",
+        "the author is Chen Wei",  # said of the file as it is, no change asked
+    ],
+)
+def test_property_named_first_handed_on(request_text: str) -> None:
+    assert handed_on(request_text)
+
+
+QUOTE_TERMS = {name: FileInfo(name, f"/x/{name}", "pdf", pages=3) for name in ("terms.pdf", "quote.pdf")}
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "Append terms.pdf to the end of quote.pdf.",
+        "Append terms.pdf to quote.pdf",
+        "add terms.pdf to the end of quote.pdf",
+        "tack terms.pdf onto the back of quote.pdf",
+    ],
+)
+def test_one_file_appended_to_another(request_text: str) -> None:
+    plan = fast_reading(request_text, QUOTE_TERMS).plan
+    assert plan is not None and [s.task for s in plan.steps] == ["combine_files"]
+    assert plan.steps[0].args["files"] == ["quote.pdf", "terms.pdf"]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "add terms.pdf to quote.pdf",  # where in it is not said
+        "append terms.pdf to quote.pdf after page 1",
+        "append page 3 to quote.pdf",
+        "append terms.pdf to terms.pdf",
+    ],
+)
+def test_one_file_appended_to_another_handed_on(request_text: str) -> None:
+    assert handed_on(request_text, QUOTE_TERMS)
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "flip the page order round so the back page is first and the front page is last",
+        "flip the page order round",
+        "turn the order of the pages around",  # once a quarter turn of every page
+    ],
+)
+def test_page_order_flipped(request_text: str) -> None:
+    assert one(request_text) == ("reorder_pages", {"order": "reverse"})
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "turn pages 2-3 around",  # once a quarter turn: a half turn or a quarter is not said
+        "flip the page order round so the back page is first",
+        "flip the page order round so the front page is first and the back page is last",
+        "flip pages 2 and 3 round",
+    ],
+)
+def test_page_order_flipped_handed_on(request_text: str) -> None:
+    assert handed_on(request_text)
+
+
+def test_ocr_in_two_languages_by_halves() -> None:
+    assert one("make it searchable, half English, half German") == ("ocr", {"pages": "all", "language": "eng+deu"})
+
+
+@pytest.mark.parametrize(
+    "request_text", ["make it searchable, half English", "make the first half searchable in English"]
+)
+def test_ocr_halves_handed_on(request_text: str) -> None:
     assert handed_on(request_text)

@@ -228,3 +228,343 @@ def _not_planned(request: str, files: dict[str, FileInfo]) -> bool:
         return fast_reading(request, files).plan is None
     except NeedInfo:
         return True
+
+
+# --- a price is no step reference ------------------------------------------------------------------------------
+
+
+def test_a_dollar_amount_is_text_to_find_not_a_step_reference() -> None:
+    assert steps("strike out '$1,200'") == [("strikeout_text", {"terms": ["$1,200"], "pages": "all"})]
+    assert steps("strike out '$total'") == [("strikeout_text", {"terms": ["$total"], "pages": "all"})]
+    plan = fast_reading("strike out '$1,200'", TEN).plan
+    assert plan is not None and plan.steps[0].dep == []
+
+
+# --- one verb, a list of pages after "and" (never a second object) -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("request_text", "expected"),
+    [
+        ("delete everything except page 1 and page 10", [("extract_pages", {"pages": "1,10"})]),
+        ("Get rid of page 1 and page 4", [("delete_pages", {"pages": "1,4"})]),
+        ("delete page 3 and pages 7-9", [("delete_pages", {"pages": "3,7-9"})]),
+        ("delete page 2 and the last page", [("delete_pages", {"pages": "2,last"})]),
+        # a second object of another tool still splits
+        (
+            "add a DRAFT watermark and page numbers",
+            [("add_watermark", {"pages": "all", "text": "DRAFT"}), ("add_page_numbers", {})],
+        ),
+    ],
+)
+def test_a_list_of_pages_is_not_two_objects(request_text: str, expected: list[tuple[str, dict]]) -> None:
+    assert steps(request_text) == expected
+
+
+def test_kept_pages_then_a_named_page_is_handed_on() -> None:
+    # is the back page kept too, or dropped as well?
+    assert steps("drop all pages except the cover page and the back page") is None
+
+
+# --- a clause of arguments only, read with the step before it ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("request_text", "expected"),
+    [
+        (
+            "add a watermark 'DRAFT'. Font size 40 please.",
+            [("add_watermark", {"pages": "all", "text": "DRAFT", "font_size": 40.0})],
+        ),
+        (
+            "add a header 'Q3'. Left-aligned please.",
+            [("add_header_footer", {"header": "Q3", "pages": "all", "align": "left"})],
+        ),
+        (
+            "Watermark: SUPERSEDED. Purple, top-left corner, no tilt at all.",
+            [
+                (
+                    "add_watermark",
+                    {"pages": "all", "text": "SUPERSEDED", "rotation": 0, "position": "top-left", "color": "purple"},
+                )
+            ],
+        ),
+        (
+            "Footer text: © 2025 Northwind Traders. Left-aligned please.",
+            [("add_header_footer", {"footer": "© 2025 Northwind Traders", "pages": "all", "align": "left"})],
+        ),
+        ("Header: Quarterly Review Q3", [("add_header_footer", {"header": "Quarterly Review Q3", "pages": "all"})]),
+        ("add page numbers. Bottom right.", [("add_page_numbers", {"position": "bottom-right"})]),
+    ],
+)
+def test_arguments_said_after_the_instruction(request_text: str, expected: list[tuple[str, dict]]) -> None:
+    assert steps(request_text) == expected
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "add a watermark 'DRAFT' in red. Blue please.",  # which colour?
+        "delete page 3. Not page 4.",
+        "add a watermark 'DRAFT'. Except page 1.",
+        "add page numbers. No, bottom right.",
+        "Footer: Northwind on every page",  # words of a place: not all of it is the footer's text
+        "Footer text: Confidential. Make it red.",  # "it": the footer or the text?
+        "rotate page 2. Show me.",  # a change has nothing to show
+        "redact emails. phone numbers on page 2.",  # a second thing, with pages of its own
+        "add page numbers. Page 3.",  # only page 3, or from page 3?
+    ],
+)
+def test_arguments_that_disagree_or_limit_are_handed_on(request_text: str) -> None:
+    assert _not_planned(request_text, TEN)
+
+
+# --- a look-up asked twice, a question with the instruction that answers it, "list them" after a look-up -------
+
+
+@pytest.mark.parametrize(
+    ("request_text", "expected"),
+    [
+        ("who is the author? when was it created?", [("get_metadata", {})]),
+        ("Are there any comments in this PDF? List them for me.", [("read_annotations", {"pages": "all"})]),
+        ("What does page 1 say? Just give me its text.", [("extract_text", {"pages": "1"})]),
+        (
+            "look for the phrase 'governing law' and tell me where it is",
+            [("search_text", {"terms": ["governing law"], "pages": "all"})],
+        ),
+    ],
+)
+def test_questions_around_a_look_up(request_text: str, expected: list[tuple[str, dict]]) -> None:
+    assert steps(request_text) == expected
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "reverse the pages. reverse the pages.",  # a change twice is no look-up asked twice
+        "Is page 3 blank? Delete it.",  # a question that is a condition, before a change
+        "what is on page 2? rotate it",
+        "What does page 1 say?",  # the question alone
+        "What does page 1 say? Convert it to Word.",  # a file made answers no question: which pages?
+    ],
+)
+def test_questions_before_a_change_are_handed_on(request_text: str) -> None:
+    assert _not_planned(request_text, TEN)
+
+
+# --- what "them" is, said before: a topic and a colon, a state of the pages ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("request_text", "expected"),
+    [
+        ("Dates on the final page: underline them.", [("underline_text", {"categories": ["date"], "pages": "last"})]),
+        ("Pages 4 and 8: rotate them 90 degrees", [("rotate_pages", {"pages": "4,8", "degrees": 90})]),
+        (
+            "pages 3 and 4 are the wrong way round, can you switch them?",
+            [("reorder_pages", {"order": "1,2,4,3,5,6,7,8,9,10"})],
+        ),
+        ("pages 3 and 4 are the wrong way round, swap them", [("reorder_pages", {"order": "1,2,4,3,5,6,7,8,9,10"})]),
+        (
+            "the second and fifth pages came out upside down, can you turn them the right way up?",
+            [("rotate_pages", {"pages": "2,5", "degrees": 180})],
+        ),
+    ],
+)
+def test_what_them_is_said_before(request_text: str, expected: list[tuple[str, dict]]) -> None:
+    assert steps(request_text) == expected
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "pages 2 and 5 are sideways, can you turn them the right way up?",  # which way is up: left or right?
+        "pages 3, 4 and 5 are in the wrong order, can you switch them?",  # three pages: which order?
+    ],
+)
+def test_what_them_is_but_not_what_to_do_is_handed_on(request_text: str) -> None:
+    assert _not_planned(request_text, TEN)
+
+
+# --- statements that ask: "… should go", "… need to be …", "I need X signed", a password said by "locked with" ----
+
+
+@pytest.mark.parametrize(
+    ("request_text", "expected"),
+    [
+        ("any pages with nothing on them should go", [("remove_blank_pages", {})]),
+        ("the blank pages should go", [("remove_blank_pages", {})]),
+        ("page 3 has to be removed", [("delete_pages", {"pages": "3"})]),
+        (
+            "Any credit card numbers in here need to be blacked out.",
+            [("redact_text", {"categories": ["card"], "pages": "all"})],
+        ),
+        (
+            "I need my name, Olivia Grant, signed on every single page",
+            [("add_signature", {"page": "all", "name": "Olivia Grant"})],
+        ),
+        ("This PDF is locked with 'abc123', unlock it", [("remove_password", {"password": "abc123"})]),
+        ("Throw away every even page, I scanned the blank backs by mistake", [("delete_pages", {"pages": "even"})]),
+    ],
+)
+def test_statements_that_ask_for_a_step(request_text: str, expected: list[tuple[str, dict]]) -> None:
+    assert steps(request_text) == expected
+
+
+def test_locked_with_gives_the_password_of_an_encrypted_file() -> None:
+    locked = {"paper.pdf": FileInfo("paper.pdf", "/x/paper.pdf", "pdf", pages=None, encrypted=True)}
+    assert steps("This PDF is locked with 'abc123'. Rotate page 2", locked) == [
+        ("remove_password", {"password": "abc123"}),
+        ("rotate_pages", {"pages": "2", "degrees": 90}),
+    ]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "the logo should go on page 2",  # where it goes, not that it goes
+        "all pages with text on them should go",  # a condition on the pages
+        "any pages with nothing on them except page 2 should go",
+        "I need the contract, the annex, signed on page 2",
+        "Throw away every even page, I scanned page 3 twice",  # a page said in the story
+        "Delete page 2, I needed only the blank ones",
+        "unlock it. This PDF is locked with 'abc123' in red",
+    ],
+)
+def test_statements_with_more_meaning_are_handed_on(request_text: str) -> None:
+    assert _not_planned(request_text, TEN)
+
+
+# --- a statement before the instruction it explains ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("request_text", "expected"),
+    [
+        ("The scan is in Spanish. Make it searchable.", [("ocr", {"pages": "all", "language": "spa"})]),
+        ("this is a scan in French; OCR it", [("ocr", {"pages": "all", "language": "fra"})]),
+        ("The file is too big. Compress it.", [("compress", {})]),
+    ],
+)
+def test_a_statement_before_the_instruction_is_read_with_it(
+    request_text: str, expected: list[tuple[str, dict]]
+) -> None:
+    assert steps(request_text) == expected
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "The scan is in Spanish.",  # nothing asked
+        "The scan is in Spanish. Rotate page 2.",  # said for nothing that is asked
+        "the cover is wrong. delete page 3",
+        "the file is too big and rotate page 2",
+    ],
+)
+def test_a_statement_before_that_says_more_is_handed_on(request_text: str) -> None:
+    assert _not_planned(request_text, TEN)
+
+
+# --- page numbers in words up to twenty, the output's name said on its own, a story beside the one file's name ----
+
+
+def test_pages_in_words_up_to_twenty() -> None:
+    twenty = {"paper.pdf": FileInfo("paper.pdf", "/x/paper.pdf", "pdf", pages=20)}
+    assert steps("dump the text of pages ten through fourteen", twenty) == [("extract_text", {"pages": "10-14"})]
+    assert normalise("fourteen copies") == "fourteen copies"  # only after "page(s)"
+
+
+@pytest.mark.parametrize(
+    ("request_text", "expected"),
+    [
+        ("please sanitize, output file name public_version.pdf", [("sanitize", {"output": "public_version.pdf"})]),
+        (
+            "copy out all the text and put it in contract_text.txt",
+            [("extract_text", {"output": "contract_text.txt"})],
+        ),
+    ],
+)
+def test_the_output_name_said_on_its_own(request_text: str, expected: list[tuple[str, dict]]) -> None:
+    assert steps(request_text) == expected
+
+
+def test_put_it_in_a_pdf_is_no_output_name() -> None:
+    assert _not_planned("rotate page 2 and put it in other.pdf", TEN)  # into another file: a merge?
+
+
+def test_a_file_of_a_format_asked_as_a_want() -> None:
+    assert steps("I need a TIFF of the whole document") == [("convert_to_tiff", {})]
+    assert steps("I'd like a Word version of it") == [("convert_to_docx", {})]
+    assert _not_planned("I need a TIFF of the whole document if it has images", TEN)
+    assert _not_planned("I need a word count", TEN)
+
+
+SCANNED = {"scanned_letters.pdf": FileInfo("scanned_letters.pdf", "/x/scanned_letters.pdf", "pdf", pages=20)}
+
+
+def test_a_story_may_say_a_word_of_the_one_files_name() -> None:
+    assert steps("Throw away every even page, I scanned the blank backs by mistake", SCANNED) == [
+        ("delete_pages", {"pages": "even"})
+    ]
+    assert _not_planned("Throw away every even page, I scanned the letters twice", SCANNED)
+
+
+# --- what the user does with the result after ("before we publish it"), "…, and what does it say?" ----------------
+
+
+@pytest.mark.parametrize(
+    ("request_text", "expected"),
+    [
+        ("scrub the hidden data and any JavaScript out of this before we publish it", [("sanitize", {})]),
+        ("sanitize it before I send it to the client", [("sanitize", {})]),
+        (
+            "which pages from 2 to 5 have markup on them, and what does it say?",
+            [("read_annotations", {"pages": "2-5"})],
+        ),
+        ("find 'fee' and where is it?", [("search_text", {"terms": ["fee"], "pages": "all"})]),
+    ],
+)
+def test_what_is_done_after_or_shown_anyway(request_text: str, expected: list[tuple[str, dict]]) -> None:
+    assert steps(request_text) == expected
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "redact page 2 before I send it to page 3",  # a page in the purpose
+        "sanitize it before I print it in red",  # a colour in the purpose
+    ],
+)
+def test_a_purpose_with_meaning_is_handed_on(request_text: str) -> None:
+    assert _not_planned(request_text, TEN)
+
+
+# --- what no step read is never dropped -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "highlight Acme and the totals",  # the totals: no rule read them, the plan would highlight Acme alone
+        "delete page 3 and the blank ones",  # the blank pages would stay
+        "rotate page 2 and what does it say",  # the question would go unanswered
+        "count the pages and the words",
+        "The scan is crooked. Rotate it.",  # crooked is not a quarter turn: no 90° rotation for it
+        "The scan is blurry, compress it",  # what is wrong with the file says what to do
+    ],
+)
+def test_a_second_object_or_a_state_no_step_read_hands_on(request_: str) -> None:
+    assert steps(request_) is None
+
+
+@pytest.mark.parametrize(
+    ("request_", "want"),
+    [
+        ("redact the emails and phone numbers", [("redact_text", {"categories": ["email", "phone"], "pages": "all"})]),
+        ("strip all the hidden data and scripts", [("sanitize", {})]),
+        ("it's going by email, compress it", [("compress", {})]),
+        ("Remove the last page (it's just an advert)", [("delete_pages", {"pages": "last"})]),
+    ],
+)
+def test_look_alikes_of_a_dropped_object_still_plan(request_: str, want: list) -> None:
+    assert steps(request_) == want

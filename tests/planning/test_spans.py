@@ -123,3 +123,19 @@ def test_paraphrase_bench_bugs_stay_fixed() -> None:
     ]
     # a password said and used by nothing hands the request on
     assert fast_reading("add page numbers; the password is 'x1'", ONE).plan is None
+
+
+@pytest.mark.parametrize(
+    ("clause", "text", "kind"),
+    [
+        ("pages 4 and 8 are upside-down", "upside-down", "modifier"),
+        ("add it right in the centre", "right in the centre", "position"),
+        ("add it on the right in the centre", "right", "position"),  # a side and the middle: two places
+        ("rotate pages from 2 to 5", "pages from 2 to 5", "pages"),
+        ("save from the sixth page onwards", "the sixth page onwards", "pages"),
+        ("use it as a watermark, but only on page 1", "but only", "modifier"),
+        ("Make a PDF from the screenshots", "screenshots", "format"),
+    ],
+)
+def test_fifth_batch_spans(clause: str, text: str, kind: str) -> None:
+    assert {s.text: s.kind for s in tag(clause, [])}.get(text) == kind

@@ -45,7 +45,10 @@ _PLACES: list[tuple[str, Callable[[dict[str, Any]], bool]]] = [  # a position wo
         r"right|right-hand",
         lambda a: "right" in str(a.get("position", "")) + str(a.get("align", "")) or "degrees" in a or "right" in a,
     ),
-    (r"center|centre|centered|centred|middle", lambda a: "center" in str(a.get("position", "")) + str(a.get("align"))),
+    (
+        r"(?:(?:right|dead|smack|bang)\s+(?:in\s+)?(?:the\s+)?)?(?:center|centre|middle)|centered|centred",
+        lambda a: "center" in str(a.get("position", "")) + str(a.get("align")),
+    ),
     (r"corners?", lambda a: "-" in str(a.get("position", "")) and "center" not in str(a.get("position"))),
     (r"margins?", lambda a: "margin" in a or "header" in a or "footer" in a),
     (r"beginning|start|front", lambda a: a.get("position") == "start" or a.get("after") in (0, "0") or "order" in a),
@@ -150,9 +153,12 @@ def leftovers(
             has_number(float(s.value)) or bool(keys & {"count"}) and s.value == 1 or s.text.lower() in said
         ),
         "measure": lambda s: _measure_used(s, numbers, keys, intents) and not _converted_twice(s, spans),
-        "colour": lambda s: any(  # a whole word: "red" is not in "prepared"
-            re.search(rf"(?<![\w#]){re.escape(_colour(s.text))}(?![\w])", x) for x in strings
-        ),
+        "colour": lambda s: (
+            any(  # a whole word: "red" is not in "prepared"
+                re.search(rf"(?<![\w#]){re.escape(_colour(s.text))}(?![\w])", x) for x in strings
+            )
+            or s.text.lower() in said
+        ),  # "white boxes instead of black": the default a rule set aside
         "position": lambda s: _position_used(s.text.lower(), intents) or s.text.lower() in said,
         "format": lambda s: _format_used(s.text, intents) or s.text.lower() in said,
         "category": lambda s: _category_used(s.text, intents) or s.text.lower() in said,
@@ -167,7 +173,36 @@ def leftovers(
         ),
     }
     literal = ("word", "modifier", "position", "colour", "number", "format", "category")
-    return [s for s in spans if not (checks[s.kind](s) or s.kind in literal and in_args(s.text))]
+    unused = [s for s in spans if not (checks[s.kind](s) or s.kind in literal and in_args(s.text))]
+    return unused or _dangling_object(spans)
+
+
+# Filler words that name a thing or ask about one: said as a second object ("… and the totals"), they are
+# something to act on that no rule read, not filler.
+_THINGS = frozenset(
+    "total blank blanks one ones thing what which where how who when text texts word words content contents "
+    "image images picture pictures photo logo section sections part parts title author subject keyword keywords "
+    "field fields value values entry entries margin margins header headers footer footers size font scan".split()
+)  # not the words a sanitize names as what it strips ("javascript and hidden data", "… and hidden stuff")
+_JOINS = ("and", "or", "&", "plus")
+
+
+def _dangling_object(spans: list[Span]) -> list[Span]:
+    """'highlight Acme and the totals', 'delete page 3 and the blank ones', 'rotate page 2 and what does it say':
+    after the clause's last 'and', only filler words, one of them naming a thing — a second object that no step
+    used (the rules read the first and stopped). Those words are left over."""
+    joins = [i for i, s in enumerate(spans) if s.kind == "filler" and s.text.lower() in _JOINS]
+    if not joins:
+        return []
+    tail = spans[joins[-1] + 1 :]
+    if tail and all(s.kind == "filler" for s in tail) and any(_thing(s.text) for s in tail):
+        return tail
+    return []
+
+
+def _thing(word: str) -> bool:
+    low = word.lower()
+    return low in _THINGS or low.endswith("s") and low[:-1] in _THINGS
 
 
 _ORDINAL_FILE = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
@@ -336,7 +371,7 @@ def _verb_tasks(text: str) -> tuple[str, ...]:
 
 
 def _format_used(text: str, intents: list[Intent]) -> bool:
-    fmt = format_in(text) or ("png" if re.match(r"photo", text, re.IGNORECASE) else None)
+    fmt = format_in(text) or ("png" if re.match(r"photo|screen", text, re.IGNORECASE) else None)
     for intent in intents:
         tool = get_tool(intent.task)
         if fmt and tool.converts_to == fmt:
@@ -369,7 +404,7 @@ _MODIFIERS: list[tuple[str, Callable[[Intent], bool]]] = [
     (r"vertical(?:ly)?", lambda i: i.args.get("rotation") in (90, -90)),
     (r"clockwise", lambda i: i.args.get("degrees", 0) > 0),
     (r"counter-?clockwise|anti-?clockwise", lambda i: i.args.get("degrees", 0) < 0),
-    (r"upside", lambda i: abs(i.args.get("degrees", 0)) == 180),
+    (r"upside(?:[- ]down)?", lambda i: abs(i.args.get("degrees", 0)) == 180),
     (r"sideways", lambda i: abs(i.args.get("degrees", 0)) == 90),
     (r"reverse|reversed|backwards?|opposite", lambda i: i.args.get("order") == "reverse"),
     (r"lossless|gently|light|lightly|minimum|quality", lambda i: i.args.get("level") == "low"),
@@ -379,6 +414,8 @@ _MODIFIERS: list[tuple[str, Callable[[Intent], bool]]] = [
     (r"small|tiny", lambda i: i.task == "compress" and i.args.get("level") == "high"),
     (r"small|tiny", lambda i: 0 < float(i.args.get("font_size") or 0) < _default_size(i.task)),  # "a small 8 pt footer"
     (r"light|transparent|semi-transparent|see-through", lambda i: float(i.args.get("opacity", 1)) < 1),
+    # "a see-through watermark": one the tool draws see-through anyway (its documented default opacity is below 1)
+    (r"transparent|semi-transparent|see-through", lambda i: float(i.args.get("opacity", _default_opacity(i.task))) < 1),
     (r"faint|faintly", lambda i: float(i.args.get("opacity", 1)) <= 0.3),  # barely there: "faintly … 15% opacity"
     (r"opaque|solid", lambda i: float(i.args.get("opacity", 0)) >= 0.9),  # "an opaque stamp at 30% opacity" is not
     (r"large|larger|big|bigger|huge", lambda i: float(i.args.get("font_size") or 0) > _default_size(i.task)),
@@ -390,7 +427,10 @@ _MODIFIERS: list[tuple[str, Callable[[Intent], bool]]] = [
         r"english|german|french|spanish|italian|dutch|portuguese|chinese|japanese|arabic|russian",
         lambda i: "language" in i.args,
     ),
-    (r"only", lambda i: i.task == "extract_pages" or any(i.args.get(k) not in (None, "all") for k in _PAGE_KEYS)),
+    (
+        r"(?:but\s+)?only",
+        lambda i: i.task == "extract_pages" or any(i.args.get(k) not in (None, "all") for k in _PAGE_KEYS),
+    ),
     (r"each\s+side|all\s+sides|sides", lambda i: "margin" in i.args),
     (r"colou?r", lambda i: "color" in i.args),  # "with red colour": the colour the step uses
     # "at the very beginning": a new page or a moved one at an end of the file ("the very bottom" of a page is no
@@ -407,6 +447,11 @@ _MODIFIERS: list[tuple[str, Callable[[Intent], bool]]] = [
 def _default_size(task: str) -> float:
     """The font size a tool uses when none is given: "in a larger font" with 9 pt is not larger."""
     return float(get_tool(task).defaults().get("font_size") or 12)
+
+
+def _default_opacity(task: str) -> float:
+    """The opacity a tool uses when none is given (1, solid, for a tool that takes none)."""
+    return float(get_tool(task).defaults().get("opacity") or 1)
 
 
 def _modifier_used(word: str, intents: list[Intent]) -> bool:

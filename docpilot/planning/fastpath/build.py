@@ -95,7 +95,8 @@ _TOO = re.compile(
 LOGIC = re.compile(
     r"\b(?:if|unless|otherwise|else|whether or not|in case)\b|\bonly when\b|"
     r"\b(?:every|each|all|any)\s+(?:page|pages|file|files|document|documents)\s+(?:that|which|where|containing|"
-    r"mentioning|having|with(?!\s+(?:['\"‘“]|(?-i:[A-Z][A-Z0-9'-]+\b)(?!\s+(?:on|in)\s+(?:it|them)\b))))\b|"
+    r"mentioning|having|with(?!\s+(?:['\"‘“]|(?-i:[A-Z][A-Z0-9'-]+\b)(?!\s+(?:on|in)\s+(?:it|them)\b)|"
+    r"(?:nothing|no\s+content)\s+(?:on|in)\s+(?:it|them)\b)))\b|"
     r"\b(?:whatever|whichever)\b|\bafter (?:every|each) page (?:that|which|containing|with)\b|\bfor each\b|"
     r"\b(?:pages?|files?|ones)\s+(?:that|which|where)\s+(?:mention|contain|have|has|include|talk|are|is|were|look|"
     r"seem|appear|show|need)",
@@ -123,11 +124,30 @@ def _two_objects(clause: str, ctx: Context) -> list[Intent] | None:
     parts = re.split(r"\s+and\s+(?:also\s+)?(?!\d)", clause, maxsplit=1)  # "pages 3 and 4" is one reference
     if not verb or len(parts) < 2 or parts[0].count("⟦") != parts[0].count("⟧"):
         return None
-    head = _match_head(parts[0], ctx)
-    tail = _match_head(f"{verb.group(1)} {parts[1]}", ctx)
+    if _A_PAGE.match(parts[1]) and (_NUMBERED.match(parts[1]) or not _EXCEPT.search(parts[0])):
+        return None  # "delete page 1 and page 10", "… and the back page": one list of pages
+    try:
+        head = _match_head(parts[0], ctx)
+        tail = _match_head(f"{verb.group(1)} {parts[1]}", ctx)
+    except NeedInfo:  # a half that cannot be read alone: the split is wrong, not the request
+        return None
     if not head or not tail or {i.task for i in head} & {i.task for i in tail}:
         return None
     return head + tail
+
+
+# "page 10", "pages 4-6", "the back page", "the last two pages": a page reference, the rest of a list of pages
+_A_PAGE = re.compile(
+    r"(?:the\s+)?(?:(?:very\s+)?(?:first|last|final|back|front|cover|title|next|previous|second|third|fourth|fifth|"
+    r"odd|even|two|three|four|five|\d+(?:st|nd|rd|th)?)\s+)*(?:pages?|pp?\.?\s*\d)\b"
+    r"(?!\s*(?:numbers?|numbering|count|nos?\b|labels?|borders?|breaks?|size|layout|orientation))",
+    re.IGNORECASE,
+)
+
+
+_NUMBERED = re.compile(r"pages?\s+\d", re.IGNORECASE)
+# "drop all pages except the cover page and the back page": is the back page kept too, or dropped? handed on
+_EXCEPT = re.compile(r"\b(?:except|but|other\s+than|apart\s+from|besides)\b", re.IGNORECASE)
 
 
 def _tail(clause: str, found: list[Intent], ctx: Context) -> list[Intent]:
@@ -284,8 +304,18 @@ def _understood(
     intents: list[Intent] = []
     password: str | None = None
     last: _Read | None = None  # the clause read before, to read a statement that follows it together with it
+    held: tuple[str, bool] | None = None  # a question or statement not read alone, and whether it is a statement
     for clause in _described(req.clauses, ctx.page_count, files):
         clause = _without_asides(clause, req.quotes, files)
+        if held is not None:  # "What does page 1 say? Just give me its text.", "The scan is in Spanish. OCR it."
+            asked = _answered(*held, clause, ctx, req.quotes, files)
+            if asked is None:
+                if unread is not None:
+                    unread.append(held[0])
+                return None
+            clause, held = asked, None
+        if last is not None and _REPORT.fullmatch(clause) and all(_shows(i) for i in last.found):
+            continue  # "Are there any comments? List them for me.": the look-up's answer is what is shown
         named = _OUTPUT_ONLY.fullmatch(clause)
         if named and intents:  # "… and save it as notes.txt": the name of the last result
             raw = named.group(1)
@@ -293,8 +323,22 @@ def _understood(
             continue
         if not clause or _only_a_file(clause, pdfs if grounding.mentioned or len(pdfs) == 1 else []):
             continue  # "In the exhibits file, redact …": which file, said apart from what to do
+        locked = _LOCKED_WITH.fullmatch(clause)
+        if locked:  # "This PDF is locked with 'abc123', unlock it"
+            password = req.quotes[int(locked.group(1)[1:-1])]
+            continue
         found, spans, left = _read(clause, ctx, req.quotes, files) if not _SAID_OF.match(clause) else (None, [], [])
-        if (found is None or left) and last is not None and _STATEMENT.match(clause):
+        report = _ASKS_WHAT.search(clause) if found is None or left else None
+        if report:  # "which pages from 2 to 5 have markup on them, and what does it say?": the look-up's answer
+            head = _read(clause[: report.start()], ctx, req.quotes, files)
+            if head[0] and not head[2] and all(_reads_only(i) for i in head[0]):
+                found, spans, left = head
+                clause = clause[: report.start()]
+        if (
+            (found is None or left)
+            and last is not None
+            and (_STATEMENT.match(clause) or _only_arguments(clause, req.quotes, files))
+        ):
             joined = _joined(last, clause, ctx, req.quotes, files)  # "make it smaller, it's too big to email"
             if joined is not None:
                 del intents[last.before :]
@@ -302,6 +346,9 @@ def _understood(
                 clause = joined.clause
         if (found is None or left) and _REST_STAYS.fullmatch(clause) and last and _scoped(last.found):
             continue  # "remove the comments from pages 1-3; leave everything else alone": what the step does anyway
+        if found is None and clause.endswith("?") and _QUESTION.match(clause) and not skip_unknown:
+            held = clause, False
+            continue
         if found is None:
             pw = password_in(clause, req.quotes) if re.search(r"\bpassword\b", clause, re.I) else None
             if pw and not _said_besides(clause, pw, req.quotes, files):
@@ -310,6 +357,9 @@ def _understood(
             if pw and unread is not None:
                 unread.append(clause)
             if _FILLER.match(clause) or clause.endswith(":") or skip_unknown or _aside(clause, req.quotes, files):
+                continue
+            if _STATEMENT.match(clause) or _SAID_OF.match(clause):
+                held = clause, True  # "The scan is in Spanish. Make it searchable.": read with what follows
                 continue
             if unread is not None:
                 unread.append(clause)
@@ -328,12 +378,17 @@ def _understood(
             ctx.last_target = targets[-1]
         if any(i.task == "summarize" for i in found):
             ctx.last_value = "summary"
+    if held is not None:
+        if unread is not None:
+            unread.append(held[0])
+        return None
     if not intents:
         return None
     if _turned_twice(intents, ctx.page_count):  # "this file is upside down, rotate page 2 180°": which turn is meant?
         if unread is not None:
             unread.append("rotate_pages")
         return None
+    intents = _asked_once(intents)
     if any(a.task == b.task and a.args == b.args for a, b in zip(intents, intents[1:], strict=False)):
         if unread is not None:  # the same step twice from two clauses: "reverse" twice undoes itself
             unread.append(intents[-1].task)
@@ -376,6 +431,78 @@ def _read(
     return found, spans, leftovers(spans, found, list(files), ctx.page_count)
 
 
+# "List them for me", "tell me where it is", "show me": asks to be shown what the look-up before it found
+_REPORT = re.compile(
+    r"(?:and\s+)?(?:please\s+)?(?:just\s+)?(?:(?:list|show|give|send|read)\s+(?:them|it|those|these|the\s+results?)"
+    r"(?:\s+(?:to|for)\s+me)?|(?:show|tell|give)\s+me(?:\s+(?:them|it|those|these|the\s+results?))?"
+    r"(?:\s+(?:where|what)\s+(?:it\s+is|they\s+are|it\s+says|they\s+say))?|let\s+me\s+know(?:\s+(?:where|what)"
+    r"\s+(?:it\s+is|they\s+are|it\s+says|they\s+say))?)(?:\s+please)?[.!]?",
+    re.IGNORECASE,
+)
+# "…, and what does it say?", "… and where are they?": what the look-up before it shows anyway
+_ASKS_WHAT = re.compile(
+    r",?\s+and\s+(?:what\s+(?:does|do)\s+(?:it|they|that|those|each\s+one)\s+say|where\s+(?:is|are)\s+(?:it|they)|"
+    r"what\s+(?:is|are)\s+(?:it|they|those))\s*\??$",
+    re.IGNORECASE,
+)
+# A question, said before the instruction that asks for its answer ("What does page 1 say? Just give me its text.")
+_QUESTION = re.compile(r"(?:what|which|where|who|how|are|is|does|do|did|has|have)\b", re.IGNORECASE)
+
+
+def _shows(intent: Intent) -> bool:
+    """A look-up whose answer is a list to show ("List them for me" after it); a count or a yes/no lists nothing."""
+    return _reads_only(intent) and intent.task not in ("count_pages", "check_password")
+
+
+def _reads_only(intent: Intent) -> bool:
+    """A step that answers (a look-up, or the text shown): changes nothing, so safe to read a question with; a
+    conversion makes a file and answers nothing ("What does page 1 say? Convert it to Word." is handed on)."""
+    return get_tool(intent.task).kind == "value" or intent.task == "extract_text"
+
+
+def _answered(
+    said: str, statement: bool, clause: str, ctx: Context, quotes: list[str], files: dict[str, FileInfo]
+) -> str | None:
+    """'What does page 1 say? Just give me its text.': the question read with the instruction after it, kept only
+    when the two together are every word accounted for, the same steps as the instruction alone asks for, and
+    steps that change nothing (so a question that is a condition, "Is page 3 blank? Delete it.", is handed on).
+    A statement before the instruction ("The scan is in Spanish. Make it searchable.") is read after it, as the
+    rules read a statement that explains ("make it searchable, the scan is in Spanish"); it may change the PDF."""
+    joined = f"{clause.rstrip(' ?!')}, {said}" if statement else f"{said.rstrip(' ?')}, {clause}"
+    saved = ctx.last_target, ctx.last_value
+    try:
+        alone, _, _ = _read(clause, ctx, quotes, files)
+        ctx.last_target, ctx.last_value = saved
+        found, _, left = _read(joined, ctx, quotes, files)
+    except NeedInfo:
+        found, alone, left = None, None, []
+    ctx.last_target, ctx.last_value = saved
+    if (
+        found is None
+        or alone is None
+        or left
+        or [i.task for i in found] != [i.task for i in alone]
+        or not statement
+        and not all(_reads_only(i) for i in found)
+    ):
+        return None
+    return joined
+
+
+def _only_arguments(clause: str, quotes: list[str], files: dict[str, FileInfo]) -> bool:
+    """'Font size 40 please.', 'Purple, top-left corner, no tilt at all.' after the instruction: no verb of its own,
+    only how the step before is to be done (read with it, and kept only when every word of both is accounted for).
+    Never which pages, what content or which file: "redact emails. phone numbers on page 2." says a second thing
+    with its own pages, which one sentence ("redact emails, phone numbers on page 2") would not say."""
+    if _VERB_WORD.match(clause) or "?" in clause:
+        return False
+    return all(s.kind in _HOW for s in tag(clause, quotes, tuple(files)))
+
+
+# Kinds of words that say how a step is done, never what it works on
+_HOW = frozenset({"filler", "word", "colour", "position", "modifier", "measure", "number"})
+
+
 def _joined(last: _Read, clause: str, ctx: Context, quotes: list[str], files: dict[str, FileInfo]) -> _Read | None:
     """A statement read as part of the instruction before it ("make this smaller? it's too big to email"): kept
     only when the rules account for every word of the two together."""
@@ -401,6 +528,7 @@ _STATEMENT = re.compile(
     r"(?:it|this|that|they|these|those)(?:'s|'re|\s+is|\s+are|\s+was|\s+were|\s+goes|\s+go|\s+came|\s+comes)\b"
     r"|there(?:'s|\s+is|\s+are|\s+was|\s+were)\b"
     r"|(?:I'm|I\s+am|we're|we\s+are)\s+[a-z]+ing\b"
+    r"|(?P<told>(?:I|we)\s+(?-i:[a-z]+ed)\b)"
     r"|(?:the|my|our)\s+[a-z]+(?:\s+[a-z]+)?\s+(?:came|comes|is|are|was|were|went|got|has|have|had|[a-z]+ed)\b"
     r"|(?P<when>before|because|since)\s+(?:it|this|they|these|I|we|(?:the|my|our)\s+\w+)\b)",
     re.IGNORECASE,
@@ -429,8 +557,21 @@ _NOT_ASIDE = frozenset(
     greyscale letters style corner corners side sides chapter chapters section sections paragraph paragraphs
     heading headings if unless when whether""".split()
 )
+# Words a past-tense story of how the file came to be may say ("I scanned the blank backs by mistake"): what the
+# pages were, never which pages or what to do with them
+_TOLD = frozenset({"blank", "empty"})
 _DETERMINERS = {"my", "our", "the", "his", "her", "their", "your"}
-_VERB_WORD = re.compile(rf"(?:{VERBS})", re.IGNORECASE)  # a word that starts an instruction
+_VERB_WORD = re.compile(rf"(?:please\s+)?(?:{VERBS})\b", re.IGNORECASE)  # a word that starts an instruction
+
+
+# "the scan is crooked", "it's blurry", "these pages look faded": a state of the file (a word, no article);
+# "this is urgent" speaks of the request, not the file
+_CONDITION = re.compile(
+    r"^(?:it|they|these|those|the\s+[\w-]+|my\s+[\w-]+)\s*(?:'s|'re|\s+is|\s+are|\s+was|\s+were|"
+    r"\s+looks?|\s+seems?|\s+came\s+out)\s+(?:(?:a\s+bit|a\s+little|slightly|very|really|too|quite|so|all|"
+    r"still|kind\s+of|kinda)\s+)?(?P<what>[\w-]+)",
+    re.IGNORECASE,
+)
 
 
 def _aside(clause: str, quotes: list[str], files: dict[str, FileInfo]) -> bool:
@@ -439,12 +580,24 @@ def _aside(clause: str, quotes: list[str], files: dict[str, FileInfo]) -> bool:
     may be in it: no page, number, quote, colour, place, format, modifier, tool word, file or limiting word."""
     frame = _STATEMENT.match(clause)
     words = set(re.findall(r"[\w']+", clause.lower()))
+    if frame and frame.group("told"):  # "I scanned the blank backs by mistake": how the file came to be
+        words -= _TOLD
     if not frame or words & _NOT_ASIDE or re.search(r"\bjust\b(?!\s+an?\b)", clause, re.IGNORECASE):
         return False
     if any(w.endswith("ly") for w in words):  # "faintly", "properly": how, said of what is asked
         return False
     spans = tag(clause, quotes, tuple(files))
+    state = _CONDITION.match(clause)
+    if (
+        state
+        and not state.group("what").lower().endswith("ing")
+        and any(s.kind != "filler" for s in spans if s.start == state.start("what"))
+    ):  # ("it's going by email" says where it goes, not what is wrong)
+        return False  # "the scan is crooked": what is wrong with the file says what to fix (a 90° turn does not)
+    told = bool(frame.group("told")) and sum(i.kind == "pdf" for i in files.values()) == 1
     for before, span in zip([None, *spans], spans, strict=False):
+        if told and span.kind == "file" and span.text.isalpha() and span.text.islower():
+            continue  # "I scanned …" beside scanned_letters.pdf, the one file: a word of the story, no other file
         if not _aside_word(span, before, clause, bool(frame.group("when"))):
             return False
     return True
@@ -590,6 +743,26 @@ _WHOLE = re.compile(
 _THEM = re.compile(r"\b(?:them|those(?:\s+pages)?|these(?:\s+pages)?|it)\b", re.IGNORECASE)
 
 
+_THEM_ONLY = re.compile(r"\b(?:them|those)\b", re.IGNORECASE)
+# "turn them the right way up": back to how the page should be, which the state said before says how
+_UPRIGHT = re.compile(
+    r"\s+(?:the\s+)?(?:right|correct)\s+way\s+(?:up|round|around)\b|\s+right\s+side\s+up\b|\s+upright\b",
+    re.IGNORECASE,
+)
+# "pages 3 and 4 are the wrong way round", then "can you switch them?": the two pages, swapped
+_SWAPPED = re.compile(
+    r"^(?:but\s+|and\s+|so\s+)?(?P<pages>pages?\s+.+?)\s+(?:are|were|came\s+out|got\s+scanned|ended\s+up)\s+"
+    r"(?:the\s+wrong\s+way\s+(?:round|around)|in\s+the\s+wrong\s+order|swapped(?:\s+round|\s+around)?|"
+    r"(?:round|around)\s+the\s+wrong\s+way)$",
+    re.IGNORECASE,
+)
+_SWAP_THEM = re.compile(
+    r"(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:switch|swap)\s+them(?:\s+(?:round|around|over|back))?"
+    r"(?:\s+please)?\s*\??",
+    re.IGNORECASE,
+)
+
+
 def _turned_twice(intents: list[Intent], count: int | None) -> bool:
     """Two turns that share a page: a state said ("this file is upside down") and a turn asked ("rotate page 2")
     would turn page 2 twice — back where it was. Nobody asks that in one breath; the model or a question decides."""
@@ -625,9 +798,27 @@ _THERE_ARE = re.compile(
 )
 
 
+def _put_for(pronoun: re.Pattern[str], said: str, clause: str) -> str:
+    """The clause with its first "them" replaced by what it stands for (taken as it is, never as a template)."""
+    return pronoun.sub(lambda _: said, clause, count=1)
+
+
+def _state_then_ask(clause: str) -> list[str]:
+    """'pages 3 and 4 are the wrong way round, can you switch them?': what is wrong, then the question that asks
+    for the fix, as two clauses (only when the first says how pages are wrong)."""
+    m = _CAN_YOU.search(clause)
+    if m and (_STATE.fullmatch(clause[: m.start()]) or _SWAPPED.fullmatch(clause[: m.start()])):
+        return [clause[: m.start()], clause[m.end() :]]
+    return [clause]
+
+
+_CAN_YOU = re.compile(r",\s*(?:so\s+)?(?=(?:please\s+)?(?:can|could|would|will)\s+you\b)", re.IGNORECASE)
+
+
 def _described(clauses: list[str], count: int | None, files: dict[str, FileInfo] | None = None) -> list[str]:
     """A clause that says which pages are sideways or upside down, folded into the next clause that turns "them";
     the state word goes along, so a turn that disagrees with it ("upside down, rotate them 90 degrees") is unread."""
+    clauses = [part for clause in clauses for part in _state_then_ask(clause)]
     out: list[str] = []
     i = 0
     while i < len(clauses):
@@ -635,6 +826,8 @@ def _described(clauses: list[str], count: int | None, files: dict[str, FileInfo]
         following = clauses[i + 1] if i + 1 < len(clauses) else ""
         pages = state and (pages_in(state.group("pages"), count) or _WHOLE.fullmatch(state.group("pages")))
         if state and pages and re.search(r"\b(?:rotat\w*|turn)\b", following, re.I) and _THEM.search(following):
+            if state.group("state").lower().startswith("upside"):  # "turn them the right way up": undo a half turn
+                following = _UPRIGHT.sub("", following).rstrip(" ?")  # (sideways says no direction: still unread)
             said = state.group("pages")
             if _WHOLE.fullmatch(said):  # "this scan is upside down, rotate it 180°": the whole file, "it" says so
                 out.append(f"{following} {state.group('state')}")
@@ -645,7 +838,7 @@ def _described(clauses: list[str], count: int | None, files: dict[str, FileInfo]
                 "filler",
                 "file",
             }:  # the state stays, to agree with the turn
-                out.append(f"{_THEM.sub(said, following, count=1)} {state.group('state')}")
+                out.append(f"{_put_for(_THEM, said, following)} {state.group('state')}")
                 i += 2
                 continue
         if (
@@ -654,6 +847,16 @@ def _described(clauses: list[str], count: int | None, files: dict[str, FileInfo]
             and pages_in(clauses[i], count) not in (None, "all")
         ):
             out.append(f"{clauses[i]} only")  # "keep the odd pages and drop the others": those pages only
+            i += 2
+            continue
+        topic = clauses[i][:-1] if clauses[i].endswith(":") else ""
+        if topic and not _VERB_WORD.match(topic) and _THEM_ONLY.search(following):
+            out.append(_put_for(_THEM_ONLY, topic, following))
+            i += 2  # "Dates on the final page: underline them": what "them" is, said before the colon
+            continue
+        swapped = _SWAPPED.fullmatch(clauses[i])
+        if swapped and _SWAP_THEM.fullmatch(following) and pages_in(swapped.group("pages"), count) not in (None, "all"):
+            out.append(f"swap {swapped.group('pages')}")  # "pages 3 and 4 are the wrong way round, switch them"
             i += 2
             continue
         there = _THERE_ARE.fullmatch(clauses[i])
@@ -693,8 +896,19 @@ _BACKWARDS = re.compile(
 
 
 _OUTPUT_ONLY = re.compile(
-    r"(?:and\s+)?(?:then\s+)?(?:save|call|name)\s+(?:it|the\s+result|that|this|the\s+file|them)?\s*(?:as|to)?\s*"
+    r"(?:and\s+)?(?:then\s+)?(?:(?:save|call|name)\s+(?:it|the\s+result|that|this|the\s+file|them)?\s*(?:as|to)?|"
+    # "output file name public_version.pdf", "put it in contract_text.txt"
+    r"(?:output\s+)?file\s*name(?:\s+(?:is|should\s+be))?\s*:?|output\s+(?:to|as)|"
+    r"(?:put|write)\s+(?:it|that|the\s+(?:result|text))\s+(?:in|into|to)(?=\s+[\w\-]+\.(?:txt|md|docx|xlsx|pptx)\b))\s*"
     r"(⟦\d+⟧|[\w.\-]+\.(?:pdf|docx|pptx|xlsx|txt|md|png|jpe?g|tiff?))",
+    re.IGNORECASE,
+)
+
+
+# "This PDF is locked with 'abc123'": the file's password, said without the word "password" (quoted only)
+_LOCKED_WITH = re.compile(
+    r"(?:(?:and|but|so)\s+)?(?:(?:it|this|the\s+\w+|this\s+\w+|my\s+\w+)\s+(?:is|was|'s)|it's)\s+"
+    r"(?:locked|protected|encrypted|secured|password-protected)\s+(?:with|by|using)\s+(?:the\s+password\s+)?(⟦\d+⟧)",
     re.IGNORECASE,
 )
 
@@ -706,6 +920,19 @@ def _said_besides(clause: str, password: str, quotes: list[str], files: dict[str
             continue
         return True
     return False
+
+
+def _asked_once(intents: list[Intent]) -> list[Intent]:
+    """'who is the author? when was it created?': the same look-up asked twice in a row (a tool that reads and
+    changes nothing, with the same arguments) is one step that answers both; a change asked twice is not merged."""
+    out: list[Intent] = []
+    for intent in intents:
+        prev = out[-1] if out else None
+        if prev and prev.task == intent.task and prev.args == intent.args and get_tool(intent.task).kind == "value":
+            prev.decided += [w for w in intent.decided if w not in prev.decided]
+            continue
+        out.append(intent)
+    return out
 
 
 def _merged(intents: list[Intent]) -> list[Intent]:
@@ -722,6 +949,10 @@ def _merged(intents: list[Intent]) -> list[Intent]:
 
 def _either(names: list[str]) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else "".join(names)
+
+
+# A reference to an earlier step's result: "$redacted", never "$1,200"
+_STEP_REF = re.compile(r"\$[A-Za-z_]\w*")
 
 
 def _assemble(
@@ -751,8 +982,10 @@ def _assemble(
             full = {"file": source, **full}
         for value in full.values():
             for item in value if isinstance(value, list) else [value]:
-                if isinstance(item, str) and item.startswith("$"):
-                    deps.append(next(s["id"] for s in steps if s["return"] == item[1:]))
+                if isinstance(item, str) and _STEP_REF.fullmatch(item):  # "$1,200" is a price, not a step
+                    ref = next((s["id"] for s in steps if s["return"] == item[1:]), None)
+                    if ref is not None:  # "strike out '$total'": words to find, not an earlier step's result
+                        deps.append(ref)
         name = result_name(task, used)
         steps.append({"id": len(steps) + 1, "task": task, "dep": sorted(set(deps)), "args": full, "return": name})
         if intent is not None:

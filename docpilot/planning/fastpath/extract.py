@@ -186,6 +186,13 @@ BEYOND = (
     r"(after|following|beyond|past|before)\s+page\s+(\d+)\b(?!\s*(?:-|–|to|through|and|,)\s*\d)"
 )
 _BEYOND = re.compile(rf"\b{BEYOND}")
+_FROM_TO = re.compile(r"\bpages\s+from\s+(\d+)\s*(?:to|through|thru|until|till|-|–)\s*(?:page\s+)?(\d+)\b(?![.\d])")
+_BETWEEN = re.compile(r"\bbetween\s+pages?\s+(\d+)\s+and\s+(?:page\s+)?(\d+)\b(?!\s*(?:-|–|to|through|,|and)\s*\d)")
+# "from the sixth page onwards", "the 3rd page to the end": one page named by its ordinal and every page after it
+_ORD_ONWARD = re.compile(
+    r"\b(?:the\s+)?(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(?:st|nd|rd|th))\s+page\s+"
+    r"(?:onwards?|to\s+the\s+end|and\s+(?:after|beyond|following))\b"
+)
 _PLACE = re.compile(
     r"\b(?:after|before|behind|following|preceding)\s+(?:page\s+\d+\b(?!\s*(?:-|–|to|through|and|,)\s*\d)|"
     rf"(?:the\s+)?(?:(?:{_ORD})\s+page|(?:cover|title|front|back|closing)\s+page|{_COVER_WORD}|back\s+cover)\b)"
@@ -206,6 +213,16 @@ def pages_in(clause: str, count: int | None = None) -> str | None:
     if beyond:  # "everything after page 9": 10 to the end; "all the pages before page 3": 1-2
         n = int(beyond.group(2))
         return f"{n + 1}-last" if beyond.group(1) != "before" else (f"1-{n - 1}" if n > 1 else None)
+    spanned = _FROM_TO.search(c)
+    if spanned and int(spanned.group(1)) <= int(spanned.group(2)):  # "pages from 2 to 5"
+        return f"{spanned.group(1)}-{spanned.group(2)}"
+    between = _BETWEEN.search(c)
+    if between and int(between.group(2)) > int(between.group(1)) + 1:  # "between pages 5 and 15": 5 to 15
+        return f"{between.group(1)}-{between.group(2)}"
+    onward = _ORD_ONWARD.search(c)
+    if onward:  # "from the sixth page onwards": that page to the end
+        ordinal = onward.group(1)
+        return f"{_ORDINALS.get(ordinal, int(re.sub(r'[^0-9]', '', ordinal) or 0))}-last"
     c = _PLACE.sub(" ", c)
     joined = _joined_pages(c)
     if joined:
@@ -392,8 +409,12 @@ def degrees_in(clause: str) -> int | None:
 _POSITIONS = ("top-left", "top-right", "top-center", "bottom-left", "bottom-right", "bottom-center", "center")
 
 
+_RIGHT_IN = re.compile(r"(?<!the\s)\b(?:right|dead|smack|bang)\s+(?:in\s+)?(?:the\s+)?(?=center\b)")
+
+
 def position_in(clause: str, default_bottom: str = "bottom-center", default_top: str = "top-center") -> str | None:
     c = clause.lower().replace("centre", "center").replace("middle", "center")
+    c = _RIGHT_IN.sub("", c)  # "right in the centre": the centre, no right-hand side
     vertical = (
         "top"
         if re.search(r"\b(?:top|header|upper)\b", c)

@@ -274,7 +274,26 @@ def redact(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if verb in ("remove", "delete", "strip", "erase") and not (target.categories or _quoted(c, ctx)):
         return None
     args = {**target.args(), "pages": _pages(c, ctx)}
-    return [Intent("redact_text", _with_output(args, c, ctx), target=target, words=set(target.words))]
+    return [Intent("redact_text", _with_output(args, c, ctx), target=target, words=set(target.words) | _boxes(low))]
+
+
+_BOX_COLOURS = "black|white|gr[ae]y|red|blue|green|yellow"
+# "with white boxes instead of black", "with grey bars": the colour of the boxes drawn over the words (the other
+# colour is the default set aside, never used); white or black boxes only with that contrast said
+_BOXES = re.compile(
+    rf"\b(?:with|in|using|as)\s+({_BOX_COLOURS})\s+(?:boxes|bars|blocks|rectangles)\b"
+    rf"(?:\s*,?\s*(?:instead\s+of|rather\s+than|not)\s+({_BOX_COLOURS})(?:\s+(?:ones|boxes))?\b)?"
+)
+
+
+def _boxes(low: str) -> set[str]:
+    m = _BOXES.search(low)
+    if not m or m.group(2) == m.group(1) or not m.group(2) and m.group(1) in ("white", "black"):
+        return set()  # "with white boxes" alone may be a cover-up of its own (paper-coloured boxes): said how, not why
+    words = {"boxes", "bars", "blocks", "rectangles"}
+    if m.group(2):
+        words |= {"instead", "rather", "than", "not", "ones", m.group(2)}
+    return words
 
 
 # "… blacked out", "… need to be redacted": a redaction said after what it is done to (the clause ends with it)
@@ -361,7 +380,10 @@ def annotation_tools(c: str, low: str, ctx: Context) -> list[Intent] | None:
         low,
         r"\b(?:list|show|read|what are|get)\b.*\b(?:annotations?|comments?|highlights?|markups?)\b|"
         r"\b(?:what|which|any|are there)\s+(?:\w+\s+)?(?:annotations?|comments?|notes|highlights?|markups?)\b.*"
-        r"\b(?:left|added|made|put|there|in|on)\b",
+        r"\b(?:left|added|made|put|there|in|on)\b|"
+        # "which pages have markup on them?", "which pages carry comments?"
+        r"\bwhich\s+pages?\b.*\b(?:have|has|contain|carry|carries)\s+(?:any\s+)?(?:annotations?|comments?|notes|"
+        r"markups?|mark-ups?)\b",
     ) and not _has(low, r"\b(?:add|put|insert|write|place)\s+(?:an?\s+)?(?:comment|note|annotation)"):
         return [Intent("read_annotations", {"pages": _pages(c, ctx)}, words=_MARKUP_WORDS | {"left", "people", "made"})]
     return None
@@ -552,6 +574,11 @@ def page_numbers(c: str, low: str, ctx: Context) -> list[Intent] | None:
         shown = _number_format(text)
         if shown:  # 'Page X of Y', '- 4 -', 'p. 3/12': the format shown by an example
             args["format"], said = shown, {marker, "looks", "look", "like", "format", "formatted", "style"}
+    shown_bare = _SLASH_STYLE.search(low)
+    if shown_bare and "format" not in args and int(shown_bare.group(1)) <= int(shown_bare.group(2)):
+        # "paginate it as 3/12 style (page slash total)": a page number over the total, shown by example
+        args["format"] = "{n}/{total}"
+        said = said | {shown_bare.group(1), shown_bare.group(2), "style", "format", "slash", "over", "like"}
     pages = pages_in(c.replace("page numbers", "").replace("page number", ""), ctx.page_count)
     bare = _UNNUMBERED.search(low)
     if bare and ctx.page_count and ctx.page_count > 1:  # "but leave the cover unnumbered": every page but the first
@@ -572,7 +599,18 @@ def page_numbers(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if first:
         args["start"] = int(first.group(1) or first.group(2))
         said |= {"start", "starting", "begin", "beginning", "count", "counting", "at", "from", "with"}
+        on = re.match(r"\s+on\s+(page\s+(\d+))\b(?![.\d])", low[first.end() :])
+        first_page = str(args.get("pages", "1")).split(",")[0].split("-")[0]
+        if on and on.group(2) == first_page:  # "starting at 1 on page 3": the first page numbered, said again
+            said |= {"on", on.group(1)}
     return [Intent("add_page_numbers", _with_output(args, c, ctx), words=said)]
+
+
+# "as 3/12 style", "like 4/20", "in 1/10 format": a page number and the total shown with a slash, no quotes
+_SLASH_STYLE = re.compile(
+    r"\b(?:as|like|in)\s+(?:a\s+|the\s+)?(\d+)\s*/\s*(\d+)(?:\s+(?:style|format))?(?:\s*\(\s*page\s+(?:slash|over)\s+"
+    r"total\s*\))?(?![\w/])"
+)
 
 
 def _shown_numbers(c: str, ctx: Context) -> bool:

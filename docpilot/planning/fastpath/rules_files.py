@@ -19,8 +19,8 @@ def duplicate(c: str, low: str, ctx: Context) -> list[Intent] | None:
         m = re.search(r"\b(?:to|as)\s+([\w.\- ]+\.pdf)\b", c)
         name = name or (m.group(1) if m else None)
         return [Intent("rename", {"new_name": name}, stage=2)] if name else None
-    if not _has(low, r"\b(?:copy|duplicate|back ?up)\b") or _has(low, r"\bcopy (?:the )?text\b"):
-        return None
+    if not _has(low, r"\b(?:copy|duplicate|back ?up)\b") or _has(low, r"\bcopy\b.*\b(?:text|words|wording|writing)\b"):
+        return None  # "copy out all the text": the text taken out, no copy of the file
     if _has(low, r"\bduplicated?\s+(?:pages?|entries|lines|rows|images|content|text)\b"):
         return None  # "delete the duplicate pages": which pages repeat others is not a copy of the file
     return [Intent("duplicate", _with_output({}, c, ctx), stage=2)]
@@ -36,8 +36,15 @@ _KEYWORD_LIST = re.compile(
 )
 
 
+# "Author should be Chen Wei, title Site Survey", "Title: Q3 Budget": a property named first, then its new value
+_PROPERTY_FIRST = re.compile(
+    r"^\s*(?:the\s+)?(?:title|author|subject)\s*(?:should\s+be|must\s+be|needs\s+to\s+be|:|=)\s*"
+)
+
+
 def set_metadata(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if not _has(low, r"\b(?:set|change|update|make|put)\b.*\b(?:title|author|subject|keywords)\b"):
+    named_first = _PROPERTY_FIRST.match(low) is not None
+    if not named_first and not _has(low, r"\b(?:set|change|update|make|put)\b.*\b(?:title|author|subject|keywords)\b"):
         return None
     args: dict[str, Any] = {}
     listed = _KEYWORD_LIST.search(c)
@@ -47,7 +54,8 @@ def set_metadata(c: str, low: str, ctx: Context) -> list[Intent] | None:
         if name in args:
             continue
         m = re.search(
-            rf"\b{name}\b\s*(?:to|as|=|:|is)?\s*(⟦\d+⟧|[^,;]+?)(?:,|\s+and\s+(?:the\s+)?(?:{'|'.join(_FIELDS)})|$)",
+            rf"\b{name}\b\s*(?:to|as|=|:|is|should\s+be|must\s+be|needs\s+to\s+be)?\s*(⟦\d+⟧|[^,;]+?)"
+            rf"(?:,|\s+and\s+(?:the\s+)?(?:{'|'.join(_FIELDS)})|$)",
             c,
             re.IGNORECASE,
         )
@@ -58,6 +66,8 @@ def set_metadata(c: str, low: str, ctx: Context) -> list[Intent] | None:
             raw = where.group(1).strip() if where else raw
             raw = raw.strip("()[] ")
             args[name] = ctx.quotes[int(raw[1:-1])] if re.fullmatch(r"⟦\d+⟧", raw) else raw
+    if named_first and not all(re.match(r"[A-Z0-9]", str(v)) for v in args.values()):
+        return None  # "Author should be changed to …": a value said some other way
     return [Intent("set_metadata", _with_output(args, c, ctx))] if args else None
 
 
@@ -127,7 +137,28 @@ def sanitize(c: str, low: str, ctx: Context) -> list[Intent] | None:
     return None
 
 
+# "tick the 'Agree' checkbox", "untick the 'Newsletter' box": a checkbox set on (true) or off (false)
+_TICK = re.compile(
+    r"\b(tick|check|select|untick|uncheck|deselect)\s+(?:the\s+)?(⟦\d+⟧)\s+(?:check\s*-?box|tick\s*-?box|box)\b",
+    re.IGNORECASE,
+)
+_TICK_VERB = r"\b(?:tick|check|select|untick|uncheck|deselect)\b"
+_TICK_WORDS = {"tick", "check", "select", "untick", "uncheck", "deselect", "checkbox", "tickbox", "box"}
+# "put London in the City field": a capitalised value and a capitalised field name, no quotes
+_PLAIN_INTO_FIELD = re.compile(
+    r"\b(?i:put|enter|type|write)\s+([A-Z0-9][\w.&'/@-]*(?:\s+[A-Z0-9][\w.&'/@-]*){0,3})\s+(?i:in|into)\s+"
+    r"(?i:the\s+)?([A-Z][\w]*(?:\s+[A-Z][\w]*){0,2})\s+(?i:field)\b"
+)
+
+
 def fill_form(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    ticks = {
+        ctx.quotes[int(m.group(2)[1:-1])]: not m.group(1).lower().startswith(("un", "de")) for m in _TICK.finditer(c)
+    }
+    if ticks and not _has(low, r"\bfill\b|\bfield\b"):  # "tick the 'Agree' checkbox"
+        if _has(ctx.request, r"\bfill|\bfields?\b") or len(re.findall(_TICK_VERB, ctx.request)) != len(ticks):
+            return None  # other values in other clauses: one form filled once, not step by step
+        return [Intent("fill_form", _with_output({"values": ticks}, c, ctx), words=_TICK_WORDS)]
     if not _has(low, r"\bfill\b|\bfield\b"):
         return None
     if _has(low, r"\bflatten\b"):
@@ -149,6 +180,8 @@ def fill_form(c: str, low: str, ctx: Context) -> list[Intent] | None:
             for value, key in ((m.group(1), m.group(2)), (m.group(3), m.group(4))):
                 if value and key:
                     values[ctx.quotes[int(key[1:-1])]] = ctx.quotes[int(value[1:-1])]
+    if not values and len(re.findall(r"\bfields?\b", ctx.request)) == 1 and not re.search(_TICK_VERB, ctx.request):
+        values = {m.group(2): m.group(1) for m in _PLAIN_INTO_FIELD.finditer(c)}  # "put London in the City field"
     if not values:
         return None
     return [Intent("fill_form", _with_output({"values": values}, c, ctx), words={"type", "enter", "write"})]
@@ -331,6 +364,8 @@ def ocr(c: str, low: str, ctx: Context) -> list[Intent] | None:
             args["force"] = True
             words = set(re.findall(r"[\w'-]+", force.group(0)))
         words |= {"copyable", "highlightable", "recognition"}  # "run text recognition": OCR said in words
+        if len(set(args.get("language", "").split("+"))) > 1:  # "half English, half German", "a mix of …"
+            words |= {"half", "mix", "mixed", "both"}
         return [Intent("ocr", _with_output(args, c, ctx), words=words)]
     return None
 

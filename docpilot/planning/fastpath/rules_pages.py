@@ -292,6 +292,10 @@ def rotate(c: str, low: str, ctx: Context) -> list[Intent] | None:
         r"png|jpe?g|word|powerpoint|slides?|excel|text|markdown|tiff?)\b",
     ):
         return None  # "turn the last two pages into images" is a conversion
+    if not _has(low, r"\brotat(?:e|ed|ing)\b") and _FLIPPED_ORDER.search(low):
+        return None  # "turn the order of the pages around" reverses them
+    if degrees_in(c) is None and _has(low, r"\b(?:a)?round\b") and not _BARE_TURN.search(low):
+        return None  # "turn pages 2-3 around": a half turn or a quarter? not said
     bare = _BARE_TURN.search(low) if degrees_in(c) is None else None
     degrees = int(bare.group(1)) if bare else degrees_in(c) or 90
     if degrees % 90:
@@ -305,12 +309,32 @@ def rotate(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if turn:  # "a quarter turn to the right" is 90 degrees, "half a turn" 180 (degrees_in read them)
         turned |= set(re.split(r"[\s-]+", turn.group(0)))
     args = {"pages": _pages(c, ctx), "degrees": degrees}
+    if degrees == 180 and _has(low, r"\bupside[- ]down\b"):  # "upside-down, flip them round": half a turn
+        turned = turned | {"flip", "round", "around", "over"}
     if re.search(r"\bthe\s+(?:whole\s+)?lot\b", low):  # "rotate the lot": every page
         turned = turned | {"lot", "whole"}
     return [Intent("rotate_pages", _with_output(args, c, ctx), words=turned)]
 
 
+# "flip the page order round", "turn the order of the pages around": the pages in reverse
+_FLIPPED_ORDER = re.compile(
+    r"\b(?:flip|turn|swap)\s+(?:the\s+)?(?:(?:page\s+)?order(?:\s+of\s+the\s+pages)?)\s+(?:a)?round\b"
+)
+# "so the back page is first and the front page is last": what a reversal does, said again
+_ENDS_SWAPPED = re.compile(
+    r"\b(?:so\s+(?:that\s+)?)?(the\s+(?:back|last|final)\s+page)\s+(?:is|comes|goes)\s+first\s+and\s+"
+    r"(the\s+(?:front|first)\s+page)\s+(?:is|comes|goes)\s+last\b"
+)
+
+
 def reorder(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    flipped = _FLIPPED_ORDER.search(low)
+    if flipped:
+        ends = _ENDS_SWAPPED.search(low)
+        words = {"flip", "turn", "swap", "round", "around"}
+        if ends:
+            words |= {ends.group(1), ends.group(2), "last", "first", "comes", "goes"}
+        return [Intent("reorder_pages", _with_output({"order": "reverse"}, c, ctx), words=words)]
     if _has(low, r"\breverse\b|\bbackwards\b|\bopposite order\b|\blast page first\b"):
         return [Intent("reorder_pages", _with_output({"order": "reverse"}, c, ctx))]
     m = re.search(
@@ -562,7 +586,34 @@ def _crop_by_side(c: str, low: str, ctx: Context, every: re.Match[str] | None) -
     return [Intent("crop_pages", _with_output(args, c, ctx), words=_CROP_WORDS)]
 
 
+# "Append terms.pdf to the end of quote.pdf", "tack b.pdf onto the back of a.pdf": one file after another
+_APPENDED = re.compile(
+    r"^\s*(?:please\s+)?(?:append|tack|add|attach|stick)\s+([\w.-]+)\s+(?:on\s+)?(?:to|onto)\s+(?:the\s+)?"
+    r"(?:(?:very\s+)?(?:end|back)\s+of\s+)?([\w.-]+)\s*[.!]?\s*$",
+    re.IGNORECASE,
+)
+_APPEND_WORDS = {"append", "tack", "add", "attach", "stick", "on", "onto", "to", "end", "back", "very", "of"}
+
+
+def _appended(c: str, ctx: Context) -> list[Intent] | None:
+    m = _APPENDED.match(c)
+    if not m:
+        return None
+    if not re.match(r"^\s*(?:please\s+)?(?:append|tack)\b", c, re.IGNORECASE) and not re.search(
+        r"\b(?:end|back)\s+of\b", c, re.IGNORECASE
+    ):
+        return None  # "add b.pdf to a.pdf": where in it is not said
+    pdfs = {p.lower(): p for p in ctx.pdfs} | {p.lower().rsplit(".", 1)[0]: p for p in ctx.pdfs}
+    first, then = pdfs.get(m.group(2).lower()), pdfs.get(m.group(1).lower())
+    if not first or not then or first == then:
+        return None
+    return [Intent("combine_files", {"files": [first, then]}, words=_APPEND_WORDS)]
+
+
 def combine(c: str, low: str, ctx: Context) -> list[Intent] | None:
+    appended = _appended(c, ctx)
+    if appended:
+        return appended
     if not _has(
         low,
         r"\b(?:combine|merge|join|concatenate|put together|stitch|bundle)\b|\binto (?:one|a single)\b|"

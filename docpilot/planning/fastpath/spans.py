@@ -60,10 +60,13 @@ _PAGE_LIST = (  # "pages 7 to 9 and then page 2"; "page 3, 100 points wide" is p
 _PAGES = re.compile(
     r"\b(?:"
     r"between\s+pages?\s+\d+\s+and\s+(?:page\s+)?\d+|"  # "between pages 3 and 4": a place, after page 3
+    r"pages\s+from\s+\d+\s*(?:to|through|thru|until|till|-|–)\s*(?:page\s+)?\d+(?![.\d])|"  # "pages from 2 to 5"
     rf"{BEYOND}|"  # "everything after page 9": the pages past it
     rf"(?:pages?|pp?\.)\s*{_PAGE_LIST}(?:\s+(?:onwards?|on|to the end|and (?:after|beyond|following)))?"
     rf"|(?:from|starting (?:at|from)|after|before)\s+page\s+\d+(?:\s+(?:on(?:wards?)?|to the end))?"
     rf"|(?:the\s+)?(?:first|last|final|next|remaining)\s+{_COUNT}\s+pages?"
+    r"|(?:the\s+)?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(?:st|nd|rd|th))\s+page\s+"
+    r"(?:onwards?|to\s+the\s+end|and\s+(?:after|beyond|following))"  # "from the sixth page onwards"
     rf"|(?:the\s+)?{_ORDINAL}(?:\s*(?:,|and|&)\s*(?:the\s+)?{_ORDINAL})*(?:\s+two)?\s+pages?"
     r"|(?:the\s+)?(?:cover|title|front|back|signature|closing|opening)\s+pages?"
     rf"|{COVER}|the\s+back\s+cover"
@@ -101,6 +104,7 @@ _SHADES = (  # the shades the tools know by name ("light red" is not one: "light
 _COLOUR = re.compile(rf"\b(?:{_SHADES})\b|\b(?:{_COLOURS})\b|#[0-9a-f]{{6}}\b", re.IGNORECASE)
 _SHADE = re.compile(rf"\b(?:{_SHADES})\b", re.IGNORECASE)
 _POSITION = re.compile(
+    r"(?<!the\s)\b(?:right|dead|smack|bang)\s+(?:in\s+)?(?:the\s+)?(?:centre|center|middle)\b|"  # "right in the centre"
     r"\b(?:top|bottom|upper|lower|left|right|left-hand|right-hand|center|centre|centered|centred|middle|corner|"
     r"corners|header|footer|margin|beginning|start|front|end)\b",
     re.IGNORECASE,
@@ -111,7 +115,7 @@ _FORMAT = re.compile(
     r"\bslides?\b|"
     r"\bslide\s*deck\b|\bpresentation\b|\bexcel\b|\bxlsx\b|\bspreadsheets?\b|\bworkbook\b|\bpngs?\b|\bjpe?gs?\b|"
     r"\btiffs?\b|\btif\b|\bmarkdown\b|\bmd\b|\btxt\b|\bplain[- ]text\b|\btext\s+files?\b|\bimages?\b|\bpictures?\b|"
-    r"\bphotos?\b",
+    r"\bphotos?\b|\bscreen-?shots?\b",
     re.IGNORECASE,
 )
 _CATEGORY = re.compile(
@@ -191,11 +195,13 @@ _MODIFIER = re.compile(
     r"\b(?:small|smaller|tiny|large|larger|big|bigger|huge)\s+(?:letters|font|print|type|writing)\b|"
     r"\b(?:high|higher|highest|best|good|top|full|maximum|max)\s+quality\b|"
     r"\bcolou?r\b|"
+    r"\bbut\s+only\b|"  # "…, but only on the cover page": a limit, no exception
     r"\b(?:\w+\s+times|once|down\s+to|except(?:\s+for)?|excluding|exclude|but|other\s+than|apart\s+from|save\s+for|besides|not|no|never|none|nothing|"
     r"without|don't|dont|do\s+not|twice|thrice|double|triple|again|every\s+other|alternate|alternating|only|"
     r"diagonal(?:ly)?|horizontal(?:ly)?|vertical(?:ly)?|bold|italics?|large|larger|big|bigger|huge|small|tiny|"
     r"smaller|faint|faintly|light|lightly|transparent|semi-transparent|see-through|opaque|solid|clockwise|"
-    r"counter-?clockwise|anti-?clockwise|upside|sideways|landscape|portrait|reverse|reversed|backwards?|opposite|"
+    r"counter-?clockwise|anti-?clockwise|upside(?:[- ]down)?|sideways|landscape|portrait|reverse|reversed|"
+    r"backwards?|opposite|"
     r"lossless|gently|strongly|aggressive(?:ly)?|heavily|maximum|max|minimum|lowest|highest|best|quality|"
     r"english|german|french|spanish|italian|dutch|portuguese|chinese|japanese|arabic|russian|"
     r"each\s+side|all\s+sides|sides|daily|weekly|later|tomorrow|random(?:ly)?|shuffle)\b",

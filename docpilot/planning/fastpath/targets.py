@@ -110,6 +110,24 @@ _HOW_OFTEN = re.compile(
 )
 
 
+_WHERE_DOES = re.compile(r"\b(?:where|on\s+(?:which|what)\s+pages?)\s+(?:does|do|did|will)\s+", re.IGNORECASE)
+# "Tenant and Landlord", "Appendix C or Annex 3": more capitalised terms joined to the first
+_MORE_TERMS = re.compile(
+    r"\s*(?:,\s*(?:and|or)\s+|,\s*|\s+(?:and|or|&)\s+)([A-Z0-9][\w&.'-]*(?:\s+[A-Z0-9][\w&.'-]*)*)"
+)
+
+
+def _more_terms(after: str, end: int) -> list[str]:
+    """The capitalised terms listed after the first one ends at ``end`` (none when one is a question word)."""
+    found = []
+    while m := _MORE_TERMS.match(after, end):
+        if m.group(1).split()[0].lower() in _OPENERS | {"page", "pages"}:
+            break
+        found.append(m.group(1))
+        end = m.end()
+    return found
+
+
 def target_in(clause: str, verb: str, quotes: list[str]) -> Target:
     """Terms (quoted, 'the word X', 'mentions of X', a capitalised name) and categories in a clause."""
     target = Target()
@@ -118,6 +136,9 @@ def target_in(clause: str, verb: str, quotes: list[str]) -> Target:
     after = rest[-1] if rest else before
     if rest and _COMES_BEFORE.fullmatch(verb):  # "how many times does the word X appear": X is before the verb
         after = _HOW_OFTEN.sub("", before)
+        where = _WHERE_DOES.search(after)  # "between pages 5 and 15, where does ISO 9001 come up": what follows
+        if where:
+            after = after[where.end() :]
     if re.search(rf"\b(?:{WHOLE_WORDS})\b", clause, re.IGNORECASE):
         target.whole_words = True
     if quoted:
@@ -140,7 +161,7 @@ def target_in(clause: str, verb: str, quotes: list[str]) -> Target:
                 words.pop(0)
             candidate = " ".join(words)
             if candidate and candidate.lower() not in ("all", "every", "each", "any", "the", "page", "pages"):
-                target.terms = [candidate]
+                target.terms = [candidate, *_more_terms(after, m.end())]
         if not target.terms and not target.categories:
             m = re.search(
                 rf"\b(?:mentions?|occurrences?|instances?)\s+of\s+(?:the\s+(?:{_KIND_NOUN})\s+)?(.+?){_STOP}",

@@ -12,7 +12,7 @@ VERBS = (
     "add|redact|black ?out|blackout|blank ?out|remove|delete|drop|rotate|turn|highlight|underline|strike ?out|strikethrough|"  # noqa: E501 - one alternation reads best whole
     "cross out|comment|annotate|watermark|stamp|sign|number|insert|append|prepend|extract|split|merge|combine|join|"
     "concatenate|compress|shrink|reduce|optimi[sz]e|convert|export|save|make|create|give|send|put|reverse|reorder|"
-    "rearrange|sort|move|protect|encrypt|lock|password-protect|unlock|decrypt|fill|flatten|set|change|update|crop|"
+    "rearrange|sort|move|swap|protect|encrypt|lock|password-protect|unlock|decrypt|fill|flatten|set|change|update|crop|"
     "ocr|search|find|count|list|show|tell|check|sanitize|clean|copy|duplicate|rename|place|include|keep|read|mark|"
     "password[- ]protect|scrub|strip|"
     "erase|censor|mask|hide|scrub|apply|paginate|get|pull|attach|render|output"
@@ -25,7 +25,8 @@ _QUOTED = re.compile(r"\"([^\"]+)\"|(?<![\w])'([^']+?)'(?![\w])")
 _PP = re.compile(r"(?<![\w.])(pp?)\.\s*(?=\d)", re.IGNORECASE)
 _WORD_NUMBERS = {
     "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
-    "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
+    "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "thirteen": "13", "fourteen": "14", "fifteen": "15",
+    "sixteen": "16", "seventeen": "17", "eighteen": "18", "nineteen": "19", "twenty": "20",
 }  # fmt: skip
 _NW = "|".join(_WORD_NUMBERS)
 # "pages two to four", "page three": page numbers spelled out, read as digits
@@ -76,6 +77,18 @@ _OPENER = re.compile(
 _WHAT_IS_LEFT = re.compile(r"\bwhat(?:'s|\s+is)\s+left\b(?!\s+of\b)|\bwhat\s+remains\b(?!\s+of\b)", re.IGNORECASE)
 
 
+# "every single page", "each and every page": every page, said with weight
+_EVERY_SINGLE = re.compile(r"\b(every|each)\s+single\b|\beach\s+and\s+(every)\b", re.IGNORECASE)
+
+
+# "pages with nothing on them", "pages that have nothing on them": blank pages
+_NOTHING_ON = re.compile(
+    r"\b(pages?)\s+(?:with|that\s+have|that\s+has|which\s+have|having)\s+(?:nothing|no\s+content)\s+(?:on|in)\s+"
+    r"(?:it|them)\b",
+    re.IGNORECASE,
+)
+
+
 def normalise(text: str) -> str:
     """Chat shorthand and common misspellings read as the words meant ("pg 3" → "page 3", "pls" → "please",
     "teh" → "the"), so every rule reads one spelling; run on the request with its quoted strings masked."""
@@ -83,6 +96,8 @@ def normalise(text: str) -> str:
     text = _PAGE_SHORT.sub(lambda m: "pages " if m.group(1).lower() in ("pgs", "pp") else "page ", text)
     text = _SHORT_WORD.sub(_meant, text)
     text = _WHAT_IS_LEFT.sub("it", text)
+    text = _EVERY_SINGLE.sub(lambda m: m.group(1) or m.group(2), text)
+    text = _NOTHING_ON.sub(lambda m: f"blank {m.group(1)}", text)
     return _ITS.sub(lambda m: _cased(m.group(0), "it's"), text)
 
 
@@ -117,11 +132,15 @@ _QUOTE_MAP = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "«"
 # a new clause, so what it says is read (or set aside) on its own
 _STATEMENT = (
     r"(?:it's|it\s+is|it\s+was|this\s+is|that's|they're|they\s+are|there's|there\s+(?:is|are|were)|"
+    r"(?:I|we)\s+(?-i:[a-z]+ed)\s+(?!(?:to|that|it|them|this)\b)|"
     r"(?:before|because|since)\s+(?:it|this|they|these|I|we|the\s+\w+)\b)"
 )
 # "… before it goes on the website", "Before this goes to the landlord I need …": when it is needed, said as why
 _BEFORE = re.compile(
-    r"\s*\b(before\s+(?:it|this|they|these|the\s+\w+|I|we)\s+(?:goes|go|gets|get|is|are|'s|'re)\b[^,;⟦]*?)"
+    r"\s*\b(before\s+(?:(?:it|this|they|these|the\s+\w+|I|we)\s+(?:goes|go|gets|get|is|are|'s|'re)|"
+    # "before we publish it", "before I send it to the client": what the user does with the result
+    r"(?:I|we)\s+(?:publish|send|share|post|upload|print|email|e-mail|submit|circulate|distribute|forward|"
+    r"hand|file|present)\s+(?:it|this|them|these)(?:\s+(?:out|in|over|on|off))?)\b[^,;⟦]*?)"
     r"(?:\s*,\s*|\s+(?=(?:I|we)\s+(?:need|want|would\s+like|'d\s+like)\b|(?:please\s+)?(?:can|could)\s+you\b|"
     rf"please\b|{_VERB_START})|\s*(?:please\s*)?$)",
     re.IGNORECASE,
@@ -134,11 +153,31 @@ _PARTICIPLES = {
     "rotated": "rotate", "compressed": "compress", "watermarked": "watermark", "numbered": "number",
     "encrypted": "encrypt", "unlocked": "unlock", "merged": "merge", "combined": "combine", "flattened": "flatten",
     "sanitised": "sanitise", "sanitized": "sanitize", "ocr'd": "ocr", "stamped": "stamp", "extracted": "extract",
+    "signed": "sign",
 }  # fmt: skip
 _DONE_TO = re.compile(
     r"^(?:please\s+)?(?:(?:I|we)\s+(?:need|want|would\s+like|'d\s+like)|(?:can|could)\s+(?:I|we)\s+(?:get|have))\s+"
-    r"(?P<thing>(?:(?!\b(?:to|be|it|them|this|that)\b)[^,;:])+?)\s+"
+    r"(?P<thing>(?:(?!\b(?:to|be|it|them|this|that)\b)[^,;:])+?"
+    r"(?:,\s*(?-i:[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*),)?)\s+"  # "my name, Olivia Grant,": a name said beside it
     rf"(?P<done>{'|'.join(map(re.escape, _PARTICIPLES))})(?P<rest>\s+(?!(?:so|because|as|if|when)\b).*)?$",
+    re.IGNORECASE,
+)
+
+
+# "any pages with nothing on them should go", "page 3 has to be removed": the thing, then what should happen to it
+_SHOULD_BE = re.compile(
+    r"^(?P<thing>(?!(?:I|we|you|it|they|this|that|there)\b)(?:(?!\b(?:to|be|should|must|can|need|needs|has|have)\b)"
+    r"[^,;:?])+?)\s+(?:should|must|can|needs?\s+to|has\s+to|have\s+to)\s+"
+    rf"(?:(?P<go>go)|be\s+(?P<done>{'|'.join(map(re.escape, _PARTICIPLES))}))"
+    r"(?P<rest>\s+(?!(?:so|because|as|if|when)\b).*)?$",
+    re.IGNORECASE,
+)
+
+
+# "I need a TIFF of the whole document", "I'd like a Word version of it": a file of a format, asked as a want
+_WANT_A = re.compile(
+    r"^(?:please\s+)?(?:I|we)(?:\s+(?:need|want|would\s+like)|'d\s+like)\s+(?=an?\s+(?:tiff?|png|jpe?g|word|docx|excel|"
+    r"xlsx|powerpoint|pptx|markdown|txt|plain[- ]text)\b)",
     re.IGNORECASE,
 )
 
@@ -146,10 +185,38 @@ _DONE_TO = re.compile(
 def _reframed(clause: str) -> str:
     """'I need the phone numbers blacked out on page 2' → 'black out the phone numbers on page 2': the same
     instruction said the way the rules read it."""
+    want = _WANT_A.match(clause)
+    if want:  # "I need a TIFF of the whole document" → "give me a TIFF of the whole document"
+        return f"give me {clause[want.end() :]}"
+    should = _SHOULD_BE.match(clause)
+    if should and not (should.group("go") and should.group("rest")):  # "the blank pages should go": remove them
+        # ("the logo should go on page 2" says where it goes, never that it goes)
+        verb = "remove" if should.group("go") else _PARTICIPLES[should.group("done").lower()]
+        return f"{verb} {should.group('thing')}{should.group('rest') or ''}"
     m = _DONE_TO.match(clause)
     if not m:
         return clause
     return f"{_PARTICIPLES[m.group('done').lower()]} {m.group('thing')}{m.group('rest') or ''}"
+
+
+# "Footer text: © 2025 Northwind Traders." — a label and a colon starting a sentence, then the words to write, to
+# the sentence's end: read as quoted. Only words that could be nothing but the text (no page, place, size,
+# colour, comma or instruction verb: "Footer: page numbers, bottom right" is not a footer that says so)
+_LABELLED = re.compile(
+    r"(?:^|(?<=[.;!?]\s))((?:header|footer|(?:header|footer|watermark|stamp)\s+text)\s*:\s+)"
+    r"([^\s\"'‘’“”⟦][^\"'‘’“”⟦;!?]*?)(?=\.?\s*$|[.;!?]\s)",
+    re.IGNORECASE,
+)
+_NOT_THE_TEXT = re.compile(
+    rf",|\b(?:pages?|numbers?|numbering|left|right|top|bottom|cent(?:re|er)(?:ed|d)?|middle|corner|on|at|in|every|each|"
+    rf"all|font|size|pt|colou?r|bold|italic|opacity|aligned|align|first|last|odd|even|please|{VERBS})\b",
+    re.IGNORECASE,
+)
+
+
+def _labelled(m: re.Match[str]) -> str:
+    said = m.group(2)
+    return m.group(0) if _NOT_THE_TEXT.search(said) else f'{m.group(1)}"{said}"'
 
 
 @dataclass
@@ -175,7 +242,7 @@ def split_request(request: str) -> Request:
         quotes.append(match.group(1) or match.group(2))
         return f"⟦{len(quotes) - 1}⟧"
 
-    masked = _digits(normalise(_QUOTED.sub(protect, text)))
+    masked = _digits(normalise(_QUOTED.sub(protect, _LABELLED.sub(_labelled, text))))
     return Request(request, masked, quotes, clauses_of(masked))
 
 
