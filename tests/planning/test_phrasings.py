@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pymupdf
 import pytest
+from fast_steps import fast_steps
 
 from docpilot.files import FileInfo, inspect_files
 from docpilot.planning.fastpath.build import fast_reading
@@ -22,10 +23,7 @@ TWO_FILES = {
 
 
 def steps(request: str, files: dict[str, FileInfo] = TEN) -> list[tuple[str, dict]] | None:
-    plan = fast_reading(request, files).plan
-    if plan is None:
-        return None
-    return [(s.task, {k: v for k, v in s.args.items() if k not in ("file", "files")}) for s in plan.steps]
+    return fast_steps(request, files)
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ still hand on (a wrong plan is worse than none).
 from __future__ import annotations
 
 import pytest
+from fast_steps import fast_steps
 
 from docpilot.files import FileInfo
 from docpilot.planning.fastpath.build import fast_reading
@@ -22,10 +23,7 @@ THREE = {name: FileInfo(name, f"/x/{name}", "pdf", pages=3) for name in ("intro.
 
 
 def steps(request: str, files: dict[str, FileInfo] = TWELVE) -> list[tuple[str, dict]] | None:
-    plan = fast_reading(request, files).plan
-    if plan is None:
-        return None
-    return [(s.task, {k: v for k, v in s.args.items() if k not in ("file", "files")}) for s in plan.steps]
+    return fast_steps(request, files)
 
 
 def one(request: str, files: dict[str, FileInfo] = TWELVE) -> tuple[str, dict]:

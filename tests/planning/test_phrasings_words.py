@@ -8,6 +8,7 @@ still carry meaning and must be handed on (or asked about), because a confident 
 from __future__ import annotations
 
 import pytest
+from fast_steps import fast_steps
 
 from docpilot.files import FileInfo
 from docpilot.planning.fastpath.build import NeedInfo, fast_reading
@@ -17,10 +18,7 @@ TEN = {"paper.pdf": FileInfo("paper.pdf", "/x/paper.pdf", "pdf", pages=10)}
 
 
 def steps(request: str, files: dict[str, FileInfo] = TEN) -> list[tuple[str, dict]] | None:
-    plan = fast_reading(request, files).plan
-    if plan is None:
-        return None
-    return [(s.task, {k: v for k, v in s.args.items() if k not in ("file", "files")}) for s in plan.steps]
+    return fast_steps(request, files)
 
 
 # --- chat shorthand and misspellings, read once before anything else -------------------------------------------
