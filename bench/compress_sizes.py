@@ -20,6 +20,9 @@ from pathlib import Path
 import pymupdf
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from results import write_result  # noqa: E402
+
 from pdftools.tools_security import compress  # noqa: E402
 
 FILES = (
@@ -48,6 +51,7 @@ def main() -> None:
     header = f"{'file':<44} {'input':>10} {'low':>16} {'medium':>16} {'high':>16} {'gs /ebook':>16} {'qpdf':>16}  text"
     print(header)
     print("-" * len(header))
+    figures: dict[str, dict[str, object]] = {}
     with tempfile.TemporaryDirectory() as work:
         os.chdir(work)
         for name in FILES:
@@ -57,9 +61,12 @@ def main() -> None:
                 continue
             original = _texts(src)
             cells, text_ok = [], []
+            row: dict[str, object] = {"input_mb": round(src.stat().st_size / 1e6, 2)}
+            figures[name.removesuffix(".pdf")] = row
             for level in ("low", "medium", "high"):
                 start = time.perf_counter()
                 out = Path(compress(file=str(src), level=level, output=f"{level}_{name}"))
+                row[f"{level}_mb"] = round(out.stat().st_size / 1e6, 2)
                 cells.append(f"{out.stat().st_size:>10,} {time.perf_counter() - start:4.1f}s")
                 text_ok.append(_texts(out) == original)
             for tool, cmd in (
@@ -68,9 +75,13 @@ def main() -> None:
             ):
                 seconds = _run(cmd)
                 size = Path(f"{tool}_{name}").stat().st_size if seconds is not None else None
+                row[f"{tool}_mb"] = round(size / 1e6, 2) if size else None
                 cells.append(f"{size:>10,} {seconds:4.1f}s" if size else f"{'n/a':>16}")
             ok = "yes" if all(text_ok) else "NO (" + ",".join(str(t) for t in text_ok) + ")"
+            row["text_kept"] = ok
             print(f"{name[:44]:<44} {src.stat().st_size:>10,} " + " ".join(f"{c:>16}" for c in cells) + f"  {ok}")
+    os.chdir(Path(__file__).resolve().parent)
+    write_result("compress-sizes", figures)
 
 
 if __name__ == "__main__":

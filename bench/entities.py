@@ -33,6 +33,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
+from results import write_result  # noqa: E402
+
 from docpilot.understanding.entities import handle  # noqa: E402
 from pdftools.hosted import hosting  # noqa: E402
 from pdftools.tools_entities import find_entities  # noqa: E402
@@ -71,8 +73,13 @@ def _pct(value: float | None) -> str:
     return "-" if value is None else f"{value:.0%}"
 
 
+def _share(value: float | None) -> float | None:
+    return None if value is None else round(value * 100, 1)
+
+
 def run(paths: list[Path], show: bool) -> bool:
     ok = True
+    figures: dict[str, dict[str, dict[str, float | int | None]]] = {}
     print(f"{'file':28} {'kind':13} {'found':>5} {'gold':>4} {'prec':>5} {'recall':>6}  seconds")
     with hosting(handle):
         for path in paths:
@@ -90,12 +97,25 @@ def run(paths: list[Path], show: bool) -> bool:
                 fails = barred and any(v is not None and v < BAR for v in (precision, recall))
                 ok = ok and not fails
                 mark = " <- below 90%" if fails else ""
+                figures.setdefault(path.stem, {})[kind] = {
+                    "precision": _share(precision),
+                    "recall": _share(recall),
+                    "found": len({norm(f) for f in found}),
+                    "gold": len(gold),
+                }
                 print(
                     f"{path.stem:28} {kind:13} {len({norm(f) for f in found}):5} {len(gold):4} "
                     f"{_pct(precision):>5} {_pct(recall):>6}  {seconds:6.2f}{mark}"
                 )
                 if show and (wrong or missed):
                     print(f"{'':42} wrong: {wrong}\n{'':42} missed: {missed}")
+    if figures:
+        write_result(
+            "entities",
+            figures,
+            label="tuning",
+            notes="labels written before the finders, but the finders were then built and fixed on these files",
+        )
     return ok
 
 

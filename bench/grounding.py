@@ -20,6 +20,8 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+from results import write_result  # noqa: E402
+
 from docpilot.conversation import Conversation  # noqa: E402
 from docpilot.files import FileInfo  # noqa: E402
 from docpilot.planning.planner import make_planner  # noqa: E402
@@ -83,6 +85,12 @@ def main() -> None:
             turns = " → ".join(t["revise"] if isinstance(t, dict) else t for t in case["turns"])
             print(f"{'ok  ' if why is None else 'MISS'} {case['id']}: {turns}" + (f"\n      {why}" if why else ""))
     print(f"grounding accuracy ({opts.backend}): {right}/{len(cases)} = {right / len(cases):.1%}")
+    write_result(
+        f"grounding-{opts.backend}",
+        {"right": right, "cases": len(cases), "score": f"{right}/{len(cases)}"},
+        label="tuning",
+        notes="bench/grounding.jsonl was read while the grounding rules were built: a tuning score",
+    )
 
 
 if __name__ == "__main__":

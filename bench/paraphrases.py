@@ -15,7 +15,14 @@ and open to tuning like the tuned part.
   argument the request gives, nothing invented). Lines marked ``not_fast`` count a plan as wrong.
 - fast-path coverage: the share of explicit requests the fast path plans (the rest go to the model or ask).
 - whole-planner accuracy (``--planner``): the product's answer, right / safe (a question, a refusal or no
-  plan) / wrong. With ``rules`` this is the product with no model; ``local`` runs the embedded model.
+  plan) / wrong (against the row's expectation) / unjudged (a model plan for a ``not_fast`` row, which states no
+  plan to compare with: listed for review, never counted as safe). With ``rules`` this is the product with no
+  model; ``local`` runs the embedded model.
+
+Every figure here is a tuning score (``bench/results/paraphrases*.json``): the held-out third was held out while
+it lasted, but later extra batches hold copies and near-copies of its rows and one rule fitted only a held-out row,
+so it is reported as a tuning part too. A blind figure is a new batch's first measurement, kept as it was
+(``bench/blind_batches.py``).
 - modifier test: each of ~50 modifiers ("in red", "twice", "in Spanish", "unless it is encrypted" …)
   appended to each request the fast path plans; the fast path must use it (a different plan) or hand the
   request on — never the same plan as without it.
@@ -35,6 +42,8 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+from results import write_result  # noqa: E402
+
 from docpilot.files import FileInfo  # noqa: E402
 from docpilot.planning.fastpath import NeedInfo, fast_plan  # noqa: E402
 from docpilot.plans.plan import Plan  # noqa: E402
@@ -44,6 +53,11 @@ from pdftools.errors import PdfToolError  # noqa: E402
 from pdftools.pages import parse_pages  # noqa: E402
 
 SEED = 20261124
+TUNING_NOTE = (
+    "Every part is a tuning score: the tuned and extra rows were read while the fast path was built, and the "
+    "held-out third leaked (extra batches hold copies and near-copies of its rows), so it is no longer held out. "
+    "Blind first measurements are in bench/results/blind-*.json."
+)
 MODIFIERS = [
     "in red", "in blue", "diagonally", "on every other page", "twice", "three times", "in Spanish", "in French",
     "unless it is encrypted", "only if it has more than 10 pages", "only on the odd pages", "except page 3",
@@ -173,13 +187,21 @@ def main() -> None:
     elif opts.part != "all":
         parts = {k: v for k, v in parts.items() if k.startswith(opts.part)}
     started = time.perf_counter()
+    figures = {}
     for part, group in parts.items():
         show = "none" if part == "held-out" else opts.show  # held-out rows are never shown: nothing tunes on them
-        report(part, group[: opts.limit or None], argparse.Namespace(**{**vars(opts), "show": show}))
+        figures[part] = report(part, group[: opts.limit or None], argparse.Namespace(**{**vars(opts), "show": show}))
     print(f"({time.perf_counter() - started:.1f} s)")
+    if not opts.limit:
+        name = (
+            "paraphrases"
+            + (f"-{opts.planner}" if opts.planner else "")
+            + ("" if opts.part == "all" else f"-{opts.part}")
+        )
+        write_result(name, figures, label="tuning", notes=TUNING_NOTE)
 
 
-def report(part: str, cases: list[dict[str, Any]], opts: argparse.Namespace) -> None:
+def report(part: str, cases: list[dict[str, Any]], opts: argparse.Namespace) -> dict[str, Any]:
     explicit = [c for c in cases if c["expect"] != "not_fast"]
     refused = [c for c in cases if c["expect"] == "not_fast"]
     planned = right = 0
@@ -206,12 +228,22 @@ def report(part: str, cases: list[dict[str, Any]], opts: argparse.Namespace) -> 
     print(f"  fast-path coverage  {covered}/{len(explicit)} = {covered / max(len(explicit), 1):.1%} (right plans)")
     for line in wrong if opts.show in ("wrong", "all") else []:
         print(line)
-    modifiers(bases, opts.show)
+    figures: dict[str, Any] = {
+        "requests": len(cases),
+        "explicit": len(explicit),
+        "planned": planned,
+        "right": right,
+        "precision": f"{right}/{planned}",
+        "covered": covered,
+        "coverage_pct": round(100 * covered / max(len(explicit), 1), 1),
+        "modifier_pct": modifiers(bases, opts.show),
+    }
     if opts.planner:
-        whole(cases, opts.planner)
+        figures[f"whole_{opts.planner}"] = whole(cases, opts.planner, show=opts.show != "none")
+    return figures
 
 
-def modifiers(bases: list[tuple[dict[str, Any], Plan]], show: str) -> None:
+def modifiers(bases: list[tuple[dict[str, Any], Plan]], show: str) -> float:
     ok = total = 0
     ignored: list[str] = []
     for case, plan in bases:
@@ -228,9 +260,13 @@ def modifiers(bases: list[tuple[dict[str, Any], Plan]], show: str) -> None:
     print(f"  modifier test: used or handed on {ok}/{total} = {ok / max(total, 1):.2%}")
     for line in ignored[: 0 if show == "none" else None if show == "all" else 15]:
         print(line)
+    return round(100 * ok / max(total, 1), 2)
 
 
-def whole(cases: list[dict[str, Any]], backend: str) -> None:
+def whole(cases: list[dict[str, Any]], backend: str, show: bool = True) -> dict[str, Any]:
+    """The product's answer to each request: right, safe (a question, a refusal or no plan), wrong against the
+    row's expectation, or unjudged — a plan from the model for a request the row says only that the fast path must
+    hand on: it is listed for review, never counted as safe."""
     import os
 
     from docpilot.planning.planner import make_planner
@@ -238,21 +274,37 @@ def whole(cases: list[dict[str, Any]], backend: str) -> None:
     planner = make_planner(backend, os.environ)
     started = time.perf_counter()
     right = safe = 0
+    wrong: list[str] = []
+    unjudged: list[str] = []
     for case in cases:
         files = files_of(case)
         outcome = planner.plan(case["request"], files)
         plan = outcome.plan
         if plan is None:
             safe += 1
-        elif case["expect"] != "not_fast" and judge(plan, case["expect"], files) is None:
-            right += 1
         elif case["expect"] == "not_fast":
-            safe += 1  # a plan from the model for a hard request: judged by hand, not here
+            unjudged.append(f"  UNJUDGED {case['id']}: {case['request']}\n        {plan.dumps()}")
+        elif (why := judge(plan, case["expect"], files)) is None:
+            right += 1
+        else:
+            wrong.append(f"  WRONG {case['id']}: {case['request']}\n        {why}\n        {plan.dumps()}")
     n = len(cases)
     print(
         f"  whole planner ({backend}): right {right}/{n} = {right / max(n, 1):.1%}, no plan or a question {safe}/{n}, "
-        f"wrong {n - right - safe}/{n} ({time.perf_counter() - started:.0f} s)"
+        f"wrong {len(wrong)}/{n}, unjudged {len(unjudged)}/{n} ({time.perf_counter() - started:.0f} s)"
     )
+    if show:
+        for line in wrong + unjudged:
+            print(line)
+    return {
+        "right": right,
+        "safe": safe,
+        "wrong": len(wrong),
+        "unjudged": len(unjudged),
+        "requests": n,
+        "right_pct": round(100 * right / max(n, 1), 1),
+        "seconds": round(time.perf_counter() - started),
+    }
 
 
 if __name__ == "__main__":

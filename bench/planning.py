@@ -18,6 +18,9 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from results import load_average, write_result  # noqa: E402
+
 SHARED = HERE.parent.parent / "shared"
 CONTRACT = SHARED / "corpus" / "synthetic" / "contract.pdf"
 LLM_REQUESTS = [  # requests the fast path hands to the LLM (checked: each is planned with >= 1 LLM call)
@@ -78,17 +81,25 @@ def main() -> None:
     parser.add_argument("--llm-requests", type=int, default=len(LLM_REQUESTS))
     parser.add_argument("--skip-cold", action="store_true")
     opts = parser.parse_args()
+    load = load_average()
     times, zero, total = fast_path()
+    figures: dict[str, object] = {
+        "fast_planned": f"{zero}/{total}",
+        "fast_median_seconds": round(statistics.median(times), 2),
+        "fast_max_seconds": round(max(times), 2),
+    }
     print(
         f"fast path: {total} dev requests, `docpilot plan` per call median {statistics.median(times):.2f} s, "
         f"max {max(times):.2f} s; planned with 0 LLM calls: {zero}/{total} ({100 * zero / total:.0f}%)"
     )
     if not opts.skip_cold:
         seconds, result = llm_cold()
+        figures["llm_cold_seconds"] = round(seconds, 1)
         print(
             f"LLM cold CLI call: {seconds:.1f} s, prompt tokens {result['stats']['prompt_tokens']}, ok {result['ok']}"
         )
     if opts.llm_requests <= 0:
+        write_result("planning", figures, load=load)
         return
     rows = llm_warm(opts.llm_requests)
     print("| request | seconds | prompt tokens | LLM calls | ok |\n|---|---:|---:|---:|---|")
@@ -100,6 +111,10 @@ def main() -> None:
         f"LLM-planned warm median (after the first, LLM-planned only): {statistics.median(warm):.1f} s; "
         f"prompt tokens per request median {statistics.median(tokens):.0f}"
     )
+    figures["llm_warm_median_seconds"] = round(statistics.median(warm), 1)
+    figures["llm_prompt_tokens_median"] = round(statistics.median(tokens))
+    figures["llm_ok"] = f"{sum(r[4] for r in rows)}/{len(rows)}"
+    write_result("planning", figures, load=load)
 
 
 if __name__ == "__main__":

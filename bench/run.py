@@ -24,6 +24,9 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from results import load_average, write_result  # noqa: E402
+
 SHARED = HERE.parent.parent / "shared"
 
 
@@ -90,6 +93,7 @@ def main() -> None:
     parser.add_argument("--limit", type=int)
     opts = parser.parse_args()
     os.environ.setdefault("PYTHONDONTWRITEBYTECODE", "1")
+    load = load_average()
     rows = run_cases(opts.cases, opts.limit)
     times = [r["seconds"] for r in rows]
     print("| case | backend | ok | seconds | sandbox overhead ms | peak MB |\n|---|---|---|---:|---:|---:|")
@@ -108,6 +112,21 @@ def main() -> None:
             f"max {overheads[-1]:.0f} ms"
         )
     cold, warm = sandbox_overhead()
+    write_result(
+        "sandbox-run",
+        {
+            "cases": len(rows),
+            "total_seconds": round(sum(times), 1),
+            "median_seconds": round(statistics.median(times), 2),
+            "max_seconds": round(max(times), 2),
+            "peak_mb": round(max(r["peak_mb"] for r in rows)),
+            "overhead_median_ms": round(statistics.median(overheads)) if overheads else None,
+            "overhead_max_ms": round(overheads[-1]) if overheads else None,
+            "warm_run_ms": round(warm * 1000),
+            "cold_start_ms": round(cold * 1000),
+        },
+        load=load,
+    )
     print(
         f"sandbox overhead: cold start {cold * 1000:.0f} ms (one CLI call), warm run {warm * 1000:.0f} ms "
         "(median, reused sandbox as in the app)"

@@ -26,6 +26,9 @@ from pathlib import Path
 import pymupdf
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from results import load_average, write_result  # noqa: E402
+
 FILES = {
     "freeculture (352 p)": ("pdfjs__freeculture.pdf", "copyright"),
     "IRM (400 p)": ("unstructured__pdf2image-memory-error-test-400p.pdf", "Internal Revenue"),
@@ -164,6 +167,8 @@ def main() -> None:
         check=True,
         env={**os.environ, "PYTHONDONTWRITEBYTECODE": ""},
     )
+    load = load_average()
+    figures: dict[str, dict[str, object]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         print(
@@ -172,16 +177,30 @@ def main() -> None:
         print("|---|---|---:|---:|---:|---|---:|---:|")
         for label, tool, ours, base, plain, what in speed_rows(opts.corpus, opts.repeat, work):
             extra = f"{plain:.2f} | {ours / plain:.2f}×" if plain else "– | –"
+            key = f"{tool} vs {what}" if what.startswith("qpdf") else tool
+            figures.setdefault(label.split(" (")[0], {})[key] = {
+                "docpilot_s": round(ours, 2),
+                "baseline_s": round(base, 2),
+                "ratio": round(ours / base, 2),
+            }
             print(f"| {label} | {tool} | {ours:.2f} | {base:.2f} | {ours / base:.2f}× | {what} | {extra} |")
         print()
         print("| file | input | docpilot compress | gs /ebook | qpdf | ≤ both | text kept |")
         print("|---|---:|---:|---:|---:|---|---|")
         for label, size, ours, gs, qp, text in size_rows(opts.corpus, work):
             mb = lambda n: f"{n / 1e6:.2f} MB"  # noqa: E731
+            figures.setdefault(label.split(" (")[0], {})["compress_sizes"] = {
+                "input_mb": round(size / 1e6, 2),
+                "docpilot_mb": round(ours / 1e6, 2),
+                "gs_mb": round(gs / 1e6, 2),
+                "qpdf_mb": round(qp / 1e6, 2),
+                "text_kept": text,
+            }
             print(
                 f"| {label} | {mb(size)} | {mb(ours)} | {mb(gs)} | {mb(qp)} | "
                 f"{'yes' if ours <= min(gs, qp) else 'NO'} | {'yes' if text else 'NO'} |"
             )
+    write_result("tools", figures, load=load, notes=f"best of {opts.repeat} interleaved runs")
 
 
 if __name__ == "__main__":

@@ -11,7 +11,16 @@ from typing import Any
 
 from pdftools.errors import PdfToolError
 
-__all__ = ["DocPilotError", "UsageError", "LLMError", "Stopped", "RepairFailed", "USER_ERRORS", "PdfToolError"]
+__all__ = [
+    "DocPilotError",
+    "UsageError",
+    "MissingPart",
+    "LLMError",
+    "Stopped",
+    "RepairFailed",
+    "USER_ERRORS",
+    "PdfToolError",
+]
 
 
 class DocPilotError(Exception):
@@ -20,6 +29,11 @@ class DocPilotError(Exception):
 
 class UsageError(DocPilotError):
     """The command line or the request was used wrongly (exit code 2)."""
+
+
+class MissingPart(DocPilotError):
+    """A part DocPilot needs is not installed; the message names what to install. Raised instead of carrying on
+    without it, so a missing part never silently changes what a request means."""
 
 
 class LLMError(DocPilotError):

@@ -85,7 +85,14 @@ def cmd_ask(args: argparse.Namespace) -> int:
         answer = pilot.ask(args.question, inspect_files(args.files), feedback=args.feedback, password=args.password)
     except USER_ERRORS as exc:
         emit(
-            {"ok": False, "question": args.question, "answer": None, "citations": [], "error": str(exc)},
+            {
+                "ok": False,
+                "question": args.question,
+                "answer": None,
+                "answered": False,
+                "citations": [],
+                "error": str(exc),
+            },
             args.json,
             f"error: {exc}",
         )

@@ -53,7 +53,13 @@ def _result(
 
 
 def _answered(request: str, answer: dict[str, Any]) -> dict[str, Any]:
-    value = {"step": 1, "task": "answer_question", "value": answer["answer"], "citations": answer["citations"]}
+    value = {
+        "step": 1,
+        "task": "answer_question",
+        "value": answer["answer"],
+        "answered": answer.get("answered", True),
+        "citations": answer["citations"],
+    }
     if answer.get("workflow"):
         value["workflow"] = answer["workflow"]
     stats = answer.get("stats", {})

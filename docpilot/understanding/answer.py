@@ -52,7 +52,7 @@ class Answer:
     found: bool = True
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"answer": self.answer, "citations": self.citations}
+        out: dict[str, Any] = {"answer": self.answer, "answered": self.found, "citations": self.citations}
         if self.workflow:
             out["workflow"] = self.workflow
         out["stats"] = {
@@ -421,7 +421,7 @@ def _retrieved(
     if llm is None and closest:
         lead = "I could not compose an answer without a language model; the closest passage"
         text = f'{lead} (p. {closest[0]["page"]}): "{closest[0]["quote"]}"'
-        return Answer(text[:590], closest, llm_calls=0, context_tokens=0, found=False)
+        return Answer(text, closest, llm_calls=0, context_tokens=0, found=False)
     return Answer(NOT_SAID, closest, llm_calls=calls, context_tokens=tokens, found=False)
 
 

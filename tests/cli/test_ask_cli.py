@@ -30,6 +30,7 @@ def test_ask_json_contract(synthetic: Callable[[str], str], tmp_path: Path) -> N
     code, out = _docpilot(["ask", "When does the passport expire?", path, "--json"], tmp_path)
     assert code == 0 and out["ok"] is True and out["error"] is None
     assert out["question"] == "When does the passport expire?" and "2 September 2031" in out["answer"]
+    assert out["answered"] is True, "a composed answer says so"
     assert out["citations"] == [
         {"file": str(Path(path).resolve()), "page": 1, "quote": "Passport expiry 02 September 2031"}
     ]
@@ -62,7 +63,7 @@ def test_a_question_in_run_is_answered_with_citations(synthetic: Callable[[str],
     assert code == 0 and out["ok"] is True and out["outputs"] == []
     answer = out["answers"][-1]
     assert answer["task"] == "answer_question" and answer["value"].startswith("94,600")
-    assert answer["citations"][0]["page"] == 1 and answer["workflow"]
+    assert answer["citations"][0]["page"] == 1 and answer["workflow"] and answer["answered"] is True
     assert not out_dir.exists() or not any(out_dir.iterdir())
 
 
@@ -80,3 +81,27 @@ def test_cache_clear_removes_the_cached_text(synthetic: Callable[[str], str], tm
     )
     assert proc.returncode == 0 and "removed the cached structure of 1 document" in proc.stdout
     assert not (tmp_path / "docpilot" / "structure").exists()
+
+
+def test_no_composed_answer_is_answered_false(synthetic: Callable[[str], str], tmp_path: Path) -> None:
+    """Without a model a free question gets the closest passage, whole and cited, and ``answered`` false:
+    a quoted passage is not an answer, however much of one it holds."""
+    code, out = _docpilot(
+        ["ask", "Why was the consultant chosen for this project?", synthetic("contract.pdf"), "--json"], tmp_path
+    )
+    assert code == 0 and out["ok"] is True and out["answered"] is False
+    assert out["answer"].startswith("I could not compose an answer without a language model")
+    quote = out["citations"][0]["quote"]
+    assert quote in out["answer"], "the passage is shown as it is cited, not cut to a length"
+
+
+def test_a_document_that_does_not_say_is_answered_false(tmp_path: Path) -> None:
+    import pymupdf
+
+    blank = tmp_path / "blank.pdf"
+    with pymupdf.open() as doc:
+        doc.new_page()
+        doc.save(blank)
+    code, out = _docpilot(["ask", "Who signed the lease?", str(blank), "--json"], tmp_path)
+    assert code == 0 and out["ok"] is True
+    assert out["answered"] is False and out["answer"] == "The document does not say."

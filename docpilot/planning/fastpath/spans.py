@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from docpilot.errors import MissingPart
 from docpilot.planning.fastpath.extract import BEYOND, COVER, FLAT, unit_of
 from docpilot.planning.fastpath.grounding import FILE_MENTIONS, name_pattern, word_aliases
 from docpilot.planning.fastpath.targets import CASE_SENSITIVE, WHOLE_WORDS
@@ -269,12 +270,19 @@ def _stop_words() -> frozenset[str]:
     """scikit-learn's English stop words (the Glasgow IR list), read from its module file: importing
     scikit-learn itself takes over a second, more than the whole fast path may."""
     spec = importlib.util.find_spec("sklearn")
-    if spec is None or spec.origin is None:
-        return frozenset()
-    namespace: dict[str, Any] = {}
-    source = Path(spec.origin).parent / "feature_extraction" / "_stop_words.py"
-    exec(compile(source.read_text(), str(source), "exec"), namespace)  # noqa: S102 - a constant, no imports
-    return frozenset(namespace["ENGLISH_STOP_WORDS"])
+    why = "scikit-learn is not installed"
+    if spec is not None and spec.origin is not None:
+        source = Path(spec.origin).parent / "feature_extraction" / "_stop_words.py"
+        namespace: dict[str, Any] = {}
+        try:
+            exec(compile(source.read_text(), str(source), "exec"), namespace)  # noqa: S102 - a constant, no imports
+            return frozenset(namespace["ENGLISH_STOP_WORDS"])
+        except (OSError, SyntaxError, KeyError) as exc:
+            why = f"{source} could not be read: {exc}"
+    raise MissingPart(
+        f"The request reader needs scikit-learn's English stop-word list ({why}). "
+        "Install it with `pip install scikit-learn` (`make install` does)."
+    )
 
 
 def deciding(spans: list[Span]) -> list[str]:
