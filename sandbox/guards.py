@@ -34,6 +34,7 @@ __all__ = [
 
 CLONE_NEWNET = 0x40000000
 PR_SET_NO_NEW_PRIVS = 38
+PR_SET_DUMPABLE = 4
 TRUSTED_BINARIES = frozenset({"tesseract", "qpdf", "gs"})
 PROGRAM = "<program>"
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
@@ -119,11 +120,14 @@ def set_limits(limits: dict[str, Any], uid: int | None, off: frozenset[str] = fr
 
 
 def drop_privileges(uid: int, gid: int) -> None:
+    """Become ``uid``, and not dumpable: another process of that user (a run beside this one) may then not
+    read this one's /proc entries (its working folder through /proc/PID/cwd, its memory) or trace it."""
     os.setgroups([])
     os.setgid(gid)
     os.setuid(uid)
     if os.getuid() != uid or os.geteuid() != uid:
         raise RuntimeError("could not drop privileges")
+    _libc().prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
 def read_roots(project: str) -> list[str]:

@@ -14,6 +14,7 @@ import json
 import os
 import pwd
 import re
+import secrets
 import select
 import shutil
 import signal
@@ -300,7 +301,9 @@ class Sandbox:
     def _prepare(self, files: Mapping[str, str], uid: int | None, gid: int | None) -> tuple[str, dict[str, str]]:
         base = tempfile.mkdtemp(prefix="docpilot-run-")
         os.chmod(base, 0o711)  # others may pass through to the working folder, not list or create here
-        workdir = os.path.join(base, "work")
+        # An unguessable name: every run is nobody, and without Landlock a run beside this one (another
+        # sandbox on the machine) could otherwise find it through /tmp and read or change it.
+        workdir = os.path.join(base, secrets.token_hex(16))
         os.mkdir(workdir, 0o700)
         if uid is not None and gid is not None:
             os.chown(workdir, uid, gid)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import ctypes
 import os
 import subprocess
+import threading
+import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import replace
@@ -20,7 +22,7 @@ import pymupdf
 import pytest
 from layer_attacks import LIMITS, WALK, alone, landlock_scopes_signals, message, need, run
 
-from sandbox import Sandbox, check_program
+from sandbox import RunResult, Sandbox, check_program
 
 TOKEN = uuid.uuid4().hex[:10]
 SECRET_TEXT = f"OUTSIDE-{TOKEN}"
@@ -359,3 +361,77 @@ def test_formatter_get_field_reaches_os_but_cannot_start_a_process(
                 assert not result.ok and "start a process" in message(result), result.error
         else:
             assert result.ok and target.exists(), result.error
+
+
+# ---- a run going on at the same time ---------------------------------------------------------------
+WAITER = (
+    WALK
+    + """
+cwd = OS['getcwd']()
+B.open(STARTED, 'w').write(OS['path'].dirname(cwd))
+while not OS['path'].exists(DONE) and not OS['path'].exists('owned'):
+    pass
+print('owned' if OS['path'].exists('owned') else 'untouched')
+"""
+)
+
+INTRUDER = (
+    WALK
+    + """
+base = B.open(STARTED).read()
+names = ['work']
+try:
+    names = OS['listdir'](base)
+except B.OSError:
+    for pid in OS['listdir']('/proc'):  # the worker's working folder through /proc/PID/cwd
+        try:
+            cwd = OS['readlink']('/proc/' + pid + '/cwd')
+        except B.OSError:
+            continue
+        if cwd.startswith(base + '/'):
+            names = [OS['path'].basename(cwd)]
+for name in names:
+    B.open(base + '/' + name + '/owned', 'w').write('intruder')
+print('wrote into', names)
+"""
+)
+
+
+@pytest.mark.parametrize(
+    "on", [("landlock",), ("user",), ()], ids=["landlock-alone-stops-it", "nobody-alone-stops-it", "off-it-works"]
+)
+def test_a_run_cannot_find_or_change_a_run_going_on_beside_it(outside: Path, on: tuple[str, ...]) -> None:
+    """Two sandboxes (two users of one machine), both runs nobody. The first tells where its run folder is
+    (anyone may list /tmp); the second must not list it, find the working folder through /proc/PID/cwd, or
+    write into it. Landlock closes /tmp and /proc; without it, the working folder's name is unguessable, the
+    folder above may not be listed and a worker is not dumpable (its /proc entries are root's)."""
+    need(*on)
+    started, done = outside / "started", outside / "done"
+    waiter = WAITER.replace("STARTED", repr(str(started))).replace("DONE", repr(str(done)))
+    intruder = INTRUDER.replace("STARTED", repr(str(started)))
+    waiting: dict[str, RunResult] = {}
+    with Sandbox(lean=True) as first, Sandbox(lean=True) as second:
+        first.start()
+        second.start()
+        thread = threading.Thread(
+            target=lambda: waiting.update(
+                result=run(first, waiter, alone("user"), limits=replace(LIMITS, cpu_seconds=60))
+            )
+        )
+        thread.start()
+        try:
+            for _ in range(600):  # until the first run is under way (it writes `started`); a bound, not a timing
+                if started.exists() and started.read_text():
+                    break
+                time.sleep(0.1)
+            with run(second, intruder, alone(*on)) as result:
+                intruded = result.ok
+        finally:
+            done.touch()
+            thread.join()
+        with waiting["result"] as first_result:
+            assert first_result.ok, first_result.error
+            if on:
+                assert not intruded and first_result.printed.strip() == "untouched", result.error
+            else:
+                assert intruded and first_result.printed.strip() == "owned", result.error
