@@ -10,6 +10,7 @@ run costs a fork instead of a second of imports.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pwd
@@ -411,10 +412,11 @@ def _reclaim(base: str) -> None:
     """Give the run's folder back to this user, closed, so no later ``nobody`` process can read or change it."""
     uid, gid = os.getuid(), os.getgid()
     for root, dirs, files in os.walk(base):
-        for name in dirs + files:
-            os.lchown(os.path.join(root, name), uid, gid)
-        os.lchown(root, uid, gid)
-        os.chmod(root, 0o700)
+        for path in [root] + [os.path.join(root, name) for name in dirs + files]:
+            with contextlib.suppress(OSError):  # gone already: nothing left to protect
+                os.lchown(path, uid, gid)
+        with contextlib.suppress(OSError):
+            os.chmod(root, 0o700)
 
 
 def _tree_size(path: str) -> int:
