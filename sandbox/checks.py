@@ -8,11 +8,13 @@ that wrote the program: what is wrong, what is allowed instead.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 
 __all__ = [
     "ALLOWED_IMPORTS",
+    "FORBIDDEN_ATTRIBUTES",
     "FORBIDDEN_CALLS",
     "FORBIDDEN_NAMES",
     "SAFE_BUILTINS",
@@ -121,6 +123,12 @@ FORBIDDEN_CALLS = (
     "property",
 )
 
+# getattr by other names: string.Formatter().get_field("0.__class__", ...) hands back the object itself.
+FORBIDDEN_ATTRIBUTES = ("Formatter", "get_field", "vformat")
+
+# A format field that reads a private attribute: "{0.__class__.__mro__}".format(x), "{x._secret}".
+PRIVATE_FORMAT_FIELD = re.compile(r"\{[^{}]*\._")
+
 FORBIDDEN_NAMES = (
     "os",
     "sys",
@@ -212,6 +220,8 @@ def check_program(code: str, tool_names: Iterable[str] | None = None) -> list[Pr
             for alias in node.names:
                 if alias.name.startswith("_"):
                     add(node, f"Importing the private name {alias.name} is not allowed.")
+                elif alias.name in FORBIDDEN_ATTRIBUTES:
+                    add(node, f"Importing {alias.name} is not allowed; format values with f-strings.")
         elif isinstance(node, ast.Attribute):
             if node.attr.startswith("_"):
                 add(
@@ -219,6 +229,8 @@ def check_program(code: str, tool_names: Iterable[str] | None = None) -> list[Pr
                     f"Access to the private attribute .{node.attr} is not allowed; "
                     "use only public attributes and the `tools` methods.",
                 )
+            elif node.attr in FORBIDDEN_ATTRIBUTES:
+                add(node, f"{node.attr} is not allowed in programs; format values with f-strings.")
             elif (
                 isinstance(node.value, ast.Name)
                 and node.value.id == "tools"
@@ -260,6 +272,8 @@ def check_program(code: str, tool_names: Iterable[str] | None = None) -> list[Pr
             and len(node.value) > 4
         ):
             add(node, f"The string {node.value!r} looks like a dunder name; that is not allowed.")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and PRIVATE_FORMAT_FIELD.search(node.value):
+            add(node, "A format string may not read private attributes ({0._x} / {0.__class__}); format plain values.")
     problems.sort(key=lambda p: p.line)
     return list(dict.fromkeys(problems))
 

@@ -20,11 +20,13 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "LAYERS",
     "SandboxViolation",
     "drop_privileges",
     "enter_network_namespace",
     "install_audit_hook",
     "landlock",
+    "landlock_abi",
     "read_roots",
     "safe_builtins",
     "set_limits",
@@ -32,9 +34,26 @@ __all__ = [
 
 CLONE_NEWNET = 0x40000000
 PR_SET_NO_NEW_PRIVS = 38
+PR_SET_DUMPABLE = 4
 TRUSTED_BINARIES = frozenset({"tesseract", "qpdf", "gs"})
 PROGRAM = "<program>"
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
+
+
+# Every layer a run reports in ``RunResult.layers``; tests may switch any of them off (never production code).
+LAYERS = (
+    "network_namespace",  # a fresh network namespace: no interface up, so no connection anywhere
+    "user",  # the worker runs as ``nobody`` (only when the host runs as root)
+    "landlock",  # kernel file-system, TCP and signal rules (Linux 5.13+)
+    "rlimit_cpu",
+    "rlimit_memory",
+    "rlimit_file_size",
+    "rlimit_processes",  # RLIMIT_NPROC, which binds only a user other than root
+    "audit_hook",  # refuses files outside the working folder, processes, sockets, ctypes and internals
+    "output_limit",  # the serving process's watch on the working folder's size, and the host's final count
+    "result_cap",  # the most the worker's report may be (printed text and answers included)
+    "output_paths",  # the host accepts only single-link regular files inside the working folder as outputs
+)
 
 
 class SandboxViolation(PermissionError):
@@ -72,28 +91,43 @@ def _count_tasks(uid: int) -> int:
     return total
 
 
-def set_limits(limits: dict[str, Any], uid: int | None) -> None:
-    """CPU, address space, file size, open files, processes, no core dumps."""
-    cpu = int(limits["cpu_seconds"])
+def set_limits(limits: dict[str, Any], uid: int | None, off: frozenset[str] = frozenset()) -> dict[str, bool]:
+    """CPU, address space, file size, open files, processes, no core dumps; returns the limit layers set.
+
+    ``off``: limit layers left unset (tests only).
+    """
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 2))
-    memory = int(limits["memory_mb"]) * 1024 * 1024
-    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-    size = int(limits["file_size_mb"]) * 1024 * 1024
-    resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
-    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a too-big write fails with EFBIG instead of killing
     resource.setrlimit(resource.RLIMIT_NOFILE, (int(limits["open_files"]),) * 2)
-    if uid is not None:
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a too-big write fails with EFBIG instead of killing
+    engaged = dict.fromkeys(("rlimit_cpu", "rlimit_memory", "rlimit_file_size", "rlimit_processes"), False)
+    if "rlimit_cpu" not in off:
+        cpu = int(limits["cpu_seconds"])
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 2))
+        engaged["rlimit_cpu"] = True
+    if "rlimit_memory" not in off:
+        memory = int(limits["memory_mb"]) * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+        engaged["rlimit_memory"] = True
+    if "rlimit_file_size" not in off:
+        size = int(limits["file_size_mb"]) * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+        engaged["rlimit_file_size"] = True
+    if uid is not None and "rlimit_processes" not in off:  # root is exempt from RLIMIT_NPROC: only with a uid
         nproc = _count_tasks(uid) + int(limits["processes"])
         resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+        engaged["rlimit_processes"] = True
+    return engaged
 
 
 def drop_privileges(uid: int, gid: int) -> None:
+    """Become ``uid``, and not dumpable: another process of that user (a run beside this one) may then not
+    read this one's /proc entries (its working folder through /proc/PID/cwd, its memory) or trace it."""
     os.setgroups([])
     os.setgid(gid)
     os.setuid(uid)
     if os.getuid() != uid or os.geteuid() != uid:
         raise RuntimeError("could not drop privileges")
+    _libc().prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
 def read_roots(project: str) -> list[str]:
@@ -137,7 +171,8 @@ _FS_READ = (1 << 0) | (1 << 2) | (1 << 3)  # execute, read file, read dir
 _FS_FILE_RIGHTS = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 14) | (1 << 15)
 
 
-def _landlock_abi() -> int:
+def landlock_abi() -> int:
+    """The kernel's Landlock ABI version; 0 when it has none (or it is turned off)."""
     abi = _libc().syscall(444, None, 0, 1)
     return max(0, abi)
 
@@ -149,7 +184,7 @@ def landlock(workdir: str, readable: Iterable[str]) -> Callable[[], bool] | None
     everything in ``workdir``, reading ``readable``, /dev/null; no TCP; no signals outside.
     """
     try:
-        abi = _landlock_abi()
+        abi = landlock_abi()
         if not abi:
             return None
         libc = _libc()

@@ -10,24 +10,29 @@ run costs a fork instead of a second of imports.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pwd
 import re
+import secrets
 import select
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Self
 
 from .checks import ALLOWED_IMPORTS, check_program, format_problems, tools_used
+from .child import ENTRY_BYTES
+from .guards import LAYERS
 
 __all__ = ["Host", "Limits", "RunResult", "Sandbox", "SandboxStartError", "run_program"]
 
@@ -49,6 +54,7 @@ class Limits:
     memory_mb: int = 3072
     file_size_mb: int = 512
     output_mb: int = 1024
+    result_mb: int = 32  # the report: printed text (itself capped at 64 KB), answers, steps
     processes: int = 16
     open_files: int = 256
     user: str = "nobody"
@@ -130,6 +136,11 @@ class Sandbox:
         self._log: Any = None
 
     # --- process ----------------------------------------------------------------------------------
+    @property
+    def pid(self) -> int | None:
+        """The sandbox process's id while it runs (each run's worker is forked from it)."""
+        return self._proc.pid if self._proc is not None and self._proc.poll() is None else None
+
     def _env(self) -> dict[str, str]:
         env = {
             "PATH": "/usr/bin:/bin",
@@ -184,17 +195,18 @@ class Sandbox:
     def _read_line(self, deadline: float) -> bytes | None:
         assert self._proc is not None and self._proc.stdout is not None
         fd = self._proc.stdout.fileno()
-        while b"\n" not in self._buffer:
+        parts = [self._buffer]  # joined once: appending to one bytes object is quadratic in a long reply
+        while b"\n" not in parts[-1]:
             left = deadline - time.monotonic()
-            if left <= 0:
-                return None
-            ready, _, _ = select.select([fd], [], [], left)
-            if ready:
+            chunk = b""
+            if left > 0 and select.select([fd], [], [], left)[0]:
                 chunk = os.read(fd, 1 << 20)
-                if not chunk:
-                    return None
-                self._buffer += chunk
-        line, self._buffer = self._buffer.split(b"\n", 1)
+                if chunk:
+                    parts.append(chunk)
+                    continue
+            self._buffer = b"".join(parts)
+            return None
+        line, self._buffer = b"".join(parts).split(b"\n", 1)
         return line
 
     def close(self) -> None:
@@ -227,12 +239,20 @@ class Sandbox:
         limits: Limits | None = None,
         static_checks: bool = True,
         host: Host | None = None,
+        _layers_off: Collection[str] = (),
     ) -> RunResult:
         """Run ``code`` with copies of ``files`` ({name in the program: path on disk}).
 
         ``host(name, payload)`` answers the model work a tool asks for (:mod:`pdftools.hosted`) here, in the
         caller's process: the request comes over the sandbox's own pipe, the models never load inside it.
+
+        ``_layers_off`` (names from :data:`sandbox.guards.LAYERS`) runs without those layers. It exists only
+        for the tests that prove each layer stops its attacks alone; :func:`run_program` (what the product
+        calls) has no such parameter, and no plan, document or setting reaches it.
         """
+        off = frozenset(_layers_off)
+        if not off <= set(LAYERS):
+            raise ValueError(f"unknown sandbox layers {sorted(off - set(LAYERS))}; the layers are {LAYERS}")
         limits = limits or Limits()
         started = time.perf_counter()
         if static_checks:
@@ -245,8 +265,8 @@ class Sandbox:
                     ),
                     stats={"seconds": round(time.perf_counter() - started, 3), "overhead_ms": 0},
                 )
-        workdir, names = self._prepare(files, limits)
-        uid, gid = self._identity(limits)
+        uid, gid = (None, None) if "user" in off else self._identity(limits)
+        workdir, names = self._prepare(files, uid, gid)
         request = {
             "code": code,
             "tools": tools_used(code),
@@ -257,6 +277,7 @@ class Sandbox:
             "gid": gid,
             "limits": asdict(limits),
             "allowed_imports": list(ALLOWED_IMPORTS),
+            "layers_off": sorted(off),
             "env": {
                 "PATH": "/usr/bin:/bin",
                 "HOME": workdir,
@@ -268,7 +289,9 @@ class Sandbox:
         }
         with self._lock:
             reply = self._exchange(request, limits, host)
-        return self._result(reply, workdir, names, limits, started)
+        if uid is not None:
+            _reclaim(os.path.dirname(workdir))  # the worker and all it started are gone: nobody may touch it now
+        return self._result(reply, workdir, names, limits, started, off)
 
     def _identity(self, limits: Limits) -> tuple[int | None, int | None]:
         if os.geteuid() != 0:
@@ -276,12 +299,13 @@ class Sandbox:
         entry = pwd.getpwnam(limits.user)
         return entry.pw_uid, entry.pw_gid
 
-    def _prepare(self, files: Mapping[str, str], limits: Limits) -> tuple[str, dict[str, str]]:
+    def _prepare(self, files: Mapping[str, str], uid: int | None, gid: int | None) -> tuple[str, dict[str, str]]:
         base = tempfile.mkdtemp(prefix="docpilot-run-")
         os.chmod(base, 0o711)  # others may pass through to the working folder, not list or create here
-        workdir = os.path.join(base, "work")
+        # An unguessable name: every run is nobody, and without Landlock a run beside this one (another
+        # sandbox on the machine) could otherwise find it through /tmp and read or change it.
+        workdir = os.path.join(base, secrets.token_hex(16))
         os.mkdir(workdir, 0o700)
-        uid, gid = self._identity(limits)
         if uid is not None and gid is not None:
             os.chown(workdir, uid, gid)
         names: dict[str, str] = {}
@@ -328,19 +352,32 @@ class Sandbox:
             self._proc.stdin.flush()
 
     def _result(
-        self, reply: dict[str, Any], workdir: str, names: dict[str, str], limits: Limits, started: float
+        self,
+        reply: dict[str, Any],
+        workdir: str,
+        names: dict[str, str],
+        limits: Limits,
+        started: float,
+        off: frozenset[str],
     ) -> RunResult:
         payload = reply.get("payload")
         seconds = time.perf_counter() - started
         result = RunResult(ok=False, workdir=workdir, files=names)
         result.stats = {"seconds": round(seconds, 3), "cpu_seconds": reply.get("cpu_seconds")}
+        if off:
+            result.stats["layers_off"] = sorted(off)
         if payload is None:
             result.error = _error("SandboxLimit", _limit_message(reply, limits))
             result.stats["overhead_ms"] = None
             return result
         report = payload["report"]
         result.steps, result.answers = report["steps"], report["answers"]
-        result.printed, result.layers = payload.get("printed", ""), payload.get("layers", {})
+        result.printed = payload.get("printed", "")
+        result.layers = {
+            **dict.fromkeys(LAYERS, False),
+            **payload.get("layers", {}),
+            **{name: name not in off for name in ("output_limit", "result_cap", "output_paths")},
+        }
         result.stats["overhead_ms"] = round(seconds * 1000 - payload.get("exec_ms", 0.0), 1)
         result.stats["setup_ms"] = payload.get("setup_ms")
         result.error = payload.get("error")
@@ -349,24 +386,46 @@ class Sandbox:
         real = os.path.realpath(workdir)
         for path in report["outputs"]:
             full = os.path.realpath(path)
-            inside = full.startswith(real + os.sep)
-            if inside and os.path.isfile(full) and not os.path.islink(path):
+            if "output_paths" in off or _own_file(full, path, real):
                 result.outputs.append(full)
             elif result.error is None:
                 result.error = _error("SandboxViolation", f"reported an output outside its working folder: {path}")
-        total = _tree_size(workdir)
+        total = 0 if "output_limit" in off else _tree_size(workdir)
         if total > limits.output_mb * 1024 * 1024 and result.error is None:
             result.error = _error("SandboxLimit", f"the program wrote more than {limits.output_mb} MB of files")
         result.ok = result.error is None
         return result
 
 
+def _own_file(full: str, reported: str, workdir: str) -> bool:
+    """A regular file of the run: inside its working folder, not a symbolic link, not a hard link to elsewhere."""
+    if not full.startswith(workdir + os.sep) or os.path.islink(reported):
+        return False
+    try:
+        info = os.lstat(full)
+    except OSError:
+        return False
+    return stat.S_ISREG(info.st_mode) and info.st_nlink == 1
+
+
+def _reclaim(base: str) -> None:
+    """Give the run's folder back to this user, closed, so no later ``nobody`` process can read or change it."""
+    uid, gid = os.getuid(), os.getgid()
+    for root, dirs, files in os.walk(base):
+        for path in [root] + [os.path.join(root, name) for name in dirs + files]:
+            with contextlib.suppress(OSError):  # gone already: nothing left to protect
+                os.lchown(path, uid, gid)
+        with contextlib.suppress(OSError):
+            os.chmod(root, 0o700)
+
+
 def _tree_size(path: str) -> int:
+    """Bytes in the folder, each file, folder and link counted as at least ENTRY_BYTES (an empty file is an inode)."""
     total = 0
-    for root, _dirs, files in os.walk(path):
-        for name in files:
+    for root, dirs, files in os.walk(path):
+        for name in dirs + files:
             try:
-                total += os.lstat(os.path.join(root, name)).st_size
+                total += max(os.lstat(os.path.join(root, name)).st_size, ENTRY_BYTES)
             except OSError:
                 pass
     return total
@@ -379,7 +438,7 @@ def _limit_message(reply: dict[str, Any], limits: Limits) -> str:
     if reason == "output":
         return f"the program wrote more than {limits.output_mb} MB of files and was stopped"
     if reason == "result":
-        return "the program's results were too large to report"
+        return f"the program's results were too large to report (more than {limits.result_mb} MB)"
     if signum == signal.SIGXCPU or (signum == signal.SIGKILL and cpu >= limits.cpu_seconds - 0.5):
         return f"the program used more than {limits.cpu_seconds} s of CPU time and was stopped"
     if signum == signal.SIGKILL:
