@@ -61,6 +61,7 @@ TOOL_MODULES = (
     "pdftools.tools_files",
     "pdftools.tools_security",
     "pdftools.tools_pages",
+    "pdftools.tools_scan",
     "pdftools.tools_extract_pages",
     "pdftools.tools_markup",
     "pdftools.tools_redact",
