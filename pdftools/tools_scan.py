@@ -91,6 +91,7 @@ def detect_orientation(file: str, pages: Pages = "all", min_confidence: float = 
     category="pages",
     explain="Turn the pages of {file} that lie sideways or upside down the right way up[ (checking {pages})]",
     result_name="upright",
+    idempotent=True,
 )
 def fix_orientation(
     file: str, pages: Pages = "all", min_confidence: float = MIN_CONFIDENCE, output: str | None = None
@@ -126,6 +127,7 @@ def fix_orientation(
     category="pages",
     explain="Straighten the crooked scanned pages of {file}[ ({pages})]",
     result_name="straightened",
+    idempotent=True,
     needs=("numpy", "PIL.Image", "PIL.PngImagePlugin", "PIL.JpegImagePlugin"),
 )
 def deskew(file: str, pages: Pages = "all", language: str = "auto", output: str | None = None) -> str:
