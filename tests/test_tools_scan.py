@@ -181,7 +181,7 @@ def test_deskew_straightens_pages_skewed_one_to_seven_degrees(synthetic: Callabl
             xref = new.get_images()[0][0]
             img, _ = _scan.image_of(after, xref)
             assert img.size == truth.size  # same resolution
-            if abs(skew) < _scan.MIN_SKEW:  # a small skew is left alone: the very same image
+            if abs(skew) < 0.3:  # a small skew (under 0.3°) is left alone: the very same image
                 assert pymupdf.Pixmap(after, xref).samples == pymupdf.Pixmap(before, old.get_images()[0][0]).samples
                 continue
             left = residual_skew(img, truth)
