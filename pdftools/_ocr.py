@@ -151,8 +151,9 @@ def has_text(page: pymupdf.Page) -> bool:
 def ocr_page(page: pymupdf.Page, language: str, tessdata: Path, dpi: int = 300) -> str:
     """Lay an invisible OCR text layer over ``page`` (in place, on the output document).
 
-    ``language`` is Tesseract codes ("eng", "fra+eng") or "auto": the page's script is read by
-    orientation and script detection and its language from a first pass (see :func:`auto_language`).
+    ``language`` is Tesseract codes ("eng", "fra+eng") or "auto": the language of the page's own text
+    layer when it has one, else the script read by orientation and script detection and the language
+    from a first pass (see :func:`auto_language`).
     Returns the language codes used.
     """
     rect = page.rect
@@ -161,7 +162,10 @@ def ocr_page(page: pymupdf.Page, language: str, tessdata: Path, dpi: int = 300) 
     if pixels > MAX_PIXELS:
         dpi = max(72, int(dpi * (MAX_PIXELS / pixels) ** 0.5))
     pix = page.get_pixmap(dpi=dpi, alpha=False)
-    if language == AUTO:
+    known = identify_language(page.get_text("text"), installed_languages(tessdata)) if language == AUTO else None
+    if known:  # a page that has text (OCR forced again): its language read from that text
+        language, data = known, recognise(pix, known, tessdata, page.number)
+    elif language == AUTO:
         language, data = auto_language(pix, page, tessdata)
     else:
         data = recognise(pix, language, tessdata, page.number)

@@ -163,7 +163,9 @@ def deskew(file: str, pages: Pages = "all", language: str = "auto", output: str 
             page.replace_image(xref, stream=_scan.encode(_scan.straighten_image(img, skew), pdf_filter))
             if had_text:
                 tessdata = _ocr.tessdata_dir()
-                codes = language if language == "auto" else _ocr.check_languages(language, tessdata)
+                codes = _ocr.check_languages(language, tessdata)
+                if codes == _ocr.AUTO:  # the language of the old layer, read before it goes
+                    codes = _ocr.identify_language(page.get_text(), _ocr.installed_languages(tessdata)) or codes
                 _ocr.remove_text(page)
                 _ocr.ocr_page(page, codes, tessdata)
         return write_pdf(doc, target)

@@ -220,6 +220,26 @@ def test_ocr_reads_french_and_german_pages_detecting_their_language(text: str, c
     assert score >= 0.95, f"OCR found {score:.1%} of the words"  # accents included: read in {code}, not English
 
 
+def test_ocr_forced_on_a_page_with_text_reads_the_language_of_its_text_layer(
+    tmp_path: Path, guard, monkeypatch: pytest.MonkeyPatch
+):
+    needs_languages("deu")
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_textbox(pymupdf.Rect(72, 72, 540, 720), GERMAN, fontsize=12, fontname="helv")
+    src = tmp_path / "german_text.pdf"
+    doc.save(src)
+    doc.close()
+
+    def no_first_pass(*args: object) -> None:
+        raise AssertionError("the language was in the text layer; no first OCR pass was needed")
+
+    monkeypatch.setattr(_ocr, "auto_language", no_first_pass)
+    out = ocr(guard(src), force=True)
+    with pymupdf.open(out) as result:
+        assert result[0].get_text().count("großartige") == 2  # its own layer, and the new one read in German
+
+
 def test_ocr_language_that_is_not_installed_names_its_package(make_pdf: Callable[..., str]):
     with pytest.raises(ToolArgumentError, match=r"vie is not installed.*apt install tesseract-ocr-vie"):
         ocr(make_pdf(["x"]), language="vie")
