@@ -7,7 +7,8 @@ rewritten here, one image object at a time, without touching page contents:
 the effective resolution of every placement is measured, images above the
 level's threshold are resampled (Pillow, box filter) and re-encoded as JPEG
 (colour and grey) or CCITT G4 (black and white), and a new stream replaces the
-old one only when it is smaller.
+old one only when it is smaller. A page's scan (an image drawn over the whole page)
+stored losslessly is recompressed the same way at its own resolution.
 """
 
 from __future__ import annotations
