@@ -8,7 +8,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
-      tesseract-ocr tesseract-ocr-eng qpdf ghostscript poppler-utils build-essential cmake \
+      tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd tesseract-ocr-fra tesseract-ocr-deu tesseract-ocr-spa \
+      tesseract-ocr-ita tesseract-ocr-por tesseract-ocr-nld qpdf ghostscript poppler-utils build-essential cmake \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app

@@ -7,7 +7,8 @@ rewritten here, one image object at a time, without touching page contents:
 the effective resolution of every placement is measured, images above the
 level's threshold are resampled (Pillow, box filter) and re-encoded as JPEG
 (colour and grey) or CCITT G4 (black and white), and a new stream replaces the
-old one only when it is smaller.
+old one only when it is smaller. A page's scan (an image drawn over the whole page)
+stored losslessly is recompressed the same way at its own resolution.
 """
 
 from __future__ import annotations
@@ -57,19 +58,33 @@ LEVELS: dict[str, Level] = {
 }
 
 
+# Filters already made for pictures: an image stored with one is not recompressed at its own resolution.
+_LOSSY_FILTERS = ("DCT", "JPX", "JBIG2", "CCITT")
+
 # MuPDF reports an image's size as its data length plus a small fixed overhead (57 bytes in 1.28).
 _IMAGE_SIZE_SLACK = 256
 
 
-def _placements_dpi(doc: pymupdf.Document) -> dict[int, float]:
-    """Highest effective resolution (pixels per inch) at which each image xref is drawn."""
+# An image drawn over this share of a page or more is the page's scan.
+_SCAN_COVER = 0.85
+
+
+def _placements_dpi(doc: pymupdf.Document, scans: set[int] | None = None) -> dict[int, float]:
+    """Highest effective resolution (pixels per inch) at which each image xref is drawn.
+
+    The xrefs of images drawn over (nearly) a whole page, the pages' scans, are added to ``scans``.
+    """
     best: dict[int, float] = {}
     raw_sizes: dict[int, int] = {}
     for page in doc:
         images = page.get_images(full=True)
         if not images:
             continue
+        page_area = abs(page.rect)
         for xref, info in _placed_images(doc, page, images, raw_sizes):
+            if scans is not None and page_area > 0:
+                if abs(pymupdf.Rect(info["bbox"]) & page.rect) >= _SCAN_COVER * page_area:
+                    scans.add(xref)
             a, b, c, d, _, _ = info["transform"]
             width_in = math.hypot(a, b) / 72
             height_in = math.hypot(c, d) / 72
@@ -230,14 +245,23 @@ def downsample_images(doc: pymupdf.Document, level: Level) -> int:
         for kind, value in [object_key(doc, xref, "SMask")]
         if kind == "xref"
     }
-    for xref, dpi in _placements_dpi(doc).items():
+    scans: set[int] = set()
+    for xref, dpi in _placements_dpi(doc, scans).items():
         if xref in smasks or doc.xref_get_key(xref, "Subtype")[1] != "/Image":
             continue
         stencil, mono = _is_stencil_or_mono(doc, xref)
+        lossless = not any(f in doc.xref_get_key(xref, "Filter")[1] for f in _LOSSY_FILTERS)
         if mono and level.mono_dpi and level.mono_threshold and dpi > level.mono_threshold:
             rewrite = functools.partial(_rewrite_mono, doc, xref, level.mono_dpi / dpi, stencil)
         elif not mono and level.color_dpi and level.color_threshold and dpi > level.color_threshold:
             rewrite = functools.partial(_rewrite_color, doc, xref, level.color_dpi / dpi, level.quality)
+        elif xref in scans and lossless and (level.mono_dpi if mono else level.color_dpi):
+            # a scanned page already at or below the target resolution, stored losslessly: recompressed
+            # as it is (CCITT G4 for black and white, JPEG for colour and grey), kept when not smaller
+            if mono:
+                rewrite = functools.partial(_rewrite_mono, doc, xref, 1.0, stencil)
+            else:
+                rewrite = functools.partial(_rewrite_color, doc, xref, 1.0, level.quality)
         else:
             continue
         original = (doc.xref_object(xref, compressed=True), doc.xref_stream_raw(xref))

@@ -61,6 +61,7 @@ TOOL_MODULES = (
     "pdftools.tools_files",
     "pdftools.tools_security",
     "pdftools.tools_pages",
+    "pdftools.tools_scan",
     "pdftools.tools_extract_pages",
     "pdftools.tools_markup",
     "pdftools.tools_redact",
@@ -128,6 +129,7 @@ class Tool:
         takes: dict[str, tuple[FileKind, ...]] | None = None,
         makes: FileKind = "pdf",
         converts_to: str | None = None,
+        idempotent: bool = False,
     ) -> None:
         self.name = name
         self.func = func
@@ -148,6 +150,7 @@ class Tool:
         self.takes = takes or {}  # file argument -> the kinds of file it takes
         self.makes = makes  # what the result is
         self.converts_to = converts_to  # the format a conversion tool writes ("docx", "png" …)
+        self.idempotent = idempotent  # a second run on its own result changes nothing (asked twice = once)
 
     def pages_after(self, values: dict[str, Any], pages_in: int | None, files_sum: int | None) -> int | None:
         """The page count of the PDF this step returns, or None when it cannot be known in advance."""
@@ -344,6 +347,7 @@ def tool(
     takes: dict[str, tuple[FileKind, ...]] | None = None,
     makes: FileKind | None = None,
     converts_to: str | None = None,
+    idempotent: bool = False,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register a function as a tool, with the facts the rest of DocPilot reads about it.
 
@@ -369,6 +373,8 @@ def tool(
         makes: What the result is: "pdf", "image", "office", "text", "value" or "any"
             (default: "pdf" for kind "pdf", "value" for kind "value", else required).
         converts_to: For a conversion, the format it writes ("docx", "png" …).
+        idempotent: Running it again on its own result changes nothing (setting pages upright,
+            straightening): the same step asked twice in one request is done once.
     """
 
     def register(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -415,6 +421,7 @@ def tool(
             takes=file_kinds,
             makes=result_kind,
             converts_to=converts_to,
+            idempotent=idempotent,
         )
         if name in _REGISTRY and _REGISTRY[name].func is not func:
             raise TypeError(f"tool {name} is registered twice")

@@ -266,22 +266,26 @@ def get_outline(file: str) -> list[dict[str, Any]]:
     category="extract",
     explain="Recognise the text on {pages} of {file} with OCR so it becomes searchable[ (language {language})]",
     result_name="searchable",
+    needs=("numpy", "lzma", "py3langid.langid"),
 )
 def ocr(
     file: str,
     pages: Pages = "all",
-    language: str = "eng",
+    language: str = "auto",
     force: bool = False,
     output: str | None = None,
 ) -> str:
     """Make a scanned PDF searchable: recognise the text in page images (OCR) and add it as an invisible layer.
 
-    Pages that already have text are kept as they are unless force is true.
+    Pages that already have text are kept as they are unless force is true. With language "auto"
+    each page's script is detected (Tesseract's orientation and script detection) and its language
+    identified from a first reading.
 
     Args:
         file: The PDF (scanned or photographed pages).
         pages: Which pages to recognise (default: all).
-        language: Tesseract language code(s), e.g. "eng", "deu", "eng+fra".
+        language: Tesseract language code(s), e.g. "eng", "deu", "eng+fra", or "auto" (detected per
+            page, the default).
         force: Recognise pages that already have a text layer too (adds a second text layer).
         output: File name for the result (default: <name>_ocr.pdf).
 

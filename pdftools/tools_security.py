@@ -202,8 +202,10 @@ def compress(file: str, level: Literal["low", "medium", "high"] = "medium", outp
     streams and subsets fonts. "medium" also downsamples images drawn above ~165 dpi to
     150 dpi (JPEG quality 75) and black-and-white scans above 450 dpi to 300 dpi, like
     Ghostscript's /ebook; "high" goes to ~96 dpi and stronger JPEG (200 dpi for black and
-    white). The result is never larger than the input: when nothing can be saved the
-    output is an identical copy of it.
+    white). Scanned pages (an image over the whole page) already at or below those resolutions
+    but stored losslessly are recompressed as they are: CCITT G4 for black and white, JPEG for
+    colour and grey, each kept only when smaller. The result is never larger than the input:
+    when nothing can be saved the output is an identical copy of it.
 
     Args:
         file: The PDF to compress.

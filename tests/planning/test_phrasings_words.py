@@ -367,6 +367,10 @@ def test_questions_before_a_change_are_handed_on(request_text: str) -> None:
             "the second and fifth pages came out upside down, can you turn them the right way up?",
             [("rotate_pages", {"pages": "2,5", "degrees": 180})],
         ),
+        (  # which way is up (left or right) is not said: each page's orientation is detected
+            "pages 2 and 5 are sideways, can you turn them the right way up?",
+            [("fix_orientation", {"pages": "2,5"})],
+        ),
     ],
 )
 def test_what_them_is_said_before(request_text: str, expected: list[tuple[str, dict]]) -> None:
@@ -376,7 +380,6 @@ def test_what_them_is_said_before(request_text: str, expected: list[tuple[str, d
 @pytest.mark.parametrize(
     "request_text",
     [
-        "pages 2 and 5 are sideways, can you turn them the right way up?",  # which way is up: left or right?
         "pages 3, 4 and 5 are in the wrong order, can you switch them?",  # three pages: which order?
     ],
 )

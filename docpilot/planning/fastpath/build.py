@@ -23,6 +23,7 @@ from docpilot.files import FileInfo
 from docpilot.planning.fastpath import rules as r
 from docpilot.planning.fastpath import rules_files as f
 from docpilot.planning.fastpath import rules_pages as p
+from docpilot.planning.fastpath import rules_scans as s
 from docpilot.planning.fastpath.accounting import bind_arguments, leftovers
 from docpilot.planning.fastpath.extract import pages_in, password_in
 from docpilot.planning.fastpath.grounding import ground_files, names_a_file, word_aliases
@@ -65,6 +66,8 @@ RULE_ORDER: list[Callable[[str, str, Context], list[Intent] | None]] = [
     p.keep_or_drop,
     p.delete_pages,
     p.extract_pages,
+    s.fix_orientation,
+    s.deskew,
     p.rotate,
     p.reorder,
     p.split,
@@ -924,11 +927,14 @@ def _said_besides(clause: str, password: str, quotes: list[str], files: dict[str
 
 def _asked_once(intents: list[Intent]) -> list[Intent]:
     """'who is the author? when was it created?': the same look-up asked twice in a row (a tool that reads and
-    changes nothing, with the same arguments) is one step that answers both; a change asked twice is not merged."""
+    changes nothing, with the same arguments) is one step that answers both; so is a change that a second run
+    would not change again ("some pages are upside down. Turn them the right way up."); any other change asked
+    twice is not merged."""
     out: list[Intent] = []
     for intent in intents:
         prev = out[-1] if out else None
-        if prev and prev.task == intent.task and prev.args == intent.args and get_tool(intent.task).kind == "value":
+        tool = get_tool(intent.task)
+        if prev and prev.task == intent.task and prev.args == intent.args and (tool.kind == "value" or tool.idempotent):
             prev.decided += [w for w in intent.decided if w not in prev.decided]
             continue
         out.append(intent)
