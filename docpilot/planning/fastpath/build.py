@@ -26,6 +26,7 @@ from docpilot.planning.fastpath import rules_pages as p
 from docpilot.planning.fastpath.accounting import bind_arguments, leftovers
 from docpilot.planning.fastpath.extract import pages_in, password_in
 from docpilot.planning.fastpath.grounding import ground_files, names_a_file, word_aliases
+from docpilot.planning.fastpath.parts import told_by_parts
 from docpilot.planning.fastpath.rules import Context, Intent, NeedInfo
 from docpilot.planning.fastpath.spans import VERB_TASKS, Span, deciding, tag
 from docpilot.planning.fastpath.text import VERBS, normalise, split_request
@@ -292,6 +293,9 @@ def _understood(
         raise NeedInfo(f"Which file do you mean: {_either(grounding.ambiguous)}?", grounding.ambiguous)
     if grounding.said:  # "in the week 6 notes" → "in the lecture_notes_wk6.pdf": read like a typed file name
         req = req.retold(grounding.said)
+    parted = told_by_parts(req.text, req.quotes, files, grounding.pdfs)
+    if parted != req.text:  # "delete the index" → "delete pages 339-352": the file's own parts, as pages
+        req = req.retold(parted)
     too = _TOO.search(req.text)
     if too:
         if unread is not None:
