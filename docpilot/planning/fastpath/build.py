@@ -24,6 +24,7 @@ from docpilot.planning.fastpath import rules as r
 from docpilot.planning.fastpath import rules_files as f
 from docpilot.planning.fastpath import rules_pages as p
 from docpilot.planning.fastpath.accounting import bind_arguments, leftovers
+from docpilot.planning.fastpath.asked import file_question
 from docpilot.planning.fastpath.extract import pages_in, password_in
 from docpilot.planning.fastpath.grounding import ground_files, names_a_file, word_aliases
 from docpilot.planning.fastpath.parts import told_by_parts
@@ -38,6 +39,7 @@ __all__ = ["fast_plan", "fast_reading", "Reading", "partial_plan", "hint_tools",
 RULE_ORDER: list[Callable[[str, str, Context], list[Intent] | None]] = [
     r.check_password,
     r.count_pages,
+    file_question,  # "does it have form fields?": a fact of the file, by the words of the tool that reports it
     r.remove_password,
     p.blank_pages,
     p.summarize,
