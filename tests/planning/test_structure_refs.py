@@ -188,3 +188,16 @@ def test_corpus_structure_references(name: str, request_: str, expected: str | N
 def test_corpus_has_enough_files_with_and_without_outlines() -> None:
     with_outline = {n for n, _, _ in CORPUS if n not in ("docling__redp5110_sampled.pdf", "pdfjs__tracemonkey.pdf")}
     assert len(with_outline) >= 5 and len({n for n, _, _ in CORPUS} - with_outline) >= 2
+
+
+def test_the_answer_to_the_question_binds_the_part_chosen(book: dict, tmp_path: Path) -> None:
+    from docpilot import service
+    from docpilot.conversation import Conversation
+    from docpilot.settings import Settings
+
+    pilot = service.make_pilot(Settings.from_env("rules", {"XDG_CACHE_HOME": str(tmp_path)}))
+    talk = Conversation(book)
+    asked = talk.request(pilot, "extract the section on analysis")
+    assert asked.question is not None and asked.plan is None
+    answered = talk.request(pilot, asked.question.choices[0])  # "2.2 Analysis (page 8)"
+    assert answered.plan is not None and [s.args["pages"] for s in answered.plan.steps] == ["8"]

@@ -58,6 +58,8 @@ _PAGE_VERB = re.compile(
     re.IGNORECASE,
 )
 _CLAUSE_START = re.compile(r"[.;!?]\s+|,\s*(?:then|and\s+then)\s+|\bthen\s+")
+# A question's choice given back as the answer (Conversation adds ", in <choice>" to the request)
+_PICKED = re.compile(r",\s+in\s+[^,]*?\((?:pages?)\s+(?P<pages>\d+(?:-\d+)?)\)\s*$")
 _STOP = {"the", "a", "an", "of", "on", "about", "and", "for", "to", "in", "with", "that", "this", "it"}
 
 
@@ -80,6 +82,10 @@ def told_by_parts(text: str, quotes: Sequence[str], files: dict[str, FileInfo], 
     found = [m for m in _REF.finditer(text) if _acted_on(text, m.start())]
     if not found:
         return text
+    picked = _PICKED.search(text)
+    if picked and len(found) == 1:  # the answer to a question asked: "…, in 3: Catalogs (pages 62-66)"
+        m = found[0]
+        return text[: m.start()] + f"pages {picked.group('pages')}" + text[m.end() : picked.start()]
     if len(pdfs) != 1:
         what = found[0].group(0)
         raise NeedInfo(f"Which file's {_bare(what)} do you mean?", list(pdfs))
