@@ -17,7 +17,7 @@ from docpilot.fileparts import Part, front_matter, part_number, shares_pages
 from docpilot.files import FileInfo
 from docpilot.planning.fastpath.rules import NeedInfo
 
-__all__ = ["told_by_parts", "names_a_part"]
+__all__ = ["told_by_parts"]
 
 _NUMS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|" + (
     "seventeen|eighteen|nineteen|twenty"
@@ -61,11 +61,6 @@ _CLAUSE_START = re.compile(r"[.;!?]\s+|,\s*(?:then|and\s+then)\s+|\bthen\s+")
 # A question's choice given back as the answer (Conversation adds ", in <choice>" to the request)
 _PICKED = re.compile(r",\s+in\s+[^,]*?\((?:pages?)\s+(?P<pages>\d+(?:-\d+)?)\)\s*$")
 _STOP = {"the", "a", "an", "of", "on", "about", "and", "for", "to", "in", "with", "that", "this", "it"}
-
-
-def names_a_part(text: str) -> bool:
-    """Whether ``text`` names pages by the document's structure after a verb that acts on pages."""
-    return any(_acted_on(text, m.start()) for m in _REF.finditer(text))
 
 
 def _acted_on(text: str, at: int) -> bool:
