@@ -77,6 +77,8 @@ class Conversation:
         if outcome.ok and outcome.plan is not None:
             used = {str(v) for step in outcome.plan.steps for k, v in step.args.items() if k in ("file", "files")}
             self.earlier = Earlier(outcome.request, sorted(used & set(self.files)))
+        elif outcome.ok:  # a written program: it may use any of the files it was given
+            self.earlier = Earlier(outcome.request, sorted(set(self.acting_on) & set(self.files)))
         question = outcome.question
         self.asking = (outcome.request, list(question.choices)) if question is not None else None
         return outcome

@@ -1,12 +1,17 @@
-"""What the planner knows of the uploaded files: names, kinds, page counts."""
+"""What the planner knows of the uploaded files: names, kinds, page counts, and (read when asked) their parts."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pdftools.paths import IMAGE_SUFFIXES
+
+if TYPE_CHECKING:
+    from docpilot.fileparts import Part
 
 __all__ = ["FileInfo", "inspect_files", "IMAGE_SUFFIXES"]
 
@@ -21,6 +26,16 @@ class FileInfo:
     pages: int | None = None  # None when unknown (unreadable, encrypted, not a PDF)
     encrypted: bool = False
     problem: str | None = None  # why the file cannot be read, if it cannot
+
+    @functools.cached_property
+    def parts(self) -> tuple[Part, ...]:
+        """Its chapters, sections, contents, index and appendices with their page ranges (from its outline, else
+        its headings), read on first use only: a request that names no part of a file never pays for it."""
+        if self.kind != "pdf" or self.encrypted or not self.pages:
+            return ()
+        from docpilot.fileparts import read_parts
+
+        return read_parts(self.path, self.pages)
 
     def describe(self) -> str:
         if self.kind == "pdf" and self.pages:

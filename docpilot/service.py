@@ -239,6 +239,11 @@ class DocPilot:
             raise DocPilotError(
                 "There is no readable PDF to answer from" + (f" ({'; '.join(unreadable)})" if unreadable else "") + "."
             )
+        from docpilot.understanding.filefacts import compare_files
+
+        compared = compare_files(question, readable, password)  # "which file is the longest?": the tools answer
+        if compared is not None:
+            return compared
         encrypted = [name for name, info in files.items() if info.encrypted]
         if encrypted and not password:
             raise DocPilotError(f"{', '.join(encrypted)} needs a password to be read: pass --password.")

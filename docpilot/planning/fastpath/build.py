@@ -25,6 +25,7 @@ from docpilot.planning.fastpath import rules_files as f
 from docpilot.planning.fastpath import rules_pages as p
 from docpilot.planning.fastpath import rules_scans as s
 from docpilot.planning.fastpath.accounting import bind_arguments, leftovers
+from docpilot.planning.fastpath.asked import file_question
 from docpilot.planning.fastpath.extract import pages_in, password_in
 from docpilot.planning.fastpath.grounding import ground_files, names_a_file, word_aliases
 from docpilot.planning.fastpath.rules import Context, Intent, NeedInfo
@@ -38,6 +39,7 @@ __all__ = ["fast_plan", "fast_reading", "Reading", "partial_plan", "hint_tools",
 RULE_ORDER: list[Callable[[str, str, Context], list[Intent] | None]] = [
     r.check_password,
     r.count_pages,
+    file_question,  # "does it have form fields?": a fact of the file, by the words of the tool that reports it
     r.remove_password,
     p.blank_pages,
     p.summarize,
@@ -88,6 +90,12 @@ _FILLER = re.compile(
     r"(?:for|in) (?:this|the|these) (?:file|document|"
     r"pdf|contract|report)s?)(?:\s*(?:so\s+much|very\s+much|a\s+lot|a\s+bunch|in\s+advance|again|thanks?|"
     r"thank\s+you|please|cheers|there|team|all|everyone|x+|:\)|[!.]+))*$",
+    re.IGNORECASE,
+)
+# Words that may name a part of a document by its structure (read by fastpath.parts when one is said)
+_PART_WORDS = re.compile(
+    r"\b(?:chapters?|sections?|parts?|appendi|annex|index|contents|toc|front\s+matter|prelims|preliminary|preface|"
+    r"foreword|introduction|conclusion|afterword|epilogue|prologue|acknowledg|glossary|bibliography)",
     re.IGNORECASE,
 )
 # "… for the second file too", "… on invoice.pdf as well": another file besides one named, so which files is unsure
@@ -295,6 +303,12 @@ def _understood(
         raise NeedInfo(f"Which file do you mean: {_either(grounding.ambiguous)}?", grounding.ambiguous)
     if grounding.said:  # "in the week 6 notes" → "in the lecture_notes_wk6.pdf": read like a typed file name
         req = req.retold(grounding.said)
+    if _PART_WORDS.search(req.text):  # "delete the index" → "delete pages 339-352": the file's own parts, as pages
+        from docpilot.planning.fastpath.parts import told_by_parts  # (its grammar is compiled only when needed)
+
+        parted = told_by_parts(req.text, req.quotes, files, grounding.pdfs)
+        if parted != req.text:
+            req = req.retold(parted)
     too = _TOO.search(req.text)
     if too:
         if unread is not None:

@@ -1,0 +1,236 @@
+"""A file's parts by its own structure: chapters and sections with their page ranges, the table of contents,
+the index, the appendices and the front matter.
+
+Read from the file's outline (PyMuPDF's ``get_toc``) when it has one, else from its headings (weight, size and
+numbering, :func:`docpilot.understanding.structure.read_structure`). A part runs from its page to the page
+before the next part at its level or above (the last one to the end of the file); when the next one starts
+on the same page, the part is that one page. Whether a part shares its first or last page with another part
+is read from the page itself when a request is about to use it (:func:`shares_pages`), never guessed.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Part", "read_parts", "shares_pages", "part_number", "front_matter", "HEADINGS_MAX_PAGES"]
+
+HEADINGS_MAX_PAGES = 120  # without an outline, headings are read from the pages of files up to this long
+
+_CONTENTS = re.compile(
+    r"^(?:table\s+of\s+)?contents$|^toc$|^inhalt(?:sverzeichnis)?$|^sommaire$|^table\s+des\s+mati[eè]res$|"
+    r"^[ií]ndice$",
+    re.IGNORECASE,
+)
+_INDEX = re.compile(
+    r"^(?:general\s+|subject\s+|alphabetical\s+|name\s+)?index(?:\s+of\s+\w+)?$|^stichwortverzeichnis$|^register$",
+    re.IGNORECASE,
+)
+_APPENDIX = re.compile(r"^(?:appendix|appendices|annex(?:es)?|anhang|annexe)\b", re.IGNORECASE)
+# What comes before the body of a book or a report
+_FRONT = re.compile(
+    r"^(?:cover|front\s+cover|title(?:\s+page)?|half[- ]title|copyright|dedication|epigraph|(?:table\s+of\s+)?"
+    r"contents|toc|preface|foreword|prologue|acknowledge?ments?|abstract|summary|executive\s+summary|about\s+"
+    r"(?:this|the)\s+\w+|list\s+of\s+(?:figures|tables|abbreviations|illustrations)|praise\s+for\b.*|"
+    r"manual\s+transmittal)$",
+    re.IGNORECASE,
+)
+_WORD_NUMBERS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
+    "eighteen": 18, "nineteen": 19, "twenty": 20,
+}  # fmt: skip
+_ROMAN = re.compile(r"^(?=[ivxlc]+$)c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})$", re.IGNORECASE)
+# "Chapter 3: Catalogs", "3: Catalogs", "2.10 Fees", "PART II - OBLIGATIONS", "Appendix A: …", "III-B Artistic …"
+_NUMBERED = re.compile(
+    r"^(?:(?P<noun>chapter|section|part|article|appendix|annex|schedule|kapitel|teil|chapitre)\s+)?"
+    r"(?P<number>\d+(?:\.\d+)*|[IVXLC]+(?:-[A-Z])?|[A-Z](?:-[A-Z])?|"
+    + "|".join(_WORD_NUMBERS)
+    + r")(?=[\s.:)–—-]|$)[.:)]?(?:\s*[–—-]\s*|\s+|$)",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Part:
+    """One part of a file, as its outline or its headings give it."""
+
+    title: str
+    level: int  # 1 = the top of the outline
+    first: int  # 1-based, inclusive
+    last: int
+    kind: str  # "contents" | "index" | "appendix" | "front" | "body"
+    number: str  # "3", "2.10", "II", "A" as the title numbers it; "" when unnumbered
+    noun: str  # the word before the number ("chapter", "part", "appendix"), lower case; "" when none
+    open_end: bool = False  # an outline entry without a page follows it: where it ends is not known
+
+    @property
+    def pages(self) -> str:
+        return f"{self.first}-{self.last}" if self.last > self.first else str(self.first)
+
+    def describe(self) -> str:
+        where = f"pages {self.first}-{self.last}" if self.last > self.first else f"page {self.first}"
+        return f"{self.title} ({where})"
+
+
+def part_number(text: str) -> str:
+    """A number as a title or a request says it, made comparable: "Three" → "3", "iv" → "4", "2.10" stays."""
+    low = text.strip().lower().rstrip(".")
+    if low in _WORD_NUMBERS:
+        return str(_WORD_NUMBERS[low])
+    if _ROMAN.match(low) and low not in ("c", "l"):  # "Appendix C" is a letter, not 100
+        values = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
+        total = 0
+        for a, b in zip(low, low[1:] + " ", strict=True):
+            total += -values[a] if b != " " and values[b] > values[a] else values[a]
+        return str(total)
+    return low
+
+
+def _kind(title: str) -> str:
+    bare = re.sub(r"[\"'“”‘’*]", "", title).strip()
+    if _CONTENTS.match(bare):
+        return "contents"
+    if _INDEX.match(bare):
+        return "index"
+    if _APPENDIX.match(bare):
+        return "appendix"
+    if _FRONT.match(bare):
+        return "front"
+    return "body"
+
+
+def _part(title: str, level: int, first: int, last: int, open_end: bool = False) -> Part:
+    title = " ".join(title.split())
+    m = _NUMBERED.match(title)
+    number = part_number(m.group("number")) if m else ""
+    noun = (m.group("noun") or "").lower() if m else ""
+    return Part(title, level, first, last, _kind(title), number, noun, open_end)
+
+
+def _ranges(entries: list[tuple[int, str, int | None]], page_count: int) -> tuple[Part, ...]:
+    """(level, title, page) in reading order → parts, each to the page before the next at its level or above.
+
+    An entry without a page (an outline link to the web, a broken destination) still ends the part before it:
+    where that part ends is then unknown (``Part.open_end``)."""
+    parts: list[Part] = []
+    for index, (level, title, page) in enumerate(entries):
+        if page is None:
+            continue
+        after = next(((lv, p) for lv, _, p in entries[index + 1 :] if lv <= level), None)
+        following = after[1] if after else None
+        last = page_count if following is None else max(page, following - 1)
+        unknown = after is not None and (following is None or following < page)  # no page, or out of order
+        parts.append(_part(title, level, page, last, open_end=unknown))
+    return tuple(parts)
+
+
+def read_parts(path: str, page_count: int | None) -> tuple[Part, ...]:
+    """The parts of the PDF at ``path`` (empty when it has neither an outline nor headings, or cannot be read)."""
+    if not page_count:
+        return ()
+    import pymupdf
+
+    try:
+        doc = pymupdf.open(path)
+    except Exception:  # noqa: BLE001 - an unreadable file has no parts; its FileInfo already says why
+        return ()
+    with doc:
+        if doc.needs_pass:
+            return ()
+        toc = [(int(lv), str(t).strip(), int(p)) for lv, t, p, *_ in doc.get_toc(simple=True)]
+        entries = [(lv, t, p if 1 <= p <= page_count else None) for lv, t, p in toc if t]
+        if any(p is not None for _, _, p in entries):
+            return _ranges(entries, page_count)
+        if page_count > HEADINGS_MAX_PAGES:
+            return ()
+        from docpilot.understanding.structure import read_structure
+
+        sections = read_structure(doc, path).sections
+    # Sizes say little about levels across a file: every heading ends the part before it, except the headings
+    # its number shows are inside it ("2.1" in "2"); shares_pages then checks the pages of the part a request uses
+    found: list[tuple[int, str, int | None]] = [
+        (_depth(s.title), " ".join(s.title.split()), s.page) for s in sections if s.title.strip()
+    ]
+    return _ranges(found, page_count)
+
+
+def _depth(title: str) -> int:
+    m = re.match(r"^(?:chapter\s+)?(\d+(?:\.\d+)*)\b", title.strip(), re.IGNORECASE)
+    return m.group(1).count(".") + 1 if m else 1
+
+
+def front_matter(parts: tuple[Part, ...]) -> Part | None:
+    """The pages before the body: before the first top-level part that opens it (a numbered part, "Chapter …",
+    "Part …", an introduction) after page 1; None when no such part says where the body starts."""
+    top = min((p.level for p in parts), default=0)
+    body = next(
+        (
+            p
+            for p in parts
+            if p.level == top
+            and p.first > 1
+            and p.kind == "body"
+            and (p.number or re.match(r"^(?:chapter|part|introduction)\b", p.title, re.IGNORECASE))
+        ),
+        None,
+    )
+    if body is None:
+        return None
+    return Part("the front matter", top, 1, body.first - 1, "front", "", "")
+
+
+def shares_pages(path: str, part: Part, after: Part | None) -> list[str]:
+    """Why taking ``part``'s whole pages would take another part's text too ("… begins partway down page 5"),
+    read from the pages; ``after`` is the next part at its level or above. Empty when its pages are its own."""
+    import pymupdf
+
+    reasons: list[str] = []
+    with pymupdf.open(path) as doc:
+        if _below_top(doc, part.first - 1, part.title):
+            reasons.append(f"{part.title} begins partway down page {part.first}")
+        if after is not None and after.first == part.last + 1 and _below_top(doc, after.first - 1, after.title):
+            reasons.append(f"it runs onto page {after.first}, where {after.title} begins")
+        elif after is not None and after.first == part.first:
+            reasons.append(f"{after.title} begins on the same page")
+    return reasons
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[^\W_]+", unicodedata.normalize("NFKC", text).lower())  # "Grundbegriﬀe": ligatures
+
+
+def _top_lines(page: Any) -> set[tuple[str, ...]]:
+    """The words (numbers left out) of the blocks in a page's top band: what a running header says."""
+    band = page.rect.height * 0.1
+    return {
+        tuple(w for w in _words(b[4]) if not w.isdigit()) for b in page.get_text("blocks", sort=True) if b[1] < band
+    }
+
+
+def _below_top(doc: Any, index: int, title: str) -> bool:
+    """Whether body text stands above ``title`` on page ``index`` (0-based); a running header (the same words at
+    the top of the page before or after it) does not count. A title not found on the page is read as below the
+    top (the page cannot show that the part starts there)."""
+    page = doc[index]
+    m = _NUMBERED.match(title)
+    wanted = _words(title[m.end() :] if m and title[m.end() :].strip() else title)[:3]
+    if not wanted:
+        return True
+    headers: set[tuple[str, ...]] = set()
+    for near in (index - 1, index + 1):
+        if 0 <= near < doc.page_count:
+            headers |= _top_lines(doc[near])
+    band = page.rect.height * 0.1
+    above = 0
+    for _x0, y0, _x1, _y1, text, *_ in page.get_text("blocks", sort=True):
+        said = _words(text)
+        if y0 < band and tuple(w for w in said if not w.isdigit()) in headers:
+            continue  # the running header
+        if any(said[i : i + len(wanted)] == wanted for i in range(len(said))):
+            return above > 6
+        if y0 >= band:  # a note in the top band ("to navigate this PDF, use the bookmark bar") is no body text
+            above += len(said)
+    return True

@@ -1,0 +1,264 @@
+"""Pages named by the document's structure: "chapter 3", "section 2.10", "the chapter on catalogs", "the table of
+contents", "the index at the back", "the appendices", "everything before chapter 1", "the front matter".
+
+A structure reference is a page reference of its own kind: it binds to the page ranges of the file's own parts
+(:attr:`docpilot.files.FileInfo.parts`, from its outline or its headings) and the clause is then read as if it said
+those pages ("delete the index" → "delete pages 339-352"), so the plan, its explanation and its words show the
+pages. A reference that fits several parts, or none, or whose pages hold another part's text too, is a question
+with the candidates — never a guess. References are read only after a verb that acts on pages.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from docpilot.fileparts import Part, front_matter, part_number, shares_pages
+from docpilot.files import FileInfo
+from docpilot.planning.fastpath.rules import NeedInfo
+
+__all__ = ["told_by_parts"]
+
+_NUMS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|" + (
+    "seventeen|eighteen|nineteen|twenty"
+)
+_NUM = rf"(?:\d+(?:\.\d+)*|(?-i:[IVXLC]+|[ivxlc]+)\b|(?-i:[A-Z])\b|(?:{_NUMS})\b)"
+_ORDINALS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+    "ninth": 9, "tenth": 10, "last": -1, "final": -1,
+}  # fmt: skip
+_ORD = r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|final|\d+(?:st|nd|rd|th))"
+_NOUN = r"(?:chapter|section|part|appendix|annex)"
+_TITLE_END = r"(?=\s*(?:[,.;!?]|$)|\s+(?:and|then|from|of|in|into|as|to|please|too|also|out)\b)"
+_WORDS = r"(?:⟦\d+⟧|[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,4}?)"
+_REF = re.compile(
+    r"(?:(?P<around>everything|all(?:\s+(?:of\s+)?the)?\s+pages|(?:the\s+)?pages|what(?:ever)?\s+comes)\s+"
+    r"(?P<side>before|after|preceding|following|up\s+to)\s+)?"
+    r"(?:"
+    r"(?P<contents>(?:the\s+)?(?:table\s+of\s+contents|contents\s+pages?|toc)(?:\s+pages?)?)"
+    r"|(?P<index>(?:the\s+)?index(?:\s+pages?)?(?:\s+(?:at|in)\s+the\s+(?:back|end)(?:\s+of\s+(?:the|this|it)"
+    r"(?:\s+(?:book|document|file|manual|pdf))?)?)?)"
+    r"|(?P<front>(?:the\s+|all\s+the\s+)?(?:front\s+matter|preliminary\s+pages|prelims))"
+    r"|(?P<appendices>(?:all\s+(?:of\s+)?)?(?:the\s+)?(?:appendices|appendixes|annexes))"
+    rf"|(?:the\s+)?(?P<noun>chapters?|sections?|parts?|appendix|annex)\s+(?P<num>{_NUM}"
+    rf"(?:\s*(?:-|–|to|through|and|&|,)\s*(?:{_NOUN}s?\s+)?{_NUM})*)"
+    rf"|the\s+(?P<ord>{_ORD})\s+(?P<onoun>chapter|section|part|appendix)"
+    rf"|(?:the\s+)?(?P<tnoun>{_NOUN})\s+(?:on|about|called|titled|entitled|named|headed)\s+(?P<title>{_WORDS}){_TITLE_END}"
+    rf"|the\s+(?P<title2>{_WORDS})\s+(?P<tnoun2>{_NOUN})\b"
+    r"|the\s+(?P<named>preface|foreword|introduction|conclusions?|afterword|epilogue|prologue|acknowledge?ments|"
+    r"glossary|bibliography)"
+    r")(?![\w-])",
+    re.IGNORECASE,
+)
+# Verbs that act on whole pages: a structure reference after one of them names pages
+_PAGE_VERB = re.compile(
+    r"\b(?:delete|remove|drop|cut|lose|ditch|strip|get\s+rid\s+of|take\s+out|throw\s+away|bin|extract|pull\s+out|"
+    r"pull|keep|save|split|separate|rotate|turn|convert|export|give\s+me|send\s+me|copy|summari[sz]e|ocr|"
+    r"just\s+want|only\s+want|need|want|make\s+(?:a|me\s+a)\s+(?:new\s+)?(?:pdf|file|document)\s+(?:of|from|with))\b",
+    re.IGNORECASE,
+)
+_CLAUSE_START = re.compile(r"[.;!?]\s+|,\s*(?:then|and\s+then)\s+|\bthen\s+")
+# A question's choice given back as the answer (Conversation adds ", in <choice>" to the request)
+_PICKED = re.compile(r",\s+in\s+[^,]*?\((?:pages?)\s+(?P<pages>\d+(?:-\d+)?)\)\s*$")
+_STOP = {"the", "a", "an", "of", "on", "about", "and", "for", "to", "in", "with", "that", "this", "it"}
+
+
+def _acted_on(text: str, at: int) -> bool:
+    starts = [m.end() for m in _CLAUSE_START.finditer(text, 0, at)]
+    return _PAGE_VERB.search(text, starts[-1] if starts else 0, at) is not None
+
+
+def told_by_parts(text: str, quotes: Sequence[str], files: dict[str, FileInfo], pdfs: Sequence[str]) -> str:
+    """``text`` with each structure reference after a page verb written as the pages it binds to.
+
+    Raises:
+        NeedInfo: a reference that fits several parts or none, pages another part shares, or several files.
+    """
+    found = [m for m in _REF.finditer(text) if _acted_on(text, m.start())]
+    if not found:
+        return text
+    picked = _PICKED.search(text)
+    if picked and len(found) == 1:  # the answer to a question asked: "…, in 3: Catalogs (pages 62-66)"
+        m = found[0]
+        return text[: m.start()] + f"pages {picked.group('pages')}" + text[m.end() : picked.start()]
+    if len(pdfs) != 1:
+        what = found[0].group(0)
+        raise NeedInfo(f"Which file's {_bare(what)} do you mean?", list(pdfs))
+    info = files[pdfs[0]]
+    out = text
+    for m in reversed(found):
+        out = out[: m.start()] + _pages_said(_bind(m, quotes, info)) + out[m.end() :]
+    return out
+
+
+def _bare(said: str) -> str:
+    return re.sub(r"^(?:the|all(?:\s+of)?(?:\s+the)?)\s+", "", said.strip(), flags=re.IGNORECASE)
+
+
+def _pages_said(ranges: list[tuple[int, int]]) -> str:
+    spec = ",".join(f"{a}-{b}" if b > a else str(a) for a, b in ranges)
+    return f"pages {spec}" if len(ranges) > 1 or ranges[0][1] > ranges[0][0] else f"page {spec}"
+
+
+def _bind(m: re.Match[str], quotes: Sequence[str], info: FileInfo) -> list[tuple[int, int]]:
+    parts = info.parts
+    said = m.group(0)
+    what = _bare(said if not m.group("around") else said[m.start("side") - m.start() :].split(None, 1)[-1])
+    chosen = _chosen(m, quotes, parts, what, info)
+    side = (m.group("side") or "").lower()
+    if side in ("before", "preceding", "up to"):
+        first = min(p.first for p in chosen)
+        if first <= 1:
+            raise NeedInfo(f"{_cap(what)} starts on page 1 of {info.name}: nothing comes before it.")
+        _check_clean(info, chosen[0], None, start_only=True)
+        return [(1, first - 1)]
+    if side in ("after", "following"):
+        last = max(p.last for p in chosen)
+        if last >= (info.pages or last):
+            raise NeedInfo(f"{_cap(what)} runs to the end of {info.name}: nothing comes after it.")
+        _check_clean(info, chosen[-1], _after(parts, chosen[-1]), end_only=True)
+        return [(last + 1, info.pages or last + 1)]
+    for part in chosen:
+        if part.kind != "front" or part.title != "the front matter":
+            _check_clean(info, part, _after(parts, part))
+    return _merged([(p.first, p.last) for p in chosen])
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _merged(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(ranges):
+        if out and a <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+
+def _after(parts: tuple[Part, ...], part: Part) -> Part | None:
+    index = parts.index(part) if part in parts else -1
+    return next((p for p in parts[index + 1 :] if p.level <= part.level), None) if index >= 0 else None
+
+
+def _check_clean(
+    info: FileInfo, part: Part, after: Part | None, start_only: bool = False, end_only: bool = False
+) -> None:
+    if part.open_end and not start_only:
+        raise NeedInfo(
+            f"The outline of {info.name} does not say where {part.title} ends (the entry after it has no page). "
+            f"Which pages do you mean? It starts on page {part.first}."
+        )
+    reasons = shares_pages(info.path, part, None if start_only else after)
+    if end_only:
+        reasons = [r for r in reasons if not r.startswith(part.title)]
+    if not reasons:
+        return
+    with_shared = f"pages {part.first}-{part.last}" if part.last > part.first else f"page {part.first}"
+    raise NeedInfo(
+        f"In {info.name}, {'; '.join(reasons)}: whole pages would take text of another part too. "
+        f"Say which pages to use (e.g. {with_shared}).",
+    )
+
+
+def _chosen(m: re.Match[str], quotes: Sequence[str], parts: tuple[Part, ...], what: str, info: FileInfo) -> list[Part]:
+    if m.group("contents"):
+        return _one(what, [p for p in parts if p.kind == "contents"], parts, info)
+    if m.group("index"):
+        return _one(what, [p for p in parts if p.kind == "index"], parts, info)
+    if m.group("front"):
+        front = front_matter(parts)
+        return _one(what, [front] if front else [], parts, info)
+    if m.group("appendices"):
+        appendices = [p for p in parts if p.kind == "appendix"]
+        top = min((p.level for p in appendices), default=0)
+        return _some(what, [p for p in appendices if p.level == top], parts, info)
+    if m.group("noun"):
+        noun = m.group("noun").lower().rstrip("s")
+        numbers = re.findall(_NUM, re.sub(rf"\b{_NOUN}s?\b", " ", m.group("num"), flags=re.IGNORECASE))
+        spans = re.search(r"\d\s*(?:-|–|to|through)\s*\S", m.group("num"))
+        picked = [_one(f"{noun} {n}", _numbered(noun, n, parts), parts, info)[0] for n in numbers]
+        if spans and len(picked) == 2:  # "chapters 3 to 5": every part in between too
+            between = [p for p in parts if picked[0].first <= p.first and p.last <= picked[1].last]
+            return [p for p in between if p.level == picked[0].level] or picked
+        return picked
+    if m.group("ord"):
+        chapters = _chapters(m.group("onoun").lower(), parts)
+        word = m.group("ord").lower()
+        n = _ORDINALS.get(word) or int(re.sub(r"\D", "", word) or 0)
+        if not chapters or n == 0 or n > len(chapters):
+            return _one(what, [], parts, info)
+        return [chapters[n - 1 if n > 0 else -1]]
+    if m.group("title") or m.group("title2"):
+        raw = m.group("title") or m.group("title2")
+        title = quotes[int(raw[1:-1])] if raw.startswith("⟦") else raw
+        noun = (m.group("tnoun") or m.group("tnoun2")).lower()
+        return _one(what, _titled(title, noun, parts), parts, info)
+    named = m.group("named").lower()
+    return _one(what, _titled(named, "", parts), parts, info)
+
+
+def _one(what: str, candidates: list[Part], parts: tuple[Part, ...], info: FileInfo) -> list[Part]:
+    if len({(p.first, p.last) for p in candidates}) == 1:  # several entries, the same pages: no doubt about them
+        return [candidates[0]]
+    if candidates:
+        choices = [p.describe() for p in candidates[:8]]
+        raise NeedInfo(f"More than one part of {info.name} fits {what!r}: {'; '.join(choices)}. Which one?", choices)
+    return _none(what, parts, info)
+
+
+def _some(what: str, candidates: list[Part], parts: tuple[Part, ...], info: FileInfo) -> list[Part]:
+    return candidates if candidates else _none(what, parts, info)
+
+
+def _none(what: str, parts: tuple[Part, ...], info: FileInfo) -> list[Part]:
+    if not parts:
+        raise NeedInfo(
+            f"I cannot find {what!r} in {info.name}: it has no outline (bookmarks) and no headings I can read. "
+            "Which pages do you mean?"
+        )
+    top = min(p.level for p in parts)
+    choices = [p.describe() for p in parts if p.level == top][:8]
+    raise NeedInfo(f"I cannot find {what!r} in {info.name}. Its parts: {'; '.join(choices)}. Which pages?", choices)
+
+
+def _chapters(noun: str, parts: tuple[Part, ...]) -> list[Part]:
+    """The parts a noun counts: chapters are the parts called "Chapter N", else the integer-numbered parts at the
+    level they start at (a book's "2: Mere Copyists" beside "Chapter 1: Creators")."""
+    if noun in ("appendix", "annex"):
+        return [p for p in parts if p.kind == "appendix"]
+    called = [p for p in parts if p.noun == noun]
+    numbered = [p for p in parts if p.number.isdigit() and p.noun in ("", noun) and p.kind == "body"]
+    level = min((p.level for p in called or numbered), default=0)
+    if noun == "chapter":
+        return [p for p in parts if p.level == level and (p.noun == "chapter" or p in numbered)]
+    if noun == "part":
+        return called or [p for p in parts if p.level == min((q.level for q in parts), default=0)]
+    return called or numbered
+
+
+def _numbered(noun: str, number: str, parts: tuple[Part, ...]) -> list[Part]:
+    n = part_number(number)
+    if noun == "section":
+        found = [p for p in parts if p.number == n and p.kind != "appendix"]
+        called = [p for p in found if p.noun == "section"]
+        return called or found
+    return [p for p in _chapters(noun, parts) if p.number == n]
+
+
+def _stems(text: str) -> list[str]:
+    words = re.findall(r"[^\W_]+", text.lower())
+    return [w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words if w not in _STOP]
+
+
+def _titled(title: str, noun: str, parts: tuple[Part, ...]) -> list[Part]:
+    wanted = _stems(title)
+    if not wanted:
+        return []
+    found = [p for p in parts if all(any(t.startswith(w) for t in _stems(p.title)) for w in wanted)]
+    if noun in ("chapter", "appendix", "annex"):
+        kinds = _chapters(noun, parts)
+        return [p for p in found if p in kinds] or found
+    return found

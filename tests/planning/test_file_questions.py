@@ -1,0 +1,125 @@
+"""Questions about the files themselves (page count, title, encryption, form fields, bookmarks, annotations,
+attachments) are answered by the tools that report those facts, with no model call, naming only uploaded files.
+
+Truth for the corpus is MANIFEST.tsv (pages, encrypted), written when the corpus was collected.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from docpilot import service
+from docpilot.files import inspect_files
+from docpilot.planning.fastpath.asked import fact_words
+from docpilot.planning.planner import Planner
+from docpilot.settings import Settings
+from pdftools import get_tool
+
+ROOT = Path(__file__).resolve().parents[2]
+REAL = Path(os.environ.get("DOCPILOT_SHARED", ROOT.parent / "shared")) / "corpus" / "real"
+
+
+def _manifest() -> list[dict[str, str]]:
+    path = REAL / "MANIFEST.tsv"
+    if not path.is_file():
+        pytest.skip("../shared/corpus/real/MANIFEST.tsv is absent")
+    with path.open(newline="") as handle:
+        return list(csv.DictReader(handle, delimiter="\t"))
+
+
+def _tasks(request: str, files: dict) -> list[tuple[str, str]]:
+    outcome = Planner(llm=None).plan(request, files)
+    assert outcome.plan is not None, (request, outcome.to_json())
+    assert outcome.backend == "rules" and outcome.stats.llm_calls == 0
+    return [(s.task, str(s.args.get("file"))) for s in outcome.plan.steps]
+
+
+@pytest.mark.parametrize(
+    ("question", "task"),
+    [
+        ("does it have form fields?", "read_form"),
+        ("are there any bookmarks?", "get_outline"),
+        ("does it have a table of contents?", "get_outline"),
+        ("any attachments?", "extract_attachments"),
+        ("are there any comments?", "read_annotations"),
+        ("does it have annotations?", "read_annotations"),
+        ("what's the title?", "get_metadata"),
+        ("who is the author?", "get_metadata"),
+        ("how many pages?", "count_pages"),
+        ("is it encrypted?", "check_password"),
+    ],
+)
+def test_a_question_about_the_file_is_the_tool_that_reports_it(question: str, task: str, make_pdf) -> None:
+    files = inspect_files([make_pdf(["one", "two"], name="memo.pdf")])
+    assert _tasks(question, files) == [(task, "memo.pdf")]
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["what does the table on page 2 say?", "which pages have comments from Ann?", "what is the title of section 2?"],
+)
+def test_a_question_that_says_more_is_not_read_as_a_fact_of_the_file(question: str, make_pdf) -> None:
+    files = inspect_files([make_pdf(["one", "two"], name="memo.pdf")])
+    outcome = Planner(llm=None).plan(question, files)
+    assert outcome.plan is None or {s.task for s in outcome.plan.steps}.isdisjoint({"get_metadata", "get_outline"})
+
+
+def test_the_facts_come_from_the_registry() -> None:
+    """Which tool reports a fact is read from the tools' own explain texts and summaries (no hand-kept list)."""
+    claims = fact_words()
+    assert claims["bookmark"] == {"get_outline"} and claims["field"] == {"read_form"}
+    assert claims["attach"] == {"extract_attachments"} and claims["author"] == {"get_metadata"}
+    assert claims["table"] == {"extract_tables", "get_outline"}  # "the tables", "the table of contents"
+
+
+def test_every_corpus_file_one_at_a_time() -> None:
+    """Page count, title and encryption of each of the corpus's files: planned with no model, answered by the tool."""
+    for row in _manifest():
+        path = REAL / row["filename"]
+        files = inspect_files([path])
+        name, encrypted = row["filename"], row["encrypted"] == "y"
+        assert _tasks("Is it encrypted?", files) == [("check_password", name)]
+        status = get_tool("check_password")(file=str(path))
+        assert bool(status["encrypted"]) is encrypted, (name, status)
+        if files[name].encrypted:  # opening it needs a password (some encrypted files open without one)
+            outcome = Planner(llm=None).plan("How many pages does it have?", files)
+            assert outcome.question is not None and "password" in outcome.question.text  # never a guess
+            continue
+        assert _tasks("How many pages does it have?", files) == [("count_pages", name)]
+        assert get_tool("count_pages")(file=str(path)) == int(row["pages"]), name
+        assert _tasks("What's the title?", files) == [("get_metadata", name)]
+        assert "title" in get_tool("get_metadata")(file=str(path))
+
+
+def test_every_corpus_file_at_once() -> None:
+    files = {n: i for n, i in inspect_files([REAL / r["filename"] for r in _manifest()]).items() if not i.encrypted}
+    rows = [r for r in _manifest() if r["filename"] in files]
+    names = {r["filename"] for r in rows}
+    steps = _tasks("How many pages does each file have?", files)
+    assert {t for t, _ in steps} == {"count_pages"} and {f for _, f in steps} == names
+    steps = _tasks("what are the titles of these files?", files)
+    assert {t for t, _ in steps} == {"get_metadata"} and {f for _, f in steps} == names
+
+
+def test_which_file_is_longest_names_only_uploaded_files(tmp_path: Path) -> None:
+    rows = [r for r in _manifest() if r["pages"].isdigit()]
+    chosen = sorted(rows, key=lambda r: r["filename"])[::6]  # a spread of files, encrypted ones too
+    files = inspect_files([REAL / r["filename"] for r in chosen])
+    pilot = service.make_pilot(Settings.from_env("rules", {"XDG_CACHE_HOME": str(tmp_path)}))
+    readable = [r for r in chosen if not files[r["filename"]].encrypted]
+    for question, pick in [
+        ("Which of these files is the longest?", max),
+        ("which one has the fewest pages?", min),
+    ]:
+        assert Planner(llm=None).plan(question, files).content_question  # not a plan: an answer
+        answer = pilot.ask(question, files)
+        best = pick(readable, key=lambda r: int(r["pages"]))
+        assert answer["answer"].startswith(best["filename"]), answer
+        assert answer["stats"]["llm_calls"] == 0
+        named = set(re.findall(r"[\w.\-]+\.pdf", answer["answer"]))
+        assert {n.strip() for n in named} <= {r["filename"] for r in chosen}, named

@@ -1,0 +1,203 @@
+"""Pages named by the document's structure ("chapter 3", "section 2.1", "the index", "the table of contents", "the
+front matter", "everything before chapter 1") bind to the file's own parts, or become a question — never a guess.
+
+The expected ranges of the corpus files were read off the pages themselves (rendered and looked at), not from
+this code's output: e.g. freeculture's "CHAPTER THREE: Catalogs" opens page 62 and "CHAPTER FOUR" page 67, its
+CONTENTS fill pages 9-11 before the PREFACE on page 12, INTRODUCTION opens page 17 after the half-title on 16,
+and its INDEX runs 339-351 with "About the author" on page 352 — a page its outline does not name, so "the index"
+must be asked about, not bound to 339-352.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from docpilot.files import inspect_files
+from docpilot.planning.fastpath import NeedInfo, fast_plan
+from docpilot.planning.planner import Planner
+
+ROOT = Path(__file__).resolve().parents[2]
+REAL = Path(os.environ.get("DOCPILOT_SHARED", ROOT.parent / "shared")) / "corpus" / "real"
+
+_BODY = "This paragraph is ordinary body text of the book, set in the body size so it is never read as a heading."
+
+
+def _book(path: Path, outline: bool) -> str:
+    """A 12-page book: cover, contents, preface, three numbered chapters (2.1 and 2.2 on pages of their own),
+    an appendix and an index; headings large and bold, as a typesetter sets them."""
+    layout = [
+        ("Field Guide to Ponds", 1),  # 1 cover
+        ("Contents", 1),  # 2
+        ("Preface", 1),  # 3
+        ("1 Introduction", 1),  # 4
+        (None, 0),  # 5
+        ("2 Methods", 1),  # 6
+        ("2.1 Sampling", 2),  # 7
+        ("2.2 Analysis", 2),  # 8
+        ("3 Results of the Analysis", 1),  # 9
+        (None, 0),  # 10
+        ("Appendix A Data Tables", 1),  # 11
+        ("Index", 1),  # 12
+    ]
+    doc = pymupdf.open()
+    toc = []
+    for number, (heading, level) in enumerate(layout, start=1):
+        page = doc.new_page(width=612, height=792)
+        y = 90
+        if heading:
+            size = 22 if level == 1 else 16
+            page.insert_text((72, y), heading, fontsize=size, fontname="hebo")
+            toc.append([level, heading, number])
+            y += 40
+        for _ in range(6):
+            page.insert_textbox(pymupdf.Rect(72, y, 540, y + 60), _BODY, fontsize=10, fontname="helv")
+            y += 70
+    if outline:
+        doc.set_toc(toc)
+    doc.save(path)
+    return str(path)
+
+
+@pytest.fixture(params=[True, False], ids=["outline", "headings"])
+def book(request: pytest.FixtureRequest, tmp_path: Path) -> dict:
+    return inspect_files([_book(tmp_path / "ponds.pdf", request.param)])
+
+
+def _pages(request: str, files: dict) -> list[tuple[str, str]]:
+    plan = fast_plan(request, files)
+    assert plan is not None, request
+    return [(s.task, str(s.args.get("pages"))) for s in plan.steps]
+
+
+@pytest.mark.parametrize(
+    ("request_", "expected"),
+    [
+        ("delete the index", [("delete_pages", "12")]),
+        ("extract chapter 2", [("extract_pages", "6-8")]),
+        ("extract the chapter on methods", [("extract_pages", "6-8")]),
+        ("extract the Results chapter", [("extract_pages", "9-10")]),
+        ("extract section 2.1", [("extract_pages", "7")]),
+        ("remove the table of contents", [("delete_pages", "2")]),
+        ("delete everything before chapter 1", [("delete_pages", "1-3")]),
+        ("remove the front matter", [("delete_pages", "1-3")]),
+        ("delete the appendices", [("delete_pages", "11")]),
+        ("extract the third chapter", [("extract_pages", "9-10")]),
+        ("extract chapters 1 to 2", [("extract_pages", "4-8")]),
+        ("delete the table of contents and the index", [("delete_pages", "2,12")]),
+    ],
+)
+def test_structure_reference_binds_to_the_files_own_parts(book: dict, request_: str, expected: list) -> None:
+    assert _pages(request_, book) == expected
+
+
+def test_a_title_that_fits_several_parts_is_a_question_with_the_candidates(book: dict) -> None:
+    with pytest.raises(NeedInfo) as asked:
+        fast_plan("extract the section on analysis", book)
+    assert asked.value.choices == ["2.2 Analysis (page 8)", "3 Results of the Analysis (pages 9-10)"]
+
+
+def test_a_part_the_file_does_not_have_is_a_question(book: dict) -> None:
+    with pytest.raises(NeedInfo) as asked:
+        fast_plan("delete chapter 7", book)
+    assert "chapter 7" in str(asked.value) and any("Introduction" in c for c in asked.value.choices)
+
+
+def test_structure_words_without_a_page_verb_are_left_alone(book: dict) -> None:
+    plan = fast_plan("show me the table of contents", book)
+    assert plan is not None and [s.task for s in plan.steps] == ["get_outline"]
+
+
+def test_several_files_ask_whose_part(tmp_path: Path) -> None:
+    files = inspect_files([_book(tmp_path / "a.pdf", True), _book(tmp_path / "b.pdf", True)])
+    with pytest.raises(NeedInfo) as asked:
+        fast_plan("delete the index from both files", files)
+    assert set(asked.value.choices) == {"a.pdf", "b.pdf"}
+
+
+def test_a_part_sharing_its_pages_is_a_question(tmp_path: Path) -> None:
+    """A section that starts halfway down a page: deleting whole pages would take the end of the one before."""
+    doc = pymupdf.open()
+    toc = []
+    for number, heading in enumerate(["1 Scope", "2 Terms", "3 Fees"], start=1):
+        page = doc.new_page(width=612, height=792)
+        page.insert_text((72, 90), heading, fontsize=20, fontname="hebo")
+        toc.append([1, heading, number])
+        page.insert_textbox(pymupdf.Rect(72, 120, 540, 400), _BODY * 3, fontsize=10, fontname="helv")
+    page = doc[1]  # "2.1 Rates" halfway down page 2, then 2.2 on the same page
+    page.insert_text((72, 450), "2.1 Rates", fontsize=16, fontname="hebo")
+    page.insert_textbox(pymupdf.Rect(72, 470, 540, 600), _BODY, fontsize=10, fontname="helv")
+    page.insert_text((72, 640), "2.2 Discounts", fontsize=16, fontname="hebo")
+    toc[2:2] = [[2, "2.1 Rates", 2], [2, "2.2 Discounts", 2]]
+    doc.set_toc(toc)
+    path = tmp_path / "terms.pdf"
+    doc.save(path)
+    files = inspect_files([path])
+    assert _pages("delete section 2", files) == [("delete_pages", "2")]
+    with pytest.raises(NeedInfo) as asked:
+        fast_plan("delete section 2.1", files)
+    assert "partway down page 2" in str(asked.value)
+
+
+# (file, request, expected pages — or None: a question, since the file cannot say which pages without a guess)
+CORPUS = [
+    ("pdfjs__freeculture.pdf", "extract chapter 3", "62-66"),
+    ("pdfjs__freeculture.pdf", "extract the chapter on catalogs", "62-66"),
+    ("pdfjs__freeculture.pdf", "remove the table of contents", "9-11"),
+    ("pdfjs__freeculture.pdf", "delete everything before chapter 1", "1-34"),
+    ("pdfjs__freeculture.pdf", "remove the front matter", "1-16"),
+    ("pdfjs__freeculture.pdf", "delete the index at the back", None),  # p. 352 is "About the author"
+    ("pdfjs__freeculture.pdf", "extract the chapter on piracy", "76-93"),  # chapter 5, not the part or 'Piracy I'
+    ("pypdfsamples__GeoTopo-komprimiert.pdf", "extract chapter 3", "48-67"),
+    ("pypdfsamples__GeoTopo-komprimiert.pdf", "delete everything before chapter 1", "1-5"),
+    ("pypdfsamples__GeoTopo-komprimiert.pdf", "delete the index", None),  # outline says 114: the symbols' last page
+    ("pypdfsamples__GeoTopo-komprimiert.pdf", "extract section 4.2", None),  # starts under 4.1's last lines
+    ("pdfplumber__issue-982-example.pdf", "extract appendix A", "6-8"),
+    ("pdfplumber__issue-982-example.pdf", "extract section 3", None),  # a two-column paper: sections share pages
+    ("docling__bookmark_sample.pdf", "extract part I", "1"),
+    ("docling__bookmark_sample.pdf", "extract part II", None),  # its "4. Termination" is on page 3 above Part III
+    ("pdfplumber__chelsea_pdta.pdf", "extract section 1", "5-6"),
+    ("pdfplumber__chelsea_pdta.pdf", "extract chapter 3", "9-23"),
+    ("unstructured__pdf2image-memory-error-test-400p.pdf", "extract section 2.3.59.5", None),  # shares page 9
+    # without an outline: headings only
+    ("docling__redp5110_sampled.pdf", "remove the table of contents", "2"),
+    ("docling__redp5110_sampled.pdf", "delete everything before chapter 1", "1-4"),
+    ("docling__redp5110_sampled.pdf", "delete the preface", None),  # "Authors" follows on the same page
+    ("pdfjs__tracemonkey.pdf", "extract section 3", None),  # starts partway down page 4
+    ("pdfjs__tracemonkey.pdf", "delete the index", None),  # a paper has none
+]
+
+
+@pytest.mark.parametrize(("name", "request_", "expected"), CORPUS, ids=[f"{c[0][:18]}-{c[1]}" for c in CORPUS])
+def test_corpus_structure_references(name: str, request_: str, expected: str | None) -> None:
+    if not (REAL / name).is_file():
+        pytest.skip(f"{name} is not in ../shared/corpus")
+    files = inspect_files([REAL / name])
+    outcome = Planner(llm=None).plan(request_, files)
+    if expected is None:
+        assert outcome.question is not None and outcome.plan is None, outcome.to_json()
+        return
+    assert outcome.plan is not None, outcome.to_json()
+    assert [str(s.args.get("pages")) for s in outcome.plan.steps] == [expected]
+    assert outcome.backend == "rules" and outcome.stats.llm_calls == 0
+
+
+def test_corpus_has_enough_files_with_and_without_outlines() -> None:
+    with_outline = {n for n, _, _ in CORPUS if n not in ("docling__redp5110_sampled.pdf", "pdfjs__tracemonkey.pdf")}
+    assert len(with_outline) >= 5 and len({n for n, _, _ in CORPUS} - with_outline) >= 2
+
+
+def test_the_answer_to_the_question_binds_the_part_chosen(book: dict, tmp_path: Path) -> None:
+    from docpilot import service
+    from docpilot.conversation import Conversation
+    from docpilot.settings import Settings
+
+    pilot = service.make_pilot(Settings.from_env("rules", {"XDG_CACHE_HOME": str(tmp_path)}))
+    talk = Conversation(book)
+    asked = talk.request(pilot, "extract the section on analysis")
+    assert asked.question is not None and asked.plan is None
+    answered = talk.request(pilot, asked.question.choices[0])  # "2.2 Analysis (page 8)"
+    assert answered.plan is not None and [s.args["pages"] for s in answered.plan.steps] == ["8"]
