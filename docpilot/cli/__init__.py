@@ -1,7 +1,8 @@
 """The ``docpilot`` command line (contracts in DESIGN.md).
 
 Machine-readable results go to stdout as one JSON object on the last line; logs and progress go
-to stderr. Exit codes: 0 ok, 1 the request cannot be done, 2 usage errors.
+to stderr. Exit codes: 0 ok, 1 the request cannot be done, 2 usage errors, 3 a clarifying question,
+130 cancelled with Ctrl-C (``run``: the sandbox is killed and nothing is left in ``--out``).
 """
 
 from __future__ import annotations
