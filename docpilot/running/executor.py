@@ -131,15 +131,16 @@ class Executor:
     def _sandboxed(self, code: str, files: dict[str, FileInfo], stop: RunStop | None) -> Any:
         """The sandbox's result for ``code``; None when ``stop`` was cancelled before its sandbox was ready.
 
-        With ``stop``, the run's sandbox (the warm one, or one started for this run) is attached to it
-        from the moment its process exists, so a cancel kills it whatever stage the run is at.
+        With ``stop``, the run has a sandbox of its own (never a warm one another run may be using),
+        attached to ``stop`` from the moment its process exists, so a cancel kills this run's sandbox
+        and nothing else, whatever stage the run is at.
         """
         from sandbox.runner import Sandbox, SandboxStartError, run_program
 
         paths = {name: info.path for name, info in files.items()}
         if stop is None:
             return run_program(code, paths, limits=self.limits, sandbox=self.sandbox, host=self.host)
-        box = self.sandbox if self.sandbox is not None else Sandbox(lean=True)
+        box = Sandbox(lean=True)
         try:
             box.begin()
             stop.attach(box)
@@ -150,8 +151,7 @@ class Executor:
             return None
         finally:
             stop.detach(box)
-            if box is not self.sandbox:
-                box.close()
+            box.close()
 
     def _finish(
         self, result: Any, files: dict[str, FileInfo], out_dir: str | Path, stop: RunStop | None = None
