@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
-from collections.abc import Callable
+import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pymupdf
@@ -27,14 +29,24 @@ from tests.processes import alive, program_pids, reads
 BOOK = "pdfjs__freeculture.pdf"  # 352 pages
 
 
-def start(args: list[str], tmp_path: Path, **extra: str) -> subprocess.Popen[str]:
+@pytest.fixture
+def scratch() -> Iterator[Path]:
+    """A temp folder for the runs' sandbox working folders (a SIGKILLed run cannot remove its own), which
+    the sandbox's unprivileged user may pass through; removed with everything in it."""
+    folder = Path(tempfile.mkdtemp(prefix="docpilot-faults-"))
+    folder.chmod(0o711)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def start(args: list[str], tmp_path: Path, scratch: Path) -> subprocess.Popen[str]:
     """`docpilot run ARGS --yes --json` as a real process of this worktree's code."""
     env = {
         **os.environ,
         "DOCPILOT_BACKEND": "rules",
         "XDG_CACHE_HOME": str(tmp_path / "cache"),
         "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
-        **extra,
+        "TMPDIR": str(scratch),
     }
     return subprocess.Popen(
         [sys.executable, "-m", "docpilot", "run", *args, "--yes", "--json"],
@@ -72,10 +84,12 @@ def writing(out: Path) -> bool:
         return False
 
 
-def test_sigkill_while_delivering_leaves_nothing_half_written(real: Callable[[str], str], tmp_path: Path) -> None:
+def test_sigkill_while_delivering_leaves_nothing_half_written(
+    real: Callable[[str], str], tmp_path: Path, scratch: Path
+) -> None:
     book = real(BOOK)
     out = tmp_path / "out"
-    proc = start(["Split it into single pages", book, "--out", str(out)], tmp_path)
+    proc = start(["Split it into single pages", book, "--out", str(out)], tmp_path, scratch)
     wait_for(lambda: writing(out), proc)  # 352 files are being delivered
     proc.send_signal(signal.SIGKILL)
     proc.wait()
@@ -87,7 +101,7 @@ def test_sigkill_while_delivering_leaves_nothing_half_written(real: Callable[[st
     (live.path / "0.pdf").write_bytes(b"being written")
     try:
         small = real("pypdfsamples__multicolumn.pdf")
-        code, result, err = finish(start(["Rotate page 1 by 90 degrees", small, "--out", str(out)], tmp_path))
+        code, result, err = finish(start(["Rotate page 1 by 90 degrees", small, "--out", str(out)], tmp_path, scratch))
         assert code == 0, err
         assert visible(out) == ["pypdfsamples__multicolumn_rotated.pdf"]
         assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == [live.path.name], (
@@ -98,10 +112,12 @@ def test_sigkill_while_delivering_leaves_nothing_half_written(real: Callable[[st
         live.remove()
 
 
-def test_two_runs_into_one_folder_never_overwrite_each_other(real: Callable[[str], str], tmp_path: Path) -> None:
+def test_two_runs_into_one_folder_never_overwrite_each_other(
+    real: Callable[[str], str], tmp_path: Path, scratch: Path
+) -> None:
     source = real("pypdfsamples__GeoTopo-komprimiert.pdf")  # 117 pages: 117 files with the same names from each run
     out = tmp_path / "out"
-    runs = [start(["Split it into single pages", source, "--out", str(out)], tmp_path) for _ in range(2)]
+    runs = [start(["Split it into single pages", source, "--out", str(out)], tmp_path, scratch) for _ in range(2)]
     results = [finish(proc) for proc in runs]
     for code, result, err in results:
         assert code == 0 and result["ok"], err
@@ -113,10 +129,12 @@ def test_two_runs_into_one_folder_never_overwrite_each_other(real: Callable[[str
             assert doc.page_count == 1
 
 
-def test_ctrl_c_stops_the_run_kills_the_sandbox_and_leaves_nothing(real: Callable[[str], str], tmp_path: Path) -> None:
+def test_ctrl_c_stops_the_run_kills_the_sandbox_and_leaves_nothing(
+    real: Callable[[str], str], tmp_path: Path, scratch: Path
+) -> None:
     book = real(BOOK)
     out = tmp_path / "out"
-    proc = start(["Convert it to Word", book, "--out", str(out)], tmp_path)
+    proc = start(["Convert it to Word", book, "--out", str(out)], tmp_path, scratch)
     running: list[int] = []
 
     def program_running() -> bool:  # a sandbox worker runs the program: it has the book open
@@ -134,4 +152,4 @@ def test_ctrl_c_stops_the_run_kills_the_sandbox_and_leaves_nothing(real: Callabl
     assert "Traceback" not in err
     assert [pid for pid in running if alive(pid)] == [], "the sandbox and the program it ran are killed"
     assert not out.exists() or not any(out.iterdir()), "nothing is left in --out"
-    assert not workdir.exists(), "the copies of the inputs are removed"
+    assert workdir.parent == scratch and not workdir.exists(), "the copies of the inputs are removed"
