@@ -64,11 +64,13 @@ def build_app(
 ) -> App:
     """The app: its Blocks and session store. ``pilot_factory`` builds the service (default: from ``backend``);
     ``limits``: the uploads' size and page limits (default: from ``DOCPILOT_MAX_UPLOAD_MB``/``_PAGES``)."""
+    from docpilot.files import UploadLimits
+
+    limits = limits or UploadLimits.from_env()  # a bad setting is reported before anything starts
     _no_analytics()
     import gradio as gr
 
     from docpilot import service
-    from docpilot.files import UploadLimits
     from docpilot.settings import Settings
     from docpilot.ui.actions import SerialPilot
     from docpilot.ui.events import wire
@@ -82,7 +84,7 @@ def build_app(
 
     root = Path(session_root) if session_root else default_root()
     _check_root(root)
-    store = SessionStore(root, idle_timeout, limits=limits or UploadLimits.from_env())
+    store = SessionStore(root, idle_timeout, limits=limits)
     pilot = SerialPilot(pilot_factory())
     sweep = max(10, min(600, int(idle_timeout / 2)))
     with gr.Blocks(

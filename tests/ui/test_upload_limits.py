@@ -61,3 +61,22 @@ def test_limits_come_from_the_environment_and_bad_values_say_why() -> None:
         UploadLimits.from_env({"DOCPILOT_MAX_PAGES": "lots"})
     with pytest.raises(DocPilotError, match="must be a positive number"):
         UploadLimits.from_env({"DOCPILOT_MAX_UPLOAD_MB": "0"})
+
+
+def test_serve_with_a_limit_that_is_no_number_says_so_and_exits_2(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root), "DOCPILOT_MAX_UPLOAD_MB": "a lot", "XDG_CACHE_HOME": str(tmp_path)}
+    proc = subprocess.run(
+        [sys.executable, "-m", "docpilot", "serve", "--backend", "rules"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert "DOCPILOT_MAX_UPLOAD_MB='a lot' is not a number: give a positive number, e.g. 100." in proc.stderr
+    assert "Traceback" not in proc.stderr
