@@ -186,12 +186,13 @@ class Conversation:
             raise ValueError("there is no plan to edit")
         return pilot.edit(self.pending, rows, self.acting_on)
 
-    def approve(self, pilot: Any, out_dir: str | Path) -> RunOutcome:
-        """Run the waiting plan; after a successful run nothing waits any more."""
+    def approve(self, pilot: Any, out_dir: str | Path, stop: Any = None) -> RunOutcome:
+        """Run the waiting plan; after a successful run nothing waits any more. ``stop`` (a
+        ``service.RunStop``) cancels the run."""
         if self.pending is None:
             raise ValueError("there is no plan to approve")
         outcome = self.pending
-        run: RunOutcome = pilot.run(outcome, self.acting_on, out_dir)
+        run: RunOutcome = pilot.run(outcome, self.acting_on, out_dir, stop)
         self._said("assistant", run.message if run.ok else run.error or "the run failed", outcome, run)
         self.last_run = run
         if run.ok:

@@ -15,6 +15,7 @@ __all__ = [
     "DocPilotError",
     "UsageError",
     "MissingPart",
+    "LimitError",
     "LLMError",
     "Stopped",
     "RepairFailed",
@@ -34,6 +35,10 @@ class UsageError(DocPilotError):
 class MissingPart(DocPilotError):
     """A part DocPilot needs is not installed; the message names what to install. Raised instead of carrying on
     without it, so a missing part never silently changes what a request means."""
+
+
+class LimitError(DocPilotError):
+    """A file is over a configured limit (an upload's size or page count); the message names the limit."""
 
 
 class LLMError(DocPilotError):

@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+import os
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from docpilot.errors import LimitError
 from pdftools.paths import IMAGE_SUFFIXES
 
 if TYPE_CHECKING:
     from docpilot.fileparts import Part
 
-__all__ = ["FileInfo", "inspect_files", "IMAGE_SUFFIXES"]
+__all__ = ["FileInfo", "UploadLimits", "inspect_files", "IMAGE_SUFFIXES"]
+
+MAX_UPLOAD_MB = 100  # the corpus' largest file is 3.6 MB
+MAX_PAGES = 1000  # the corpus' longest files have 352 and 400 pages
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,53 @@ class FileInfo:
         if self.kind == "pdf" and self.encrypted:
             return f"{self.name} (password-protected PDF)"
         return f"{self.name} ({self.kind})"
+
+
+@dataclass(frozen=True)
+class UploadLimits:
+    """How large an uploaded file may be (MB) and how many pages it may have.
+
+    Defaults :data:`MAX_UPLOAD_MB` and :data:`MAX_PAGES`; ``DOCPILOT_MAX_UPLOAD_MB`` and
+    ``DOCPILOT_MAX_PAGES`` change them (:meth:`from_env`, read when the app starts).
+    """
+
+    max_mb: float = MAX_UPLOAD_MB
+    max_pages: int = MAX_PAGES
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> UploadLimits:
+        env = os.environ if env is None else env
+
+        def number(name: str, default: float) -> float:
+            raw = env.get(name, "").strip()
+            if not raw:
+                return default
+            try:
+                value = float(raw)
+            except ValueError:
+                raise LimitError(f"{name}={raw!r} is not a number: give a positive number, e.g. {default:g}.") from None
+            if value <= 0:
+                raise LimitError(f"{name}={raw!r} must be a positive number, e.g. {default:g}.")
+            return value
+
+        return cls(number("DOCPILOT_MAX_UPLOAD_MB", MAX_UPLOAD_MB), int(number("DOCPILOT_MAX_PAGES", MAX_PAGES)))
+
+    def check_size(self, path: str | Path, name: str | None = None) -> None:
+        """Raise :class:`LimitError` when the file at ``path`` is larger than ``max_mb``."""
+        size = Path(path).stat().st_size
+        if size > self.max_mb * 1024 * 1024:
+            raise LimitError(
+                f"{name or Path(path).name} is {size / 1024 / 1024:.1f} MB; files up to {self.max_mb:g} MB are "
+                "accepted. Compress or split it first, or start DocPilot with a higher DOCPILOT_MAX_UPLOAD_MB."
+            )
+
+    def check_pages(self, info: FileInfo, name: str | None = None) -> None:
+        """Raise :class:`LimitError` when the PDF has more than ``max_pages`` pages."""
+        if info.pages is not None and info.pages > self.max_pages:
+            raise LimitError(
+                f"{name or info.name} has {info.pages} pages; files of up to {self.max_pages} pages are accepted. "
+                "Split it first, or start DocPilot with a higher DOCPILOT_MAX_PAGES."
+            )
 
 
 def _inspect(path: Path) -> FileInfo:

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from docpilot.planning.outcome import PlanOutcome
     from docpilot.planning.planner import Planner
     from docpilot.plans.verify import Problem
-    from docpilot.running.executor import Executor, RunOutcome
+    from docpilot.running.executor import Executor, RunOutcome, RunStop
 
 __all__ = [
     "DocPilot",
@@ -33,6 +33,7 @@ __all__ = [
     "Edit",
     "PlanOutcome",
     "RunOutcome",
+    "RunStop",
     "Stop",
     "call_tool",
     "catalogue",
@@ -47,8 +48,8 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    """``PlanOutcome``, ``RunOutcome`` and ``Stop`` (a request's cancel switch) for the faces, imported when
-    asked for."""
+    """``PlanOutcome``, ``RunOutcome``, ``Stop`` (a request's cancel switch) and ``RunStop`` (a run's) for the
+    faces, imported when asked for."""
     if name == "PlanOutcome":
         from docpilot.planning.outcome import PlanOutcome
 
@@ -57,6 +58,10 @@ def __getattr__(name: str) -> Any:
         from docpilot.running.executor import RunOutcome
 
         return RunOutcome
+    if name == "RunStop":
+        from docpilot.running.executor import RunStop
+
+        return RunStop
     if name == "Stop":
         from docpilot.llm.stopping import Stop
 
@@ -161,19 +166,30 @@ class DocPilot:
         outcome.set_plan(verdict.plan, verdict.order, explain_plan(verdict.plan, self.planner.tools, verdict.order))
         return Edit(outcome, changes)
 
-    def run(self, outcome: PlanOutcome, files: dict[str, FileInfo], out_dir: str | Path) -> RunOutcome:
-        """Run an approved outcome in the sandbox and deliver its results to ``out_dir``."""
+    def run(
+        self, outcome: PlanOutcome, files: dict[str, FileInfo], out_dir: str | Path, stop: RunStop | None = None
+    ) -> RunOutcome:
+        """Run an approved outcome in the sandbox and deliver its results to ``out_dir``.
+
+        ``stop`` (a :class:`RunStop`) cancels it: the sandbox is killed, nothing is delivered and the
+        outcome says ``cancelled``.
+        """
         from docpilot.planning.outcome import StepPlan, WrittenProgram
 
         work = outcome.work
         if isinstance(work, StepPlan):
-            return self.executor.run_plan(outcome.request, work.plan, work.order, files, out_dir)
+            return self.executor.run_plan(outcome.request, work.plan, work.order, files, out_dir, stop)
         if not isinstance(work, WrittenProgram):
             raise DocPilotError(outcome.error or "There is no approved plan to run.")
-        return self._run_program(outcome, work, files, out_dir)
+        return self._run_program(outcome, work, files, out_dir, stop)
 
     def _run_program(
-        self, outcome: PlanOutcome, work: Any, files: dict[str, FileInfo], out_dir: str | Path
+        self,
+        outcome: PlanOutcome,
+        work: Any,
+        files: dict[str, FileInfo],
+        out_dir: str | Path,
+        stop: RunStop | None = None,
     ) -> RunOutcome:
         """Run a written program; one that fails is revised with its error log and run again (bounded)."""
         from docpilot.errors import RepairFailed
@@ -184,9 +200,12 @@ class DocPilot:
         draft = work.draft
 
         def run(code: str) -> RunOutcome:
-            return self.executor.run_program(
-                outcome.request, code, files, out_dir, extra_record=extra, secrets=outcome.secrets
+            result = self.executor.run_program(
+                outcome.request, code, files, out_dir, extra_record=extra, secrets=outcome.secrets, stop=stop
             )
+            if result.cancelled:  # never revised: the person stopped it
+                raise _StopRevising(result)
+            return result
 
         def revise(failed: RunOutcome, problems: Sequence[Any]) -> RunOutcome:
             nonlocal draft
@@ -210,8 +229,8 @@ class DocPilot:
         except RepairFailed as exc:
             last: RunOutcome = exc.attempts[-1].result
             return last
-        except _StopRevising as stop:
-            return stop.run
+        except _StopRevising as stopped:
+            return stopped.run
 
     def ask(
         self,

@@ -209,13 +209,22 @@ class Sandbox:
         line, self._buffer = b"".join(parts).split(b"\n", 1)
         return line
 
+    def kill(self) -> bool:
+        """Kill the sandbox process and the worker running a program in it, from any thread, at once.
+
+        The run under way (if any) ends as a failed run ("the sandbox process stopped answering") and
+        the next run starts a new sandbox process. False when no process was running.
+        """
+        proc = self._proc
+        if proc is None or proc.poll() is not None:
+            return False
+        _kill_tree(proc.pid)
+        return True
+
     def close(self) -> None:
         proc, self._proc, self._ready = self._proc, None, False
         if proc is not None:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
+            _kill_tree(proc.pid)  # the worker has its own session: killing the sandbox's group misses it
             proc.wait()
             for stream in (proc.stdin, proc.stdout):
                 if stream:
@@ -287,8 +296,13 @@ class Sandbox:
                 **({"TESSDATA_PREFIX": os.environ["TESSDATA_PREFIX"]} if os.environ.get("TESSDATA_PREFIX") else {}),
             },
         }
-        with self._lock:
-            reply = self._exchange(request, limits, host)
+        try:
+            with self._lock:
+                reply = self._exchange(request, limits, host)
+        except BaseException:  # interrupted (Ctrl-C): the program is killed, the copies of the inputs removed
+            self.close()
+            shutil.rmtree(os.path.dirname(workdir), ignore_errors=True)
+            raise
         if uid is not None:
             _reclaim(os.path.dirname(workdir))  # the worker and all it started are gone: nobody may touch it now
         return self._result(reply, workdir, names, limits, started, off)
@@ -417,6 +431,46 @@ def _reclaim(base: str) -> None:
                 os.lchown(path, uid, gid)
         with contextlib.suppress(OSError):
             os.chmod(root, 0o700)
+
+
+def _children(pid: int) -> list[int]:
+    """The pids of ``pid``'s direct children, forked by any of its threads (from /proc)."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+        listed = []
+        for task in tasks:
+            with open(f"/proc/{pid}/task/{task}/children") as handle:
+                listed += [int(p) for p in handle.read().split()]
+        return listed
+    except (OSError, ValueError):
+        pass
+    found = []  # a kernel without the children file: read every process's parent
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                with open(f"/proc/{entry.name}/stat", "rb") as handle:
+                    if int(handle.read().rsplit(b")", 1)[1].split()[1]) == pid:
+                        found.append(int(entry.name))
+            except (OSError, ValueError, IndexError):
+                continue
+    return found
+
+
+def _kill_tree(pid: int) -> None:
+    """SIGKILL the sandbox process ``pid``'s workers (each leads its own session) and then the process group
+    of ``pid``. Workers are killed first: while their parent lives it is their subreaper, so whatever a
+    worker started is still below it."""
+    for child in _children(pid):
+        _signal(os.killpg, child)  # the worker's session: whatever it started
+        _signal(os.kill, child)  # the worker itself, had it not led its session yet
+    _signal(os.killpg, pid)
+
+
+def _signal(send: Callable[[int, int], None], pid: int) -> None:
+    try:
+        send(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 def _tree_size(path: str) -> int:

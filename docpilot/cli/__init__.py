@@ -1,7 +1,9 @@
 """The ``docpilot`` command line (contracts in DESIGN.md).
 
 Machine-readable results go to stdout as one JSON object on the last line; logs and progress go
-to stderr. Exit codes: 0 ok, 1 the request cannot be done, 2 usage errors.
+to stderr. Exit codes: 0 ok, 1 the request cannot be done, 2 usage errors, 3 a clarifying question,
+130 cancelled with Ctrl-C (``run``: the sandbox is killed and nothing is left in ``--out``; ``call``: nothing
+is left in ``--out`` either).
 """
 
 from __future__ import annotations
@@ -38,7 +40,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "warm": commands.cmd_warm,
         "cache": commands.cmd_cache,
     }[args.command]
-    return handler(args)
+    try:
+        return handler(args)
+    except KeyboardInterrupt:  # Ctrl-C: 128 + SIGINT, as shells expect; `run` says more itself
+        print(f"docpilot {args.command}: cancelled (Ctrl-C)", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -125,7 +125,12 @@ def cmd_cache(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from docpilot.errors import LimitError
     from docpilot.ui import launch
 
-    launch(host=args.host, port=args.port, backend=args.backend)
+    try:
+        launch(host=args.host, port=args.port, backend=args.backend)
+    except LimitError as exc:  # DOCPILOT_MAX_UPLOAD_MB / DOCPILOT_MAX_PAGES set to something that is no limit
+        print(f"docpilot serve: {exc}", file=sys.stderr)
+        return 2
     return 0

@@ -96,8 +96,27 @@ def cmd_run(args: Any, ask: Callable[[str], str] = input) -> int:
     if not args.files and not args.resume:
         print("docpilot run: give at least one FILE (or --continue RECORD)", file=sys.stderr)
         return 2
-    with service.warm_sandbox() as box:  # started first: its imports overlap ours and planning on a second core
-        return _plan_and_run(args, ask, service.make_pilot(Settings.from_env(args.backend), sandbox=box), out_dir)
+    try:
+        with service.warm_sandbox() as box:  # started first: its imports overlap ours and planning on a second core
+            return _plan_and_run(args, ask, service.make_pilot(Settings.from_env(args.backend), sandbox=box), out_dir)
+    except KeyboardInterrupt:
+        # Leaving the with-block killed the sandbox and the program it ran; a delivery under way took back
+        # what it had put in --out (its staging folder went with it).
+        return _cancelled(args)
+
+
+CANCELLED = "cancelled (Ctrl-C): the run was stopped and nothing was written to --out"
+
+
+def _cancelled(args: Any) -> int:
+    """Ctrl-C: exit code 130 (128 + SIGINT), as shells expect; with --json the result says so too."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C cannot cut the report short
+    if args.json:
+        emit(_result(False, args.request, "rules", None, "", {}, [], [], CANCELLED, None, CANCELLED), True, "")
+    print(f"docpilot run: {CANCELLED}", file=sys.stderr)
+    return 130
 
 
 def _plan_and_run(args: Any, ask: Callable[[str], str], pilot: Any, out_dir: Path) -> int:

@@ -15,9 +15,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from pdftools.paths import unique_path
+from docpilot.folders import hold_new_folder, sweep_unheld
 
-__all__ = ["choose_deliverables", "deliver"]
+__all__ = ["STAGING", "choose_deliverables", "deliver", "link_new", "sweep_stale"]
 
 _FILE_ARGS = ("file", "files", "image", "images")
 
@@ -112,32 +112,82 @@ def _unique(items: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 Item = str | Path | tuple[str | Path, str]
 
+STAGING = ".docpilot-partial-"  # a hidden folder in the output folder where a delivery is written first
+
 
 def deliver(items: Iterable[Item], out_dir: str | Path, move_from: Path | None = None) -> list[str]:
-    """Copy files into ``out_dir`` (created when missing); return their absolute new paths.
+    """Put files into ``out_dir`` (created when missing); return their absolute new paths.
 
-    Each item is a path, or (path, name to deliver it under). A name already taken in
-    ``out_dir`` gets ``-2``, ``-3`` … so nothing is overwritten. Files directly in
-    ``move_from`` (a scratch folder on the same file system) are renamed instead of copied.
-    When a copy fails, the files already delivered are removed again: all or nothing.
+    Each item is a path, or (path, name to deliver it under). Nothing is ever half-written or
+    overwritten there:
+
+    - every file is first written whole into a hidden staging folder inside ``out_dir`` (same file
+      system), locked by this process (:mod:`docpilot.folders`); files directly in ``move_from`` (a
+      scratch folder on the same file system) are renamed into it instead of copied;
+    - then each is hard-linked under its name, which fails when the name exists, so a name taken in
+      the meantime (another run delivering into the same folder) gets ``-2``, ``-3`` … instead;
+    - the staging folder is removed. A run killed before that (even by SIGKILL) leaves only its
+      hidden staging folder, which the next delivery into ``out_dir`` removes once no live process
+      holds its lock.
+
+    When anything fails, the files already delivered are removed again: all or nothing.
     """
     target_dir = Path(out_dir).expanduser().resolve()
     created = not target_dir.exists()
     target_dir.mkdir(parents=True, exist_ok=True)
-    moved: list[Path] = []
+    sweep_stale(target_dir)
+    staging = hold_new_folder(target_dir, STAGING)
+    delivered: list[Path] = []
     try:
-        for item in items:
+        staged: list[tuple[Path, str]] = []
+        for index, item in enumerate(items):
             source, name = (Path(item[0]), item[1]) if isinstance(item, tuple) else (Path(item), Path(item).name)
-            target = unique_path(target_dir / Path(name).name)
+            part = staging.path / f"{index}{Path(name).suffix}"
             if move_from is not None and source.parent == move_from:
-                os.replace(source, target)
+                os.rename(source, part)
             else:
-                shutil.copyfile(source, target)  # a new file owned by the caller, not by the sandbox user
-            moved.append(target)
+                shutil.copyfile(source, part)  # a new file owned by the caller, not by the sandbox user
+            staged.append((part, Path(name).name))
+        for part, name in staged:
+            delivered.append(link_new(part, target_dir / name))
     except BaseException:
-        for target in moved:
+        for target in delivered:
             target.unlink(missing_ok=True)
+        staging.remove()
         if created and not any(target_dir.iterdir()):
             target_dir.rmdir()
         raise
-    return [str(p) for p in moved]
+    staging.remove()
+    return [str(p) for p in delivered]
+
+
+def sweep_stale(folder: Path) -> list[Path]:
+    """Remove the staging folders in ``folder`` that runs killed mid-delivery left (no live process holds them)."""
+    return sweep_unheld(folder, lambda name: name.startswith(STAGING))
+
+
+def link_new(source: Path, target: Path) -> Path:
+    """Give the whole file ``source`` the name ``target``, or ``target-2``, ``-3`` … when that is taken.
+
+    ``os.link`` never replaces an existing name, so two runs choosing the same name at once never
+    overwrite each other. Where hard links are not allowed, the name is claimed with ``O_EXCL`` and
+    the file renamed over the claim.
+    """
+    stem, suffix, n = target.stem, target.suffix, 2
+    candidate = target
+    while True:
+        try:
+            os.link(source, candidate)
+            return candidate
+        except FileExistsError:
+            pass
+        except OSError:  # no hard links on this file system
+            try:
+                os.close(os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            except FileExistsError:
+                pass
+            else:
+                os.replace(source, candidate)
+                return candidate
+        candidate = target.with_name(f"{stem}-{n}{suffix}")
+        n += 1

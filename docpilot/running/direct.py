@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
-import tempfile
 from pathlib import Path
 from typing import Any
 
-from docpilot.running.deliverables import deliver
+from docpilot.folders import hold_new_folder
+from docpilot.running.deliverables import STAGING, deliver, sweep_stale
 from pdftools import get_tool
 from pdftools.errors import ToolArgumentError
 from pdftools.hosted import hosting
@@ -81,7 +80,10 @@ def call_tool_on_files(
     created = not target_dir.exists()
     target_dir.mkdir(parents=True, exist_ok=True)
     # The scratch folder is on the same file system as the outputs' folder: they reach it by renaming.
-    scratch = Path(tempfile.mkdtemp(prefix=".docpilot-call-", dir=target_dir))
+    # It is hidden and locked like a delivery's staging folder, so one left by a killed call is swept.
+    sweep_stale(target_dir)
+    held = hold_new_folder(target_dir, STAGING)
+    scratch = held.path
     previous = os.getcwd()
     try:
         os.chdir(scratch)
@@ -95,6 +97,6 @@ def call_tool_on_files(
         produced = [result] if isinstance(result, str) else list(result)
         return {"tool": name, "outputs": deliver(produced, target_dir, move_from=scratch), "value": None}
     finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        held.remove()
         if created and not any(target_dir.iterdir()):
             target_dir.rmdir()

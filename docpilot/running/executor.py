@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import secrets
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +23,9 @@ from docpilot.running.messages import run_message
 from docpilot.settings import cache_dir
 from pdftools.masking import mask_steps, mask_text, restore_passwords
 
-__all__ = ["Executor", "RunOutcome"]
+__all__ = ["CANCELLED", "Executor", "RunOutcome", "RunStop"]
+
+CANCELLED = "Stopped: you cancelled the run. Nothing was delivered."
 
 
 @dataclass
@@ -36,6 +39,44 @@ class RunOutcome:
     steps: list[dict[str, Any]] = field(default_factory=list)
     program: str = ""
     seconds: float = 0.0
+    cancelled: bool = False  # stopped by the person (:class:`RunStop`); nothing was delivered
+
+
+class RunStop:
+    """A run's cancel switch (thread-safe): :meth:`cancel` kills the sandbox running it at once.
+
+    The run then ends with ``cancelled`` set and nothing delivered; a run cancelled before its sandbox
+    starts never starts, and one cancelled while its files are delivered takes them back.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._cancelled = False
+        self._boxes: list[Any] = []
+
+    def cancel(self) -> None:
+        with self._lock:
+            self._cancelled = True
+            boxes = list(self._boxes)
+        for box in boxes:
+            box.kill()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled
+
+    def attach(self, box: Any) -> None:
+        """Kill ``box`` (a started :class:`sandbox.runner.Sandbox`) on cancel; at once if already cancelled."""
+        with self._lock:
+            self._boxes.append(box)
+            cancelled = self._cancelled
+        if cancelled:
+            box.kill()
+
+    def detach(self, box: Any) -> None:
+        with self._lock:
+            if box in self._boxes:
+                self._boxes.remove(box)
 
 
 class Executor:
@@ -47,10 +88,16 @@ class Executor:
         self.host = host  # answers the model work tools ask for (entities, summaries), outside the sandbox
 
     def run_plan(
-        self, request: str, plan: Plan, order: list[int], files: dict[str, FileInfo], out_dir: str | Path
+        self,
+        request: str,
+        plan: Plan,
+        order: list[int],
+        files: dict[str, FileInfo],
+        out_dir: str | Path,
+        stop: RunStop | None = None,
     ) -> RunOutcome:
         code = compile_plan(plan, order, set(files))
-        return self.run_program(request, code, files, out_dir, plan=plan)
+        return self.run_program(request, code, files, out_dir, plan=plan, stop=stop)
 
     def run_program(
         self,
@@ -61,29 +108,54 @@ class Executor:
         plan: Plan | None = None,
         extra_record: dict[str, Any] | None = None,
         secrets: dict[str, str] | None = None,
+        stop: RunStop | None = None,
     ) -> RunOutcome:
         """Run ``code`` in the sandbox; ``secrets`` (placeholder -> password) are put into it only for the run,
-        so the program kept, shown and recorded holds the placeholders."""
-        from sandbox.runner import run_program
-
+        so the program kept, shown and recorded holds the placeholders. ``stop`` cancels the run."""
         started = time.perf_counter()
-        result = run_program(
-            restore_passwords(code, secrets or {}),
-            {name: info.path for name, info in files.items()},
-            limits=self.limits,
-            sandbox=self.sandbox,
-            host=self.host,
-        )
-        try:
-            outcome = self._finish(result, files, out_dir)
-        finally:
-            result.cleanup()
+        result = self._sandboxed(restore_passwords(code, secrets or {}), files, stop)
+        if result is None or (stop is not None and stop.cancelled):
+            outcome = RunOutcome(False, error=CANCELLED, steps=result.steps if result else [], cancelled=True)
+            if result is not None:
+                result.cleanup()
+        else:
+            try:
+                outcome = self._finish(result, files, out_dir, stop)
+            finally:
+                result.cleanup()
         outcome.program = code
         outcome.seconds = time.perf_counter() - started
         outcome.record = self._record(request, plan, code, outcome, result, extra_record)
         return outcome
 
-    def _finish(self, result: Any, files: dict[str, FileInfo], out_dir: str | Path) -> RunOutcome:
+    def _sandboxed(self, code: str, files: dict[str, FileInfo], stop: RunStop | None) -> Any:
+        """The sandbox's result for ``code``; None when ``stop`` was cancelled before its sandbox was ready.
+
+        With ``stop``, the run has a sandbox of its own (never a warm one another run may be using),
+        attached to ``stop`` from the moment its process exists, so a cancel kills this run's sandbox
+        and nothing else, whatever stage the run is at.
+        """
+        from sandbox.runner import Sandbox, SandboxStartError, run_program
+
+        paths = {name: info.path for name, info in files.items()}
+        if stop is None:
+            return run_program(code, paths, limits=self.limits, sandbox=self.sandbox, host=self.host)
+        box = Sandbox(lean=True)
+        try:
+            box.begin()
+            stop.attach(box)
+            return run_program(code, paths, limits=self.limits, sandbox=box, host=self.host)
+        except SandboxStartError:
+            if not stop.cancelled:
+                raise
+            return None
+        finally:
+            stop.detach(box)
+            box.close()
+
+    def _finish(
+        self, result: Any, files: dict[str, FileInfo], out_dir: str | Path, stop: RunStop | None = None
+    ) -> RunOutcome:
         if not result.ok:
             error = result.error or {}
             step = error.get("step")
@@ -93,6 +165,10 @@ class Executor:
             )
         chosen = choose_deliverables(result.steps, result.outputs, files)
         delivered = deliver(chosen, out_dir) if chosen else []
+        if stop is not None and stop.cancelled:  # cancelled while the files were delivered: take them back
+            for path in delivered:
+                Path(path).unlink(missing_ok=True)
+            return RunOutcome(False, error=CANCELLED, steps=result.steps, cancelled=True)
         if not delivered and not result.answers:
             return RunOutcome(False, error="The plan ran but produced nothing to deliver.", steps=result.steps)
         return RunOutcome(

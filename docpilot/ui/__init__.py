@@ -60,8 +60,13 @@ def build_app(
     idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
     session_root: str | Path | None = None,
     concurrency: int = 4,
+    limits: Any = None,
 ) -> App:
-    """The app: its Blocks and session store. ``pilot_factory`` builds the service (default: from ``backend``)."""
+    """The app: its Blocks and session store. ``pilot_factory`` builds the service (default: from ``backend``);
+    ``limits``: the uploads' size and page limits (default: from ``DOCPILOT_MAX_UPLOAD_MB``/``_PAGES``)."""
+    from docpilot.files import UploadLimits
+
+    limits = limits or UploadLimits.from_env()  # a bad setting is reported before anything starts
     _no_analytics()
     import gradio as gr
 
@@ -79,7 +84,7 @@ def build_app(
 
     root = Path(session_root) if session_root else default_root()
     _check_root(root)
-    store = SessionStore(root, idle_timeout)
+    store = SessionStore(root, idle_timeout, limits=limits)
     pilot = SerialPilot(pilot_factory())
     sweep = max(10, min(600, int(idle_timeout / 2)))
     with gr.Blocks(
@@ -91,14 +96,15 @@ def build_app(
     return App(demo, store, pilot)
 
 
-def launch_options(host: str = "127.0.0.1", port: int = 7860) -> dict[str, Any]:
-    """The keyword arguments ``launch`` gives gradio: local only, no share link, no analytics."""
+def launch_options(host: str = "127.0.0.1", port: int = 7860, max_mb: float = 200) -> dict[str, Any]:
+    """The keyword arguments ``launch`` gives gradio: local only, no share link, no analytics; gradio itself
+    refuses uploads over ``max_mb`` (the session's own limit, which says what to do, applies below it)."""
     return {
         "server_name": host,
         "server_port": port,
         "share": False,
         "show_error": False,
-        "max_file_size": "200mb",
+        "max_file_size": f"{max_mb:g}mb",
         "allowed_paths": [],
     }
 
@@ -141,7 +147,8 @@ def launch(
     if warm:
         _warm(app)
     try:
-        app.demo.launch(**launch_options(host, port), prevent_thread_lock=prevent_thread_lock)
+        options = launch_options(host, port, max(200, 2 * app.store.limits.max_mb))
+        app.demo.launch(**options, prevent_thread_lock=prevent_thread_lock)
     finally:
         if not prevent_thread_lock:  # the server has stopped: no session outlives it
             app.store.close_all()

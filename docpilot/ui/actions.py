@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from docpilot import service
-from docpilot.errors import USER_ERRORS
+from docpilot.errors import USER_ERRORS, LimitError
 from docpilot.ui.approve import approve, zip_outputs
 from docpilot.ui.session import Session
 from docpilot.ui.text import mask_text
@@ -93,8 +93,8 @@ class SerialPilot:
     def edit(self, outcome: Any, rows: Any, files: dict[str, Any]) -> service.Edit:
         return self.pilot.edit(outcome, rows, files)
 
-    def run(self, outcome: Any, files: dict[str, Any], out_dir: str | Path) -> Any:
-        return self.pilot.run(outcome, files, out_dir)
+    def run(self, outcome: Any, files: dict[str, Any], out_dir: str | Path, stop: Any = None) -> Any:
+        return self.pilot.run(outcome, files, out_dir, stop)
 
 
 def safely(session: Session, action: Callable[[], object]) -> None:
@@ -123,7 +123,11 @@ def handle_upload(session: Session, paths: Sequence[str] | None) -> list[str]:
     for path in paths or []:
         if not path or not Path(path).is_file():
             continue
-        info = session.add_file(path)
+        try:
+            info = session.add_file(path)
+        except LimitError as exc:
+            notes.append(f"{Path(path).name} was not added: {exc}")
+            continue
         if info.kind == "other":
             session.drop_file(info.name)
             notes.append(
@@ -327,7 +331,8 @@ def handle_revise(pilot: Any, session: Session, critique: str) -> None:
 
 
 def stop_planning(session: Session | None) -> bool:
-    """Stop the planning under way in ``session`` (called without its lock); False when none is."""
+    """Stop the planning, answering or run under way in ``session`` (called without its lock); False when
+    none is. A run's sandbox is killed at once; the run's own event then says so."""
     stop = session.stop if session is not None else None
     if stop is None:
         return False

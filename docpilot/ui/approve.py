@@ -12,9 +12,11 @@ from docpilot.ui.session import Session
 from docpilot.ui.text import mask_text
 from docpilot.ui.views import before_after, first_page
 
-__all__ = ["Report", "approve", "quiet", "zip_outputs"]
+__all__ = ["RUN_STOPPED", "Report", "approve", "quiet", "zip_outputs"]
 
 Report = Callable[[float, str], None]
+
+RUN_STOPPED = "Stopped: I cancelled the run. Nothing was delivered; type a new request when you are ready."
 
 
 def quiet(_fraction: float, _text: str) -> None:
@@ -55,9 +57,22 @@ def approve(pilot: Any, session: Session, rows: Sequence[Sequence[Any]] | None =
     names = [outcome.plan.step(i).task for i in outcome.order] if outcome.plan is not None else ["program"]
     total = len(names)
     report(0.2, f"Running {total} step{'s' if total > 1 else ''}: " + " → ".join(names))
-    run = session.conversation.approve(pilot, session.new_run_dir())
+    run_dir = session.new_run_dir()
+    session.stop = stop = service.RunStop()  # Cancel kills this run's sandbox (see actions.stop_planning)
+    try:
+        run = session.conversation.approve(pilot, run_dir, stop)
+    finally:
+        session.stop = None
     report(0.85, "Preparing the results")
     _log_run(session, outcome, run)
+    if getattr(run, "cancelled", False):
+        session.conversation.cancel()
+        session.rows = None
+        if run_dir.is_dir() and not any(run_dir.iterdir()):
+            run_dir.rmdir()
+        session.say("assistant", RUN_STOPPED)
+        session.log("run cancelled: the sandbox was stopped, nothing was delivered")
+        return
     if not run.ok:
         error = mask_text(run.error or "the run failed", outcome)
         session.say(

@@ -4,8 +4,8 @@ A message is shown in the chat at once and planned in a second step (``send`` th
 with ``.then()``), so the person sees it while the planner works. Sending also turns the plan buttons
 off (the plan they would act on is being replaced); the planning step shows "Planning…" in the chat
 only, with no progress overlay, and the viewer is never touched. Cancel stops a planning under way
-(the model stops within a moment, see :mod:`docpilot.llm.stopping`) without waiting for the session's
-lock, which the planning holds. Handlers lock the person's session
+(the model stops within a moment, see :mod:`docpilot.llm.stopping`) or a run (its sandbox is killed)
+without waiting for the session's lock, which the planning or run holds. Handlers lock the person's session
 for one request (:meth:`~docpilot.ui.session.SessionStore.use`) and call the plain functions of
 :mod:`docpilot.ui.actions`.
 
@@ -153,7 +153,7 @@ def wire(demo: Any, c: Components, store: SessionStore, pilot: Any) -> None:
 
     def on_cancel(sid: str | None, request: gr.Request) -> tuple[Any, ...]:
         outputs = [*chat, *plan, *results, *logs]
-        # Planning holds the session's lock: stop it without the lock; its own event then says so.
+        # Planning and runs hold the session's lock: stop them without the lock; their own event then says so.
         if actions.stop_planning(store.get(sid)):
             return tuple(gr.skip() for _ in outputs)
         return act(sid, request, actions.cancel, outputs)

@@ -4,6 +4,11 @@ A :class:`Session` owns one folder (mode 0700) under the store's root; everythin
 the session makes (copies of uploads, run outputs, page renders, zips) lives in it
 and goes when the session is reset, closed or idle too long. Sessions never share
 folders, and nothing here imports gradio.
+
+Each session folder carries a lock its server holds (:mod:`docpilot.folders`): the kernel drops it
+when the server dies, even by SIGKILL. A store sweeps its root when it starts and removes only the
+folders no live server holds, so two servers may share a root and a killed one leaves nothing behind
+after the next start.
 """
 
 from __future__ import annotations
@@ -23,12 +28,15 @@ from pathlib import Path
 from typing import Any
 
 from docpilot.conversation import Conversation
-from docpilot.files import FileInfo, inspect_files
+from docpilot.errors import LimitError
+from docpilot.files import FileInfo, UploadLimits, inspect_files
+from docpilot.folders import HeldFolder, hold_new_folder, sweep_unheld
 
 __all__ = ["Session", "SessionStore", "default_root", "safe_file_name"]
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _MAX_NAME = 100
+_MAKING = ".new-"  # a session folder being made: locked under this hidden name, then renamed to its id
 
 
 def default_root() -> Path:
@@ -75,7 +83,7 @@ class Session:
     last_seen: float = field(default_factory=time.time)
     conversation: Conversation = field(default_factory=Conversation)  # files, turns, the plan awaiting approval
     waiting: str | None = None  # a message shown in the chat and not planned yet
-    stop: Any = None  # the cancel switch of the planning under way (read without the lock by Cancel)
+    stop: Any = None  # the cancel switch of the planning or run under way (read without the lock by Cancel)
     rows: list[list[str]] | None = None  # plan-editor values the user edited that did not verify
     history: list[dict[str, Any]] = field(default_factory=list)
     logs: list[str] = field(default_factory=list)
@@ -92,6 +100,8 @@ class Session:
     view_quote: str | None = None  # the quote highlighted on the page shown (a source was opened)
     draft: str | None = None  # an answer being written ("" while the documents are read), shown as it grows
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    held: HeldFolder | None = field(default=None, repr=False)  # the folder's lock, held while the session lives
+    limits: UploadLimits = field(default_factory=UploadLimits)
 
     @property
     def files(self) -> dict[str, FileInfo]:
@@ -110,7 +120,12 @@ class Session:
         return path
 
     def add_file(self, source: str | Path) -> FileInfo:
-        """Copy ``source`` into the session under a safe, unique name; the source is never touched."""
+        """Copy ``source`` into the session under a safe, unique name; the source is never touched.
+
+        Raises :class:`~docpilot.errors.LimitError` (and keeps nothing) for a file over the session's
+        size or page limit.
+        """
+        self.limits.check_size(source)
         inputs = self.sub("inputs")
         name = safe_file_name(Path(source).name)
         stem, suffix = os.path.splitext(name)
@@ -122,6 +137,11 @@ class Session:
         shutil.copyfile(source, target)
         target.chmod(0o600)
         info = inspect_files([target])[candidate]
+        try:
+            self.limits.check_pages(info, Path(source).name)
+        except LimitError:
+            target.unlink(missing_ok=True)
+            raise
         self.files[candidate] = info
         return info
 
@@ -143,6 +163,8 @@ class Session:
     def close(self) -> None:
         """Remove the session's folder and forget its state."""
         shutil.rmtree(self.folder, ignore_errors=True)
+        if self.held is not None:
+            self.held.release()  # after the folder is gone: a sweeper never sees it unheld
         self.files.clear()
         self.outputs.clear()
         self.history.clear()
@@ -155,13 +177,25 @@ class SessionStore:
     """All live sessions, each with its own folder under ``root``; idle ones are removed."""
 
     def __init__(
-        self, root: str | Path | None = None, idle_timeout: float = 1800.0, clock: Callable[[], float] = time.time
+        self,
+        root: str | Path | None = None,
+        idle_timeout: float = 1800.0,
+        clock: Callable[[], float] = time.time,
+        limits: UploadLimits | None = None,
     ) -> None:
         self.root = _check_root(Path(root) if root else default_root())
         self.idle_timeout = idle_timeout
         self.clock = clock
+        self.limits = limits or UploadLimits()
         self._sessions: dict[str, Session] = {}
         self._lock = threading.Lock()
+        self.swept = self.sweep()
+
+    def sweep(self) -> list[Path]:
+        """Remove the session folders no live server holds (left by a server that was killed)."""
+        named = sweep_unheld(self.root, lambda name: not name.startswith("."), lockless=True)
+        making = sweep_unheld(self.root, lambda name: name.startswith(_MAKING))
+        return named + making
 
     def __len__(self) -> int:
         return len(self._sessions)
@@ -169,9 +203,9 @@ class SessionStore:
     def create(self, owner: str | None = None) -> Session:
         with self._lock:
             sid = secrets.token_urlsafe(16)
-            folder = _private_dir(self.root / sid)
+            held = hold_new_folder(self.root, _MAKING, sid)
             now = self.clock()
-            session = Session(sid, folder, owner, created=now, last_seen=now)
+            session = Session(sid, held.path, owner, created=now, last_seen=now, held=held, limits=self.limits)
             self._sessions[sid] = session
             return session
 

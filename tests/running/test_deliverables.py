@@ -67,3 +67,40 @@ def test_deliver_is_all_or_nothing(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError):
         deliver([good, tmp_path / "missing.pdf"], out)
     assert not out.exists(), "the folder it created is removed with what was already copied"
+
+
+def test_deliveries_at_the_same_moment_never_overwrite_each_other(tmp_path: Path) -> None:
+    """Four deliveries of the same 100 names into one folder at once (threads switching as often as the
+    interpreter allows): every file arrives whole under its own name, none replaced by another."""
+    import sys
+    import threading
+
+    sources = []
+    for i in range(4):
+        source = tmp_path / f"run{i}.pdf"
+        source.write_bytes(f"run {i}".encode())
+        sources.append(source)
+    out = tmp_path / "out"
+    out.mkdir()
+    barrier = threading.Barrier(len(sources))
+    delivered: list[list[str]] = [[] for _ in sources]
+
+    def run(i: int) -> None:
+        barrier.wait()
+        delivered[i] = deliver([(sources[i], f"page{n}.pdf") for n in range(100)], out)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=run, args=(i,)) for i in range(len(sources))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    names = [Path(p).name for paths in delivered for p in paths]
+    assert len(names) == len(set(names)) == 400
+    assert sorted(p.name for p in out.iterdir()) == sorted(names)
+    for i, paths in enumerate(delivered):
+        assert all(Path(p).read_bytes() == f"run {i}".encode() for p in paths), "a file was replaced by another run's"

@@ -17,6 +17,8 @@ from urllib.parse import urlsplit
 import pymupdf
 import pytest
 
+from tests.processes import alive, program_pids
+
 CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[2]
 CONTRACT = Path(os.environ.get("DOCPILOT_SHARED", ROOT.parent / "shared")) / "corpus" / "synthetic" / "contract.pdf"
@@ -348,4 +350,47 @@ def test_browser_answer_streams_in_then_its_citation_opens_the_page(local_app, s
         view = page.locator("#page-view img")
         expect(view).to_have_attribute("src", re.compile(r"-v3-hl[0-9a-f]{10}\.png$"), timeout=WAIT)
         page.screenshot(path=str(shots / "answer-3-source.png"), full_page=True)
+        browser.close()
+
+
+def test_browser_cancel_stops_a_running_plan_and_the_session_goes_on(app, shots, real):
+    """Issue L item 6: Cancel while a plan runs kills the run's sandbox, nothing is delivered, and the next
+    request in the same session plans and runs."""
+    expect = sync_api.expect
+    running, root = app
+    book = real("pdfjs__freeculture.pdf")  # 352 pages: converting it to Word takes a while
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(running.local_url)
+        chat, request = page.locator("#chat"), page.locator("#request textarea")
+        page.locator("#upload input[type=file]").set_input_files(book)
+        expect(chat).to_contain_text("Added pdfjs__freeculture.pdf", timeout=WAIT)
+
+        request.fill("convert it to Word")
+        page.locator("#send").click()
+        expect(page.locator("#approve")).to_be_enabled(timeout=WAIT)
+        page.locator("#approve").click()
+        pids: list[int] = []
+        while not pids:  # until the run's sandbox worker runs the program (has the book open)
+            pids = program_pids(os.getpid(), "pdfjs__freeculture.pdf")
+            if "Done in" in chat.inner_text() or "failed" in chat.inner_text():
+                pytest.fail("the run ended before the test could cancel it")
+        page.screenshot(path=str(shots / "run-cancel-1-running.png"), full_page=True)
+        page.locator("#cancel").click()
+        expect(chat).to_contain_text("Stopped: I cancelled the run", timeout=WAIT)
+        page.screenshot(path=str(shots / "run-cancel-2-stopped.png"), full_page=True)
+        assert [pid for pid in pids if alive(pid)] == [], "the run's sandbox and worker are killed"
+        [folder] = [d for d in root.iterdir() if d.is_dir() and not d.name.startswith(".")]
+        assert [f for f in (folder / "outputs").rglob("*") if f.is_file()] == [], "nothing was delivered"
+        expect(page.locator("#downloads a[data-testid='download-link']")).to_have_count(0)
+
+        request.fill("rotate page 2 by 90 degrees")  # the same session goes on
+        page.locator("#send").click()
+        expect(chat).to_contain_text("Rotate page 2 of pdfjs__freeculture.pdf", timeout=WAIT)
+        expect(page.locator("#approve")).to_be_enabled(timeout=WAIT)
+        page.locator("#approve").click()
+        expect(chat).to_contain_text("Done in 1 step", timeout=WAIT)
+        expect(page.locator("#downloads")).to_contain_text("pdfjs__freeculture_rotated", timeout=WAIT)
+        assert [d for d in root.iterdir() if d.is_dir() and not d.name.startswith(".")] == [folder]
         browser.close()
