@@ -90,6 +90,9 @@ def read_tables(page: pymupdf.Page) -> list[Table]:
 
 def _clean(cell: str | None) -> str:
     text = re.sub(r"\s+", " ", unicodedata.normalize("NFKC", cell or "")).strip()
+    # a statement's "$" is set apart from its figure; read by alignment it is joined to it ("$12,421"), read
+    # by rules it is a column of its own (dropped by _compact): either way the figure is "12,421"
+    text = re.sub(r"^\$ ?(?=[\d(])", "", text)
     # PyMuPDF's cell reader can put a thousands comma or a decimal point after the digits: "45 000 ,"
     match = re.fullmatch(r"(\$?)(\d{1,3})((?: \d{3})+)( \d{2})? ([,.](?: [,.])?)", text)
     if match:
