@@ -184,11 +184,14 @@ def _table_runs(page: pymupdf.Page) -> list[list[_Line]]:
 
     def close() -> None:
         rows = [line for line in current if len(line.segments) >= 2]
-        if len(rows) >= 2:
+        if len(rows) >= 2 and _has_data(current):  # else column headings ("January 28," over "2023")
             label_end = _label_end(current)
             headings: list[_Line] = []
             for line in reversed(pending):  # headings set over the columns, apart from the body by a blank line
-                if line.x0 < label_end - 2 or current[0].y0 - line.y1 > 6 * line.height:
+                if (headings or current)[0].y0 - line.y1 > 3 * line.height:
+                    break
+                short = len(line.segments) == 1 and len(line.segments[0][2].split()) <= 3
+                if line.x0 < label_end - 2 and not short:  # a title, not a heading nor "ASSETS"
                     break
                 headings.insert(0, line)
             runs.append(_trimmed(headings + current))
@@ -212,6 +215,13 @@ def _table_runs(page: pymupdf.Page) -> list[list[_Line]]:
         current.append(line)  # a heading over the columns may start the next run; trimmed when not
     close()
     return [run for run in runs if sum(len(line.segments) >= 2 for line in run) >= 2]
+
+
+def _has_data(run: Sequence[_Line]) -> bool:
+    """Whether a figure other than a year stands beside a label or under a heading in the run."""
+    return any(
+        _is_figure(text) and not re.fullmatch(r"(19|20)\d\d", text) for line in run for _, _, text in line.segments[1:]
+    )
 
 
 def _figures_share(run: Sequence[_Line]) -> float:
