@@ -11,11 +11,13 @@ never becomes a "table".
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import pymupdf
 
-from ._texttables import Cell, TextTable, find_text_tables, frame_of, has_column_rules
+from ._tablecells import Cell, TextTable, frame_of
+from ._texttables import find_text_tables
 
 __all__ = [
     "page_tables",
@@ -228,3 +230,27 @@ def cell_value(text: str | None) -> tuple[Any, str | None]:
         places = len(frac) - 1 if frac else 0
         return number / 100, "0" + ("." + "0" * places if places else "") + "%"
     return number, None
+
+
+def has_column_rules(page: pymupdf.Page, bbox: Sequence[float], drawings: list[dict[str, Any]] | None = None) -> bool:
+    """Whether stroked vertical rules separate columns inside ``bbox`` (a ruled table, not one whose
+    rows are only underlined or shaded)."""
+    x0, y0, x1, y1 = bbox
+    for path in drawings if drawings is not None else page.get_drawings():
+        stroked = "s" in (path.get("type") or "")
+        for item in path["items"]:
+            sides: list[tuple[float, float, float]] = []  # (x, top, bottom) of vertical strokes
+            if item[0] == "l" and stroked:
+                a, b = item[1], item[2]
+                if abs(a.x - b.x) < 1 and abs(a.y - b.y) > 4:
+                    sides.append((a.x, min(a.y, b.y), max(a.y, b.y)))
+            elif item[0] == "re":
+                rect = item[1]
+                if rect.width < 2 and rect.height > 4:  # a rule drawn as a thin box
+                    sides.append(((rect.x0 + rect.x1) / 2, rect.y0, rect.y1))
+                elif stroked and rect.height > 4:  # a bordered cell
+                    sides += [(rect.x0, rect.y0, rect.y1), (rect.x1, rect.y0, rect.y1)]
+            for x, top, bottom in sides:
+                if x0 + 3 < x < x1 - 3 and top < y1 and bottom > y0:
+                    return True
+    return False

@@ -20,103 +20,21 @@ import statistics
 import tempfile
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pymupdf
 
-__all__ = ["Cell", "TextTable", "find_text_tables", "frame_of", "has_column_rules"]
+from ._tablecells import Cell, TextTable, union
 
-Box = tuple[float, float, float, float]
+__all__ = ["find_text_tables"]
+
 _CURRENCY = "$€£¥"
 # Runs of rows whose phrases beyond the first are figures less often than this are prose set in
 # columns or forms, not tables of data: camelot is not asked about them.
 _MIN_FIGURES = 0.3
 _FIGURE = re.compile(r"^[(\-−–]?[$€£¥]?\s?[(\-−–]?\d[\d,.\s]*\)?%?\)?$")
-
-
-@dataclass
-class Cell:
-    """One cell: its text as printed and its box on the page (x0, y0, x1, y1; PyMuPDF's coordinates)."""
-
-    text: str
-    bbox: Box
-
-
-@dataclass
-class _Header:
-    """What ``table_rows`` asks of PyMuPDF's tables: a text table's heading rows are its own rows."""
-
-    external: bool = False
-    names: list[str] = field(default_factory=list)
-
-
-@dataclass
-class TextTable:
-    """A table found by text alignment: rows of cells (None where nothing is printed)."""
-
-    page: int  # 0-based
-    bbox: Box
-    cells: list[list[Cell | None]]
-    header_rows: int  # the first rows hold column headings, not data
-    header: _Header = field(default_factory=_Header)
-
-    @property
-    def row_count(self) -> int:
-        return len(self.cells)
-
-    @property
-    def col_count(self) -> int:
-        return len(self.cells[0]) if self.cells else 0
-
-    def texts(self) -> list[list[str]]:
-        return [[c.text if c else "" for c in row] for row in self.cells]
-
-    def to_markdown(self, clean: bool = False) -> str:
-        rows = self.texts()
-        if not rows:
-            return ""
-        head = rows[: max(self.header_rows, 1)]
-        names = [" ".join(h[i] for h in head if h[i]) for i in range(self.col_count)]
-        lines = ["|" + "|".join(names) + "|", "|" + "|".join("---" for _ in names) + "|"]
-        lines += ["|" + "|".join(c.replace("|", "/") for c in r) + "|" for r in rows[len(head) :]]
-        return "\n".join(lines) + "\n\n"
-
-    def to_frame(self) -> Any:
-        """The table as a pandas DataFrame (see ``frame_of``)."""
-        return frame_of(self.cells, self.header_rows, self.page)
-
-
-def frame_of(cells: list[list[Cell | None]], header_rows: int, page: int) -> Any:
-    """Cells as a pandas DataFrame: heading rows become the column labels (a MultiIndex when there
-    are several, a heading spanning columns repeated over them); ``frame.attrs["boxes"]`` holds each
-    body cell's box, row by row (None where nothing is printed), ``frame.attrs["page"]`` the 1-based page."""
-    import pandas as pd
-
-    rows = [[c.text if c else "" for c in row] for row in cells]
-    head, body = rows[:header_rows], rows[header_rows:]
-    filled = [_carry_spans(h) for h in head[:-1]] + head[-1:]  # the last heading row names single columns
-    columns: Any
-    if len(filled) > 1:
-        columns = pd.MultiIndex.from_arrays(filled)
-    elif filled:
-        columns = filled[0]
-    else:
-        columns = list(range(len(rows[0]) if rows else 0))
-    frame = pd.DataFrame(body, columns=columns)
-    frame.attrs["boxes"] = [[c.bbox if c else None for c in row] for row in cells[header_rows:]]
-    frame.attrs["page"] = page + 1
-    return frame
-
-
-def _carry_spans(heading: list[str]) -> list[str]:
-    """A heading row with each heading repeated over the empty cells after it ("Three Months", "", …)."""
-    out, last = [], ""
-    for i, text in enumerate(heading):
-        last = text or (last if i else "")
-        out.append(last)
-    return out
 
 
 # ---------------------------------------------------------------- where the tables are
@@ -356,7 +274,7 @@ def _grid(run: Sequence[_Line], spans: list[tuple[float, float]]) -> list[list[C
             box = (x0, line.y0, x1, line.y1)
             current = row[col]
             if current is not None:
-                text, box = f"{current.text} {text}", _union(current.bbox, box)
+                text, box = f"{current.text} {text}", union(current.bbox, box)
             row[col] = Cell(text, box)
         for cell in row:
             if cell is not None:
@@ -465,38 +383,7 @@ def _merge_heading_columns(grid: list[list[Cell | None]], header_rows: int) -> l
                 row[target] = cell
             else:
                 first, second = (current, cell) if current.bbox[0] <= x0 else (cell, current)
-                row[target] = Cell(f"{first.text} {second.text}", _union(first.bbox, second.bbox))
+                row[target] = Cell(f"{first.text} {second.text}", union(first.bbox, second.bbox))
             row[col] = None
     keep = [col for col in range(len(grid[0])) if col in extents]
     return [[row[col] for col in keep] for row in grid]
-
-
-def _union(a: Box, b: Box) -> Box:
-    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
-
-
-# ---------------------------------------------------------------- ruled or not
-
-
-def has_column_rules(page: pymupdf.Page, bbox: Sequence[float], drawings: list[dict[str, Any]] | None = None) -> bool:
-    """Whether stroked vertical rules separate columns inside ``bbox`` (a ruled table, not one whose
-    rows are only underlined or shaded)."""
-    x0, y0, x1, y1 = bbox
-    for path in drawings if drawings is not None else page.get_drawings():
-        stroked = "s" in (path.get("type") or "")
-        for item in path["items"]:
-            sides: list[tuple[float, float, float]] = []  # (x, top, bottom) of vertical strokes
-            if item[0] == "l" and stroked:
-                a, b = item[1], item[2]
-                if abs(a.x - b.x) < 1 and abs(a.y - b.y) > 4:
-                    sides.append((a.x, min(a.y, b.y), max(a.y, b.y)))
-            elif item[0] == "re":
-                rect = item[1]
-                if rect.width < 2 and rect.height > 4:  # a rule drawn as a thin box
-                    sides.append(((rect.x0 + rect.x1) / 2, rect.y0, rect.y1))
-                elif stroked and rect.height > 4:  # a bordered cell
-                    sides += [(rect.x0, rect.y0, rect.y1), (rect.x1, rect.y0, rect.y1)]
-            for x, top, bottom in sides:
-                if x0 + 3 < x < x1 - 3 and top < y1 and bottom > y0:
-                    return True
-    return False

@@ -15,8 +15,8 @@ import pytest
 from conftest import CORPUS
 
 from pdftools import tools_convert as tc
+from pdftools._tablecells import TextTable
 from pdftools._tables import page_tables, table_frame
-from pdftools._texttables import TextTable
 from pdftools.errors import PdfToolError
 from pdftools.tools_extract import extract_tables
 
