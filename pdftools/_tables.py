@@ -1,18 +1,33 @@
 """Reading tables: one finder and one cell reader for extract_tables, Excel and Markdown.
 
-PyMuPDF's ``find_tables`` finds ruled tables. A borderless table is looked for with
-its text strategy only when the page has no ruled table, and kept only when it looks
-like data (mostly numeric cells), so running prose never becomes a "table".
+PyMuPDF's ``find_tables`` finds ruled tables. A table counts as ruled when stroked
+vertical rules separate its columns; tables whose rows are only underlined or shaded
+(most financial statements) and tables with no rules at all are read by text alignment
+instead (``_texttables``: the page's runs of aligned rows, columns by camelot's stream
+mode), and kept only when they look like data (mostly numeric cells), so running prose
+never becomes a "table".
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import pymupdf
 
-__all__ = ["page_tables", "table_rows", "cell_value", "has_borderless_data_table", "TEXT_FLAGS"]
+from ._tablecells import Cell, TextTable, frame_of
+from ._texttables import find_text_tables
+
+__all__ = [
+    "page_tables",
+    "table_rows",
+    "table_cells",
+    "table_frame",
+    "cell_value",
+    "has_borderless_data_table",
+    "TEXT_FLAGS",
+]
 
 # Ligatures expanded, line-end hyphens joined.
 TEXT_FLAGS = (pymupdf.TEXTFLAGS_TEXT | pymupdf.TEXT_DEHYPHENATE) & ~pymupdf.TEXT_PRESERVE_LIGATURES
@@ -23,21 +38,34 @@ _MIN_NUMERIC_WORDS = 0.2
 
 
 def page_tables(page: pymupdf.Page, thorough: bool = True) -> list[Any]:
-    """Tables on ``page``: ruled ones, else (when ``thorough``) borderless ones that look like data."""
+    """Tables on ``page``, top to bottom: ruled ones, and (when ``thorough``) those aligned by whitespace.
+
+    A table PyMuPDF's line strategy finds without vertical rules between its columns is read by
+    text alignment instead, which sees its columns where the rules under its rows do not.
+    """
     try:
         tables = list(page.find_tables().tables)
     except (RuntimeError, ValueError, IndexError):
-        return []  # a page whose drawings confuse the finder has no usable table
-    return tables if tables or not thorough else _borderless_data_tables(page)
+        tables = []  # a page whose drawings confuse the finder has no usable ruled table
+    if not thorough:
+        return tables
+    drawings = page.get_drawings() if tables else []
+    ruled = [t for t in tables if has_column_rules(page, t.bbox, drawings)]
+    if len(ruled) == len(tables) and tables:
+        return tables
+    aligned = [t for t in _borderless_data_tables(page) if not any(_overlap(t.bbox, r.bbox) for r in ruled)]
+    # where text alignment found nothing, the line strategy's reading stands
+    kept = [t for t in tables if t in ruled or not any(_overlap(t.bbox, a.bbox) for a in aligned)]
+    return sorted(kept + aligned, key=lambda t: (t.bbox[1], t.bbox[0]))
 
 
-def _borderless_data_tables(page: pymupdf.Page) -> list[Any]:
-    """Tables the text strategy finds on ``page`` (no ruling lines needed) that look like data."""
-    try:
-        candidates = page.find_tables(strategy="text").tables
-    except (RuntimeError, ValueError, IndexError):
-        return []
-    return [t for t in candidates if _looks_like_data(page, t)]
+def _overlap(a: Any, b: Any) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _borderless_data_tables(page: pymupdf.Page) -> list[TextTable]:
+    """Tables aligned by whitespace on ``page`` that look like data."""
+    return [t for t in find_text_tables(page) if _looks_like_data(page, t)]
 
 
 def has_borderless_data_table(doc: pymupdf.Document, indices: list[int]) -> bool:
@@ -59,8 +87,16 @@ def _looks_like_data(page: pymupdf.Page, table: Any) -> bool:
     if table.row_count < 3 or table.col_count < 2:
         return False
     cells = [c for row in table_rows(page, table) for c in row if c]
-    numeric = sum(isinstance(cell_value(c)[0], (int, float)) for c in cells)
+    numeric = sum(_is_number(c) for c in cells)
     return bool(cells) and numeric >= _MIN_NUMERIC_SHARE * len(cells)
+
+
+def _is_number(text: str) -> bool:
+    """A figure, with or without a currency sign ("$9,583", "€ 399,00", "(12)", "31%")."""
+    if isinstance(cell_value(text)[0], (int, float)):
+        return True
+    bare = text.strip().lstrip("$€£¥").strip()
+    return isinstance(cell_value(bare)[0], (int, float)) or bool(re.fullmatch(r"-?\d{1,3}(\.\d{3})*,\d\d", bare))
 
 
 def table_rows(page: pymupdf.Page, table: Any) -> list[list[str | None]]:
@@ -69,16 +105,45 @@ def table_rows(page: pymupdf.Page, table: Any) -> list[list[str | None]]:
     Cell text is read with PyMuPDF's cell extractor (character boxes inside the cell),
     which keeps decimals like "41.2" whole where ``Table.extract`` can split them.
     """
+    if isinstance(table, TextTable):
+        return [[c.text if c else "" for c in row] for row in table.cells]
+    return [[None if c is None else c.text for c in row] for row in _ruled_cells(page, table)]
+
+
+def table_cells(page: pymupdf.Page, table: Any) -> list[list[Cell | None]]:
+    """The table's cells with their boxes, row by row (None where a merged cell continues or,
+    in a table found by alignment, where nothing is printed)."""
+    return table.cells if isinstance(table, TextTable) else _ruled_cells(page, table)
+
+
+def table_frame(page: pymupdf.Page, table: Any) -> Any:
+    """The table as a pandas DataFrame, heading rows as column labels; ``frame.attrs["boxes"]`` holds
+    each body cell's box (page coordinates; None for an empty cell) and ``frame.attrs["page"]`` the
+    1-based page. Ruled tables take their first row as the heading."""
+    if isinstance(table, TextTable):
+        return table.to_frame()
+    cells = _ruled_cells(page, table)
+    return frame_of(cells, 1 if len(cells) > 1 else 0, page.number)
+
+
+def _ruled_cells(page: pymupdf.Page, table: Any) -> list[list[Cell | None]]:
     from pymupdf.table import extract_cells
 
     textpage = _ReadOnce(getattr(table, "textpage", None) or page.get_textpage(flags=pymupdf.TEXTFLAGS_TEXT))
-    rows: list[list[str | None]] = []
+    rows: list[list[Cell | None]] = []
     if table.header.external:
-        rows.append([name or "" for name in table.header.names])
+        boxes = list(table.header.cells) + [None] * len(table.header.names)
+        rows.append([Cell(name or "", _box(boxes[i])) for i, name in enumerate(table.header.names)])
     for row in table.rows:
         texts = [None if cell is None else extract_cells(textpage, cell, markdown=False).strip() for cell in row.cells]
-        rows.extend(_split_stacked(texts))
+        split = _split_stacked(texts)
+        # a ruled cell holding several records gives each its lines; a line's own box is not known, the cell's is
+        rows.extend([None if t is None else Cell(t, _box(b)) for t, b in zip(r, row.cells, strict=True)] for r in split)
     return rows
+
+
+def _box(cell: Any) -> tuple[float, float, float, float]:
+    return (0.0, 0.0, 0.0, 0.0) if cell is None else tuple(float(v) for v in cell)  # type: ignore[return-value]
 
 
 class _ReadOnce:
@@ -125,15 +190,28 @@ _NUMBER = re.compile(
 )
 
 
+_MONEY = re.compile(r"^(?P<sign>[$£€])\s?(?P<rest>[(\d.].*)$")
+
+
 def cell_value(text: str | None) -> tuple[Any, str | None]:
     """A cell's value for Excel and its number format: numbers as numbers, else the text.
 
-    "1,284" → 1284, "55.3" → 55.3, "(12)" → -12, "31%" → 0.31 shown as 31%. Codes with
-    a leading zero ("007"), dates and mixed text stay text.
+    "1,284" → 1284, "55.3" → 55.3, "(12)" → -12, "31%" → 0.31 shown as 31%, "$9,583" → 9583
+    shown as $9,583. Codes with a leading zero ("007"), dates and mixed text stay text.
     """
     if text is None:
         return None, None
     clean = text.strip()
+    money = _MONEY.match(clean)
+    if money:
+        value, fmt = cell_value(money.group("rest"))
+        if isinstance(value, (int, float)) and fmt is None:
+            places = len(money.group("rest").rpartition(".")[2]) if "." in money.group("rest") else 0
+            sign = money.group("sign")
+            return value, f'"{sign}"#,##0' + ("." + "0" * places if places else "") + f';-"{sign}"#,##0' + (
+                "." + "0" * places if places else ""
+            )
+        return text, None
     match = _NUMBER.match(clean)
     if not clean or not match or not (match.group("int") or match.group("frac")):
         return text, None
@@ -152,3 +230,27 @@ def cell_value(text: str | None) -> tuple[Any, str | None]:
         places = len(frac) - 1 if frac else 0
         return number / 100, "0" + ("." + "0" * places if places else "") + "%"
     return number, None
+
+
+def has_column_rules(page: pymupdf.Page, bbox: Sequence[float], drawings: list[dict[str, Any]] | None = None) -> bool:
+    """Whether stroked vertical rules separate columns inside ``bbox`` (a ruled table, not one whose
+    rows are only underlined or shaded)."""
+    x0, y0, x1, y1 = bbox
+    for path in drawings if drawings is not None else page.get_drawings():
+        stroked = "s" in (path.get("type") or "")
+        for item in path["items"]:
+            sides: list[tuple[float, float, float]] = []  # (x, top, bottom) of vertical strokes
+            if item[0] == "l" and stroked:
+                a, b = item[1], item[2]
+                if abs(a.x - b.x) < 1 and abs(a.y - b.y) > 4:
+                    sides.append((a.x, min(a.y, b.y), max(a.y, b.y)))
+            elif item[0] == "re":
+                rect = item[1]
+                if rect.width < 2 and rect.height > 4:  # a rule drawn as a thin box
+                    sides.append(((rect.x0 + rect.x1) / 2, rect.y0, rect.y1))
+                elif stroked and rect.height > 4:  # a bordered cell
+                    sides += [(rect.x0, rect.y0, rect.y1), (rect.x1, rect.y0, rect.y1)]
+            for x, top, bottom in sides:
+                if x0 + 3 < x < x1 - 3 and top < y1 and bottom > y0:
+                    return True
+    return False

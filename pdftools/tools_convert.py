@@ -38,7 +38,7 @@ __all__ = [
     kind="files",
     category="convert",
     explain="Convert {file} to a Word document[ ({pages})]",
-    needs=("pdf2docx", "pdf2docx.table.TablesConstructor", "docx"),
+    needs=("pdf2docx", "pdf2docx.table.TablesConstructor", "docx", "camelot"),
     makes="office",
     secrets=("password",),
     result_name="word_file",
@@ -104,7 +104,14 @@ def convert_to_pptx(file: str, pages: Pages = "all", password: str | None = None
     kind="files",
     category="convert",
     explain="Put the tables in {file} into an Excel workbook[ ({pages})]",
-    needs=("openpyxl", "openpyxl.styles", "openpyxl.utils", "openpyxl.packaging.extended", "pymupdf.table"),
+    needs=(
+        "openpyxl",
+        "openpyxl.styles",
+        "openpyxl.utils",
+        "openpyxl.packaging.extended",
+        "pymupdf.table",
+        "camelot",
+    ),
     makes="office",
     secrets=("password",),
     result_name="workbook",
@@ -341,6 +348,7 @@ def convert_to_text(file: str, pages: Pages = "all", password: str | None = None
     secrets=("password",),
     result_name="markdown_file",
     converts_to="markdown",
+    needs=("camelot",),
 )
 def convert_to_markdown(file: str, pages: Pages = "all", password: str | None = None, output: str | None = None) -> str:
     """Convert a PDF to Markdown (.md): headings, paragraphs, lists and tables.

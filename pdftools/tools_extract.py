@@ -76,7 +76,7 @@ def extract_text(file: str, pages: Pages = "all", output: str | None = None) -> 
     kind="value",
     category="extract",
     explain="Read the tables on {pages} of {file}",
-    needs=("pymupdf.table",),
+    needs=("pymupdf.table", "camelot"),
     result_name="tables",
 )
 def extract_tables(file: str, pages: Pages = "all") -> list[dict[str, Any]]:

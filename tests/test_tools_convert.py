@@ -203,6 +203,10 @@ def test_xlsx_no_tables(make_pdf):
         ("", "", None),
         (None, None, None),
         ("1234567890123456789", "1234567890123456789", None),
+        ("$9,583", 9583, '"$"#,##0;-"$"#,##0'),
+        ("$1.25", 1.25, '"$"#,##0.00;-"$"#,##0.00'),
+        ("€ 399,00", "€ 399,00", None),  # a decimal comma is not read as thousands
+        ("$ per share", "$ per share", None),
     ],
 )
 def test_cell_values(text, value, fmt):

@@ -15,6 +15,7 @@ from pdftools._tables import page_tables, table_rows
 __all__ = ["Table", "read_tables"]
 
 _CAPTION = re.compile(r"^\s*(table|exhibit|schedule)\s+[\w.]+\s*[:.\-–—]?", re.I)
+_SCALE = re.compile(r"\bin (thousands|millions|billions)\b", re.I)
 _UNITS = re.compile(r"\(([^)]*(?:usd|eur|gbp|\$|€|£|million|billion|thousand|%|percent|in )[^)]*)\)", re.I)
 
 
@@ -90,6 +91,9 @@ def read_tables(page: pymupdf.Page) -> list[Table]:
 
 def _clean(cell: str | None) -> str:
     text = re.sub(r"\s+", " ", unicodedata.normalize("NFKC", cell or "")).strip()
+    # a statement's "$" is set apart from its figure; read by alignment it is joined to it ("$12,421"), read
+    # by rules it is a column of its own (dropped by _compact): either way the figure is "12,421"
+    text = re.sub(r"^\$ ?(?=[\d(])", "", text)
     # PyMuPDF's cell reader can put a thousands comma or a decimal point after the digits: "45 000 ,"
     match = re.fullmatch(r"(\$?)(\d{1,3})((?: \d{3})+)( \d{2})? ([,.](?: [,.])?)", text)
     if match:
@@ -142,10 +146,13 @@ def _lines_with_y(page: pymupdf.Page) -> list[tuple[float, float, str]]:
 
 def _caption(lines: list[tuple[float, float, str]], bbox: tuple[float, float, float, float]) -> str:
     above = [(y1, text) for y0, y1, text in lines if y1 <= bbox[1] + 2 and bbox[1] - y1 < 60 and _CAPTION.match(text)]
-    if above:
-        return max(above)[1]
     below = [(y0, text) for y0, y1, text in lines if y0 >= bbox[3] - 2 and y0 - bbox[3] < 30 and _CAPTION.match(text)]
-    return min(below)[1] if below else ""
+    caption = max(above)[1] if above else min(below)[1] if below else ""
+    # the statement's scale under its title ("(In thousands)"), above a table read without its titles
+    scale = [(y1, text) for y0, y1, text in lines if y1 <= bbox[1] + 2 and bbox[1] - y1 < 60 and _SCALE.search(text)]
+    if scale and not _SCALE.search(caption):
+        caption = f"{caption} {max(scale)[1]}".strip()
+    return caption
 
 
 def _is_year_row(row: list[str]) -> bool:
