@@ -106,7 +106,7 @@ def main() -> None:
     for request, seconds, tokens, calls, ok in rows:
         print(f"| {request[:60]} | {seconds:.1f} | {tokens} | {calls} | {ok} |")
     warm = [r[1] for r in rows[1:] if r[3] > 0] or [rows[0][1]]
-    tokens = [r[2] for r in rows if r[3] > 0]
+    tokens = [r[2] for r in rows if r[3] > 0] or [0]
     print(
         f"LLM-planned warm median (after the first, LLM-planned only): {statistics.median(warm):.1f} s; "
         f"prompt tokens per request median {statistics.median(tokens):.0f}"
