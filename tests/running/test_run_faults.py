@@ -27,7 +27,7 @@ import pytest
 
 from docpilot.folders import hold_new_folder
 from docpilot.running.deliverables import STAGING
-from sandbox.folders import hold_run_folder, release
+from sandbox.folders import hold_run_folder, release, sweep_run_folders
 from tests.processes import alive, program_pids, reads
 
 BOOK = "pdfjs__freeculture.pdf"  # 352 pages
@@ -187,6 +187,7 @@ def test_sigkill_mid_program_takes_the_sandbox_along_and_the_next_start_removes_
     [worker] = [pid for pid in running if reads(pid, BOOK)]
     workdir = Path(os.readlink(f"/proc/{worker}/cwd")).parent  # the run's folder with the copied inputs
     assert workdir.parent == scratch and workdir.name.startswith("docpilot-run-")
+    assert sweep_run_folders(str(scratch)) == [] and workdir.exists(), "a live run holds its folder"
     run = set(running) | set(in_sessions(set(running)))
     proc.send_signal(signal.SIGKILL)
     proc.wait()
