@@ -140,6 +140,7 @@ class Sandbox:
         self._buffer = b""
         self._lock = threading.Lock()
         self._log: Any = None
+        self._parent: threading.Event | None = None  # set: the thread that started the process may end
 
     # --- process ----------------------------------------------------------------------------------
     @property
@@ -164,26 +165,53 @@ class Sandbox:
         """Start the sandbox process in the background (no wait); :meth:`start` waits for it.
 
         The run folders that killed runs left in the temporary root (no live process holds them) are
-        removed first. The process is killed when the thread that started it ends (``PR_SET_PDEATHSIG``),
-        and the worker running a program when the process ends: a caller killed with SIGKILL leaves no
-        program running. So start it on a thread that outlives its use (the main thread, or the run's).
+        removed first. The process dies with this one (``PR_SET_PDEATHSIG``), and the worker running a
+        program with the process: a caller killed with SIGKILL leaves no program running.
         """
         if self._proc is not None and self._proc.poll() is None:
             return self
         sweep_run_folders()
         self._log = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the process)
-        self._proc = subprocess.Popen(
-            [sys.executable, "-I", "-c", BOOT, PROJECT, "lean" if self.lean else "full", str(os.getpid())],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self._log,
-            env=self._env(),
-            cwd="/",
-            start_new_session=True,
-            close_fds=True,
+        self._proc = self._spawn(
+            [sys.executable, "-I", "-c", BOOT, PROJECT, "lean" if self.lean else "full", str(os.getpid())]
         )
         self._buffer, self._ready = b"", False
         return self
+
+    def _spawn(self, command: list[str]) -> subprocess.Popen[bytes]:
+        """Start the process from a thread of its own that lives until :meth:`close`: the kernel's "parent"
+        for the parent-death signal is the thread that forked, and the caller's thread may end sooner (a
+        server's worker thread) while the sandbox is still in use."""
+        if self._parent is not None:
+            self._parent.set()  # the previous process is gone: its thread may end
+        started: dict[str, Any] = {}
+        ready, self._parent = threading.Event(), threading.Event()
+        done = self._parent
+
+        def parent() -> None:
+            try:
+                started["proc"] = subprocess.Popen(
+                    command,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=self._log,
+                    env=self._env(),
+                    cwd="/",
+                    start_new_session=True,
+                    close_fds=True,
+                )
+            except BaseException as exc:  # noqa: BLE001 - raised again on the caller's thread
+                started["error"] = exc
+                ready.set()
+                return
+            ready.set()
+            done.wait()
+
+        threading.Thread(target=parent, name="docpilot-sandbox-parent", daemon=True).start()
+        ready.wait()
+        if "error" in started:
+            raise started["error"]
+        return started.pop("proc")  # held by the caller only: dropped, its pipes close and the process ends
 
     def start(self) -> None:
         """Make sure the sandbox process runs and has finished its imports."""
@@ -242,6 +270,9 @@ class Sandbox:
             for stream in (proc.stdin, proc.stdout):
                 if stream:
                     stream.close()
+        if self._parent is not None:
+            self._parent.set()
+            self._parent = None
         if self._log is not None:
             self._log.close()
             self._log = None
