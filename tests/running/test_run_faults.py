@@ -133,20 +133,28 @@ def test_two_runs_into_one_folder_never_overwrite_each_other(
             assert doc.page_count == 1
 
 
+def program_worker(proc: subprocess.Popen[str], name: str) -> tuple[list[int], int]:
+    """Wait until a sandbox worker below ``proc`` runs the program over ``name`` (it has the file open):
+    the sandbox's pids and that worker's, taken at the same moment (the program may close and reopen it)."""
+    pids: list[int] = []
+    workers: list[int] = []
+
+    def running() -> bool:
+        pids[:] = program_pids(proc.pid, name)
+        workers[:] = [pid for pid in pids if reads(pid, name)]
+        return bool(workers)
+
+    wait_for(running, proc)
+    return pids, workers[0]
+
+
 def test_ctrl_c_stops_the_run_kills_the_sandbox_and_leaves_nothing(
     real: Callable[[str], str], tmp_path: Path, scratch: Path
 ) -> None:
     book = real(BOOK)
     out = tmp_path / "out"
     proc = start(["Convert it to Word", book, "--out", str(out)], tmp_path, scratch)
-    running: list[int] = []
-
-    def program_running() -> bool:  # a sandbox worker runs the program: it has the book open
-        running[:] = program_pids(proc.pid, BOOK)
-        return bool(running)
-
-    wait_for(program_running, proc)
-    [worker] = [pid for pid in running if reads(pid, BOOK)]
+    running, worker = program_worker(proc, BOOK)  # the program runs (minutes for this book)
     workdir = Path(os.readlink(f"/proc/{worker}/cwd")).parent  # the run's folder with the copied inputs
     assert workdir.name.startswith("docpilot-run-")
     proc.send_signal(signal.SIGINT)
@@ -177,20 +185,15 @@ def test_sigkill_mid_program_takes_the_sandbox_along_and_the_next_start_removes_
 ) -> None:
     book = real(BOOK)
     proc = start(["Convert it to Word", book, "--out", str(tmp_path / "out")], tmp_path, scratch)
-    running: list[int] = []
-
-    def program_running() -> bool:  # a sandbox worker runs the program (minutes for this book): it has it open
-        running[:] = program_pids(proc.pid, BOOK)
-        return bool(running)
-
-    wait_for(program_running, proc)
-    [worker] = [pid for pid in running if reads(pid, BOOK)]
-    workdir = Path(os.readlink(f"/proc/{worker}/cwd")).parent  # the run's folder with the copied inputs
-    assert workdir.parent == scratch and workdir.name.startswith("docpilot-run-")
-    assert sweep_run_folders(str(scratch)) == [] and workdir.exists(), "a live run holds its folder"
-    run = set(running) | set(in_sessions(set(running)))
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
+    try:
+        running, worker = program_worker(proc, BOOK)  # the program runs (minutes for this book)
+        workdir = Path(os.readlink(f"/proc/{worker}/cwd")).parent  # the run's folder with the copied inputs
+        assert workdir.parent == scratch and workdir.name.startswith("docpilot-run-")
+        assert sweep_run_folders(str(scratch)) == [] and workdir.exists(), "a live run holds its folder"
+        run = set(running) | set(in_sessions(set(running)))
+    finally:
+        proc.send_signal(signal.SIGKILL)  # also when the test fails before: no run is left behind
+        proc.wait()
 
     deadline = time.monotonic() + 30  # the kernel kills them at once; the program alone would run 2 minutes
     while [pid for pid in run if alive(pid)] and time.monotonic() < deadline:
