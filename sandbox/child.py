@@ -123,7 +123,7 @@ def _host_caller(call_fd: int, reply_fd: int) -> Any:
     return ask
 
 
-def _worker(request: dict[str, Any], result_fd: int, host_fds: tuple[int, int] | None = None) -> None:
+def _worker(request: dict[str, Any], result_fd: int, parent: int, host_fds: tuple[int, int] | None = None) -> None:
     from pdftools import hosted
 
     from . import guards
@@ -148,6 +148,7 @@ def _worker(request: dict[str, Any], result_fd: int, host_fds: tuple[int, int] |
         guards.drop_privileges(uid, request["gid"])
     layers["user"] = uid is not None and os.getuid() == uid != 0
     layers["landlock"] = bool(enforce and enforce())
+    guards.die_with_parent(parent)  # again: the change of user cleared it
     os.environ.clear()
     os.environ.update(request["env"])
     tempfile.tempdir = work
@@ -311,14 +312,18 @@ def _serve(request: dict[str, Any], host: Any = None) -> dict[str, Any]:
     read_fd, write_fd = os.pipe()
     call_r, call_w = os.pipe()  # the worker asks the host for model work (pdftools.hosted) …
     reply_r, reply_w = os.pipe()  # … and reads the answer here: the only way from the sandbox to a model
+    me = os.getpid()
     pid = os.fork()
     if pid == 0:  # the worker
         code = 0
         try:
+            from .guards import die_with_parent
+
+            die_with_parent(me)  # its own session escapes our group: it must not outlive us
             for fd in (read_fd, call_r, reply_w):
                 os.close(fd)
             os.setsid()
-            _worker(request, write_fd, (call_w, reply_r))
+            _worker(request, write_fd, me, (call_w, reply_r))
         except BaseException:  # noqa: BLE001
             code = 70
         os._exit(code)
@@ -391,14 +396,21 @@ def _serve(request: dict[str, Any], host: Any = None) -> dict[str, Any]:
 
 
 def main() -> None:
-    """Serve run requests from stdin until it closes."""
+    """Serve run requests from stdin until it closes.
+
+    Arguments (after the project folder): ``lean`` or ``full``, then the pid of the process that started
+    this one, which this one does not outlive (:func:`sandbox.guards.die_with_parent`)."""
     import ctypes
 
+    from .guards import die_with_parent
+
+    if sys.argv[-1].isdigit():
+        die_with_parent(int(sys.argv[-1]))
     try:
         ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     except (OSError, AttributeError):
         pass
-    preload(full=sys.argv[-1] != "lean")
+    preload(full="lean" not in sys.argv[1:])
     out = os.fdopen(os.dup(1), "w")
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)  # stray library output must not corrupt the reply stream

@@ -22,6 +22,7 @@ from typing import Any
 __all__ = [
     "LAYERS",
     "SandboxViolation",
+    "die_with_parent",
     "drop_privileges",
     "enter_network_namespace",
     "install_audit_hook",
@@ -34,6 +35,7 @@ __all__ = [
 
 CLONE_NEWNET = 0x40000000
 PR_SET_NO_NEW_PRIVS = 38
+PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
 TRUSTED_BINARIES = frozenset({"tesseract", "qpdf", "gs"})
 PROGRAM = "<program>"
@@ -117,6 +119,20 @@ def set_limits(limits: dict[str, Any], uid: int | None, off: frozenset[str] = fr
         resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
         engaged["rlimit_processes"] = True
     return engaged
+
+
+def die_with_parent(parent: int) -> None:
+    """Be killed (SIGKILL) by the kernel when ``parent``, the process that forked this one, ends in any way;
+    exit at once when it has ended already (this process was re-parented before the call took effect).
+
+    A change of user clears the setting (``commit_creds``), so a worker calls this again once its user has
+    changed. The "parent" is the thread that forked: it must live as long as this process is used.
+    """
+    libc = _libc()
+    if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def drop_privileges(uid: int, gid: int) -> None:

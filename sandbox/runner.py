@@ -32,6 +32,7 @@ from typing import Any, Self
 
 from .checks import ALLOWED_IMPORTS, check_program, format_problems, tools_used
 from .child import ENTRY_BYTES
+from .folders import hold_run_folder, release, sweep_run_folders
 from .guards import LAYERS
 
 __all__ = ["Host", "Limits", "RunResult", "Sandbox", "SandboxStartError", "run_program"]
@@ -74,18 +75,23 @@ class RunResult:
     layers: dict[str, bool] = field(default_factory=dict)
     files: dict[str, str] = field(default_factory=dict)
     workdir: str | None = None
+    _lock: int | None = field(default=None, repr=False, compare=False)  # on the run's folder (sandbox.folders)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        del data["_lock"]
+        return data
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), default=str)
 
     def cleanup(self) -> None:
-        """Remove the working folder and everything in it."""
+        """Remove the working folder and everything in it, then let its lock go."""
         if self.workdir:
             shutil.rmtree(os.path.dirname(self.workdir), ignore_errors=True)
             self.workdir = None
+        lock, self._lock = self._lock, None
+        release(lock)
 
     def __enter__(self) -> Self:
         return self
@@ -134,6 +140,7 @@ class Sandbox:
         self._buffer = b""
         self._lock = threading.Lock()
         self._log: Any = None
+        self._parent: threading.Event | None = None  # set: the thread that started the process may end
 
     # --- process ----------------------------------------------------------------------------------
     @property
@@ -155,22 +162,56 @@ class Sandbox:
         return env
 
     def begin(self) -> Self:
-        """Start the sandbox process in the background (no wait); :meth:`start` waits for it."""
+        """Start the sandbox process in the background (no wait); :meth:`start` waits for it.
+
+        The run folders that killed runs left in the temporary root (no live process holds them) are
+        removed first. The process dies with this one (``PR_SET_PDEATHSIG``), and the worker running a
+        program with the process: a caller killed with SIGKILL leaves no program running.
+        """
         if self._proc is not None and self._proc.poll() is None:
             return self
+        sweep_run_folders()
         self._log = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the process)
-        self._proc = subprocess.Popen(
-            [sys.executable, "-I", "-c", BOOT, PROJECT, "lean" if self.lean else "full"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self._log,
-            env=self._env(),
-            cwd="/",
-            start_new_session=True,
-            close_fds=True,
+        self._proc = self._spawn(
+            [sys.executable, "-I", "-c", BOOT, PROJECT, "lean" if self.lean else "full", str(os.getpid())]
         )
         self._buffer, self._ready = b"", False
         return self
+
+    def _spawn(self, command: list[str]) -> subprocess.Popen[bytes]:
+        """Start the process from a thread of its own that lives until :meth:`close`: the kernel's "parent"
+        for the parent-death signal is the thread that forked, and the caller's thread may end sooner (a
+        server's worker thread) while the sandbox is still in use."""
+        if self._parent is not None:
+            self._parent.set()  # the previous process is gone: its thread may end
+        started: dict[str, Any] = {}
+        ready, self._parent = threading.Event(), threading.Event()
+        done = self._parent
+
+        def parent() -> None:
+            try:
+                started["proc"] = subprocess.Popen(
+                    command,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=self._log,
+                    env=self._env(),
+                    cwd="/",
+                    start_new_session=True,
+                    close_fds=True,
+                )
+            except BaseException as exc:  # noqa: BLE001 - raised again on the caller's thread
+                started["error"] = exc
+                ready.set()
+                return
+            ready.set()
+            done.wait()
+
+        threading.Thread(target=parent, name="docpilot-sandbox-parent", daemon=True).start()
+        ready.wait()
+        if "error" in started:
+            raise started["error"]
+        return started.pop("proc")  # held by the caller only: dropped, its pipes close and the process ends
 
     def start(self) -> None:
         """Make sure the sandbox process runs and has finished its imports."""
@@ -229,6 +270,9 @@ class Sandbox:
             for stream in (proc.stdin, proc.stdout):
                 if stream:
                     stream.close()
+        if self._parent is not None:
+            self._parent.set()
+            self._parent = None
         if self._log is not None:
             self._log.close()
             self._log = None
@@ -275,7 +319,7 @@ class Sandbox:
                     stats={"seconds": round(time.perf_counter() - started, 3), "overhead_ms": 0},
                 )
         uid, gid = (None, None) if "user" in off else self._identity(limits)
-        workdir, names = self._prepare(files, uid, gid)
+        workdir, names, lock = self._prepare(files, uid, gid)
         request = {
             "code": code,
             "tools": tools_used(code),
@@ -302,10 +346,13 @@ class Sandbox:
         except BaseException:  # interrupted (Ctrl-C): the program is killed, the copies of the inputs removed
             self.close()
             shutil.rmtree(os.path.dirname(workdir), ignore_errors=True)
+            release(lock)
             raise
         if uid is not None:
             _reclaim(os.path.dirname(workdir))  # the worker and all it started are gone: nobody may touch it now
-        return self._result(reply, workdir, names, limits, started, off)
+        result = self._result(reply, workdir, names, limits, started, off)
+        result._lock = lock  # held until cleanup: a live run's folder is never swept
+        return result
 
     def _identity(self, limits: Limits) -> tuple[int | None, int | None]:
         if os.geteuid() != 0:
@@ -313,8 +360,21 @@ class Sandbox:
         entry = pwd.getpwnam(limits.user)
         return entry.pw_uid, entry.pw_gid
 
-    def _prepare(self, files: Mapping[str, str], uid: int | None, gid: int | None) -> tuple[str, dict[str, str]]:
-        base = tempfile.mkdtemp(prefix="docpilot-run-")
+    def _prepare(self, files: Mapping[str, str], uid: int | None, gid: int | None) -> tuple[str, dict[str, str], int]:
+        """The run's working folder with copies of ``files``, the names they have there, and the lock
+        on the run's folder (held by this process; the sandbox's next start removes it once released)."""
+        base, lock = hold_run_folder()
+        try:
+            workdir, names = self._copy_in(base, files, uid, gid)
+        except BaseException:
+            shutil.rmtree(base, ignore_errors=True)
+            release(lock)
+            raise
+        return workdir, names, lock
+
+    def _copy_in(
+        self, base: str, files: Mapping[str, str], uid: int | None, gid: int | None
+    ) -> tuple[str, dict[str, str]]:
         os.chmod(base, 0o711)  # others may pass through to the working folder, not list or create here
         # An unguessable name: every run is nobody, and without Landlock a run beside this one (another
         # sandbox on the machine) could otherwise find it through /tmp and read or change it.

@@ -4,7 +4,9 @@
   next run into that folder removes what the killed one left, but not what a live run is writing;
 - two runs into one --out at the same time never overwrite each other;
 - Ctrl-C (SIGINT) stops a run: exit code 130, the sandbox and the program it ran are killed, nothing is
-  in --out and the copies of the inputs are gone.
+  in --out and the copies of the inputs are gone;
+- SIGKILL while the program runs takes the sandbox and the program with it (none outlives the run), and
+  the next sandbox start removes the killed run's copies of the inputs, but not a live run's.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -24,6 +27,7 @@ import pytest
 
 from docpilot.folders import hold_new_folder
 from docpilot.running.deliverables import STAGING
+from sandbox.folders import hold_run_folder, release, sweep_run_folders
 from tests.processes import alive, program_pids, reads
 
 BOOK = "pdfjs__freeculture.pdf"  # 352 pages
@@ -129,20 +133,28 @@ def test_two_runs_into_one_folder_never_overwrite_each_other(
             assert doc.page_count == 1
 
 
+def program_worker(proc: subprocess.Popen[str], name: str) -> tuple[list[int], int]:
+    """Wait until a sandbox worker below ``proc`` runs the program over ``name`` (it has the file open):
+    the sandbox's pids and that worker's, taken at the same moment (the program may close and reopen it)."""
+    pids: list[int] = []
+    workers: list[int] = []
+
+    def running() -> bool:
+        pids[:] = program_pids(proc.pid, name)
+        workers[:] = [pid for pid in pids if reads(pid, name)]
+        return bool(workers)
+
+    wait_for(running, proc)
+    return pids, workers[0]
+
+
 def test_ctrl_c_stops_the_run_kills_the_sandbox_and_leaves_nothing(
     real: Callable[[str], str], tmp_path: Path, scratch: Path
 ) -> None:
     book = real(BOOK)
     out = tmp_path / "out"
     proc = start(["Convert it to Word", book, "--out", str(out)], tmp_path, scratch)
-    running: list[int] = []
-
-    def program_running() -> bool:  # a sandbox worker runs the program: it has the book open
-        running[:] = program_pids(proc.pid, BOOK)
-        return bool(running)
-
-    wait_for(program_running, proc)
-    [worker] = [pid for pid in running if reads(pid, BOOK)]
+    running, worker = program_worker(proc, BOOK)  # the program runs (minutes for this book)
     workdir = Path(os.readlink(f"/proc/{worker}/cwd")).parent  # the run's folder with the copied inputs
     assert workdir.name.startswith("docpilot-run-")
     proc.send_signal(signal.SIGINT)
@@ -153,3 +165,53 @@ def test_ctrl_c_stops_the_run_kills_the_sandbox_and_leaves_nothing(
     assert [pid for pid in running if alive(pid)] == [], "the sandbox and the program it ran are killed"
     assert not out.exists() or not any(out.iterdir()), "nothing is left in --out"
     assert workdir.parent == scratch and not workdir.exists(), "the copies of the inputs are removed"
+
+
+def session_of(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[3])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def in_sessions(sessions: set[int]) -> list[int]:
+    """The live processes in any of ``sessions`` (a worker leads its own: what it started is in it)."""
+    pids = [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit()]
+    return [pid for pid in pids if session_of(pid) in sessions and alive(pid)]
+
+
+def test_sigkill_mid_program_takes_the_sandbox_along_and_the_next_start_removes_its_folder(
+    real: Callable[[str], str], tmp_path: Path, scratch: Path
+) -> None:
+    book = real(BOOK)
+    proc = start(["Convert it to Word", book, "--out", str(tmp_path / "out")], tmp_path, scratch)
+    try:
+        running, worker = program_worker(proc, BOOK)  # the program runs (minutes for this book)
+        workdir = Path(os.readlink(f"/proc/{worker}/cwd")).parent  # the run's folder with the copied inputs
+        assert workdir.parent == scratch and workdir.name.startswith("docpilot-run-")
+        assert sweep_run_folders(str(scratch)) == [] and workdir.exists(), "a live run holds its folder"
+        run = set(running) | set(in_sessions(set(running)))
+    finally:
+        proc.send_signal(signal.SIGKILL)  # also when the test fails before: no run is left behind
+        proc.wait()
+
+    deadline = time.monotonic() + 30  # the kernel kills them at once; the program alone would run 2 minutes
+    while [pid for pid in run if alive(pid)] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert [pid for pid in run if alive(pid)] == [], "the sandbox and the program die with the killed run"
+    assert in_sessions(set(running)) == [], "nothing the sandbox or the program started is left"
+    assert workdir.exists(), "the killed run could not remove its copies of the inputs itself"
+
+    live, lock = hold_run_folder(str(scratch))  # a live run's folder (this process holds its lock)
+    Path(live, "input.pdf").write_bytes(b"a live run's copy")
+    try:
+        small = real("pypdfsamples__multicolumn.pdf")
+        out = tmp_path / "next"
+        code, result, err = finish(start(["Rotate page 1 by 90 degrees", small, "--out", str(out)], tmp_path, scratch))
+        assert code == 0 and result["ok"], err
+        assert not workdir.exists(), "the next sandbox start removes the killed run's copies of the inputs"
+        assert [p.name for p in scratch.iterdir()] == [Path(live).name], "a live run's folder is kept"
+        assert Path(live, "input.pdf").read_bytes() == b"a live run's copy"
+    finally:
+        shutil.rmtree(live, ignore_errors=True)
+        release(lock)

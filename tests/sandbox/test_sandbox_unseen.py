@@ -381,7 +381,7 @@ INTRUDER = (
 base = B.open(STARTED).read()
 names = ['work']
 try:
-    names = OS['listdir'](base)
+    names = [n for n in OS['listdir'](base) if OS['path'].isdir(base + '/' + n)]  # not the folder's lock
 except B.OSError:
     for pid in OS['listdir']('/proc'):  # the worker's working folder through /proc/PID/cwd
         try:
