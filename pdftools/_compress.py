@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import pymupdf
 from PIL import Image, TiffImagePlugin
 
-from .docio import object_key
+from .docio import MUPDF_ERRORS, PIXEL_LIMIT, object_key
 
 __all__ = ["Level", "LEVELS", "downsample_images", "SAVE_OPTIONS"]
 
@@ -106,7 +106,11 @@ def _placed_images(
         placed.append((xref, info))
     else:
         return placed
-    return [(info["xref"], info) for info in page.get_image_info(xrefs=True) if info.get("xref", 0) > 0]
+    try:
+        hashed = page.get_image_info(xrefs=True)
+    except MUPDF_ERRORS:  # an image MuPDF will not decode to hash it ("Overly large image"): the page's stay
+        return []
+    return [(info["xref"], info) for info in hashed if info.get("xref", 0) > 0]
 
 
 def _is_stencil_or_mono(doc: pymupdf.Document, xref: int) -> tuple[bool, bool]:
@@ -219,6 +223,14 @@ def _replace_stream(
         doc.xref_set_key(xref, "ColorSpace", space)
 
 
+def _too_large(doc: pymupdf.Document, xref: int) -> bool:
+    """An image of more pixels than tools decode (a 50,000 x 50,000 bomb) stays as it is."""
+    try:
+        return int(doc.xref_get_key(xref, "Width")[1]) * int(doc.xref_get_key(xref, "Height")[1]) > PIXEL_LIMIT
+    except ValueError:
+        return False
+
+
 def downsample_images(doc: pymupdf.Document, level: Level) -> int:
     """Resample images drawn above the level's thresholds; return how many were replaced."""
     if level.color_dpi is None and level.mono_dpi is None:
@@ -231,7 +243,7 @@ def downsample_images(doc: pymupdf.Document, level: Level) -> int:
         if kind == "xref"
     }
     for xref, dpi in _placements_dpi(doc).items():
-        if xref in smasks or doc.xref_get_key(xref, "Subtype")[1] != "/Image":
+        if xref in smasks or doc.xref_get_key(xref, "Subtype")[1] != "/Image" or _too_large(doc, xref):
             continue
         stencil, mono = _is_stencil_or_mono(doc, xref)
         if mono and level.mono_dpi and level.mono_threshold and dpi > level.mono_threshold:
@@ -243,7 +255,7 @@ def downsample_images(doc: pymupdf.Document, level: Level) -> int:
         original = (doc.xref_object(xref, compressed=True), doc.xref_stream_raw(xref))
         try:
             done = rewrite()
-        except (RuntimeError, ValueError, OSError):
+        except (*MUPDF_ERRORS, OSError):
             done = False  # an image MuPDF or Pillow cannot decode stays as it is
         if done:
             replaced += 1
