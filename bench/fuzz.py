@@ -33,6 +33,7 @@ import random
 import resource
 import select
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -199,8 +200,6 @@ class Worker:
 
 def _died(code: int) -> str:
     if code < 0:
-        import signal
-
         return f"killed by {signal.Signals(-code).name}"
     return f"exited with {code}"
 
@@ -455,6 +454,7 @@ def main() -> int:
     if args.sample:
         args.count, args.run_every, args.no_write = 18, 6, True
     sys.path.insert(0, str(HERE))
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a stopped bench still removes its folder
     summary = bench(args)
     if not args.no_write and args.only is None:
         sys.path.insert(0, str(HERE))
