@@ -57,7 +57,7 @@ OPS: list[tuple[str, dict[str, Any]]] = [
 RUN_REQUEST = "Add page numbers and a DRAFT watermark"
 MEMORY_MB = 3072  # the sandbox's own limit (sandbox/runner.py Limits.memory_mb)
 HANG_FACTOR, HANG_SLACK = 5.0, 10.0
-SAMPLE_SOURCES = ["unstructured__fake-memo.pdf", "docling__bookmark_sample.pdf", "pymupdf__widgettest.pdf"]
+SAMPLE_SOURCES = ["unstructured__fake-memo.pdf", "docling__bookmark_sample.pdf"]
 
 
 # ---------------------------------------------------------------- the worker (one process, many operations)
@@ -220,8 +220,8 @@ def _sha(path: Path) -> str:
 # ---------------------------------------------------------------- sources and the bench
 
 
-def sources(corpus: Path, max_pages: int, only: list[str] | None) -> list[tuple[Path, bool]]:
-    """(path, encrypted) of the corpus PDFs of at most ``max_pages`` pages."""
+def sources(corpus: Path, max_pages: int, only: list[str] | None, max_bytes: int = 0) -> list[tuple[Path, bool]]:
+    """(path, encrypted) of the corpus PDFs of at most ``max_pages`` pages (and ``max_bytes`` bytes, if given)."""
     out = []
     manifest = corpus / "real" / "MANIFEST.tsv"
     with manifest.open(newline="") as handle:
@@ -236,6 +236,8 @@ def sources(corpus: Path, max_pages: int, only: list[str] | None) -> list[tuple[
                 out.append((path, bool(doc.needs_pass)))
     if only:
         out = [s for s in out if s[0].name in only]
+    if max_bytes:
+        out = [s for s in out if s[0].stat().st_size <= max_bytes]
     return out
 
 
@@ -313,7 +315,7 @@ def bench(args: argparse.Namespace) -> dict[str, Any]:
         PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")])),
     )
     worker = Worker(env, root / "cwd", root / "worker.log", args.memory_mb)
-    pool = sources(args.corpus, args.max_pages, SAMPLE_SOURCES if args.sample else None)
+    pool = sources(args.corpus, args.max_pages, SAMPLE_SOURCES if args.sample else None, args.max_bytes)
     plain = [s for s in pool if not s[1]]
     baselines: dict[Path, dict[str, float]] = {}
     records = []
@@ -369,6 +371,7 @@ def bench(args: argparse.Namespace) -> dict[str, Any]:
         "count": len(records),
         "run_every": args.run_every,
         "max_pages": args.max_pages,
+        "max_bytes": args.max_bytes or None,
         "sources": len(pool),
         "memory_mb": args.memory_mb,
         "hang_bound": f"{HANG_FACTOR:g}x the unmutated file's time + {HANG_SLACK:g} s",
@@ -441,6 +444,7 @@ def main() -> int:
     parser.add_argument("--run-every", type=int, default=1, help="`docpilot run` on every Nth mutant (0: none)")
     parser.add_argument("--corpus", type=Path, default=SHARED / "corpus")
     parser.add_argument("--max-pages", type=int, default=30)
+    parser.add_argument("--max-bytes", type=int, default=0, help="only sources of at most this size (0: any)")
     parser.add_argument("--memory-mb", type=int, default=MEMORY_MB)
     parser.add_argument("--only", type=int, help="run mutant number N alone")
     parser.add_argument("--keep", help="copy the mutants into this folder")
@@ -452,7 +456,7 @@ def main() -> int:
         worker()
         return 0
     if args.sample:
-        args.count, args.run_every, args.no_write = 18, 6, True
+        args.count, args.run_every, args.no_write = 18, 9, True
     sys.path.insert(0, str(HERE))
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a stopped bench still removes its folder
     summary = bench(args)

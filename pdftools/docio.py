@@ -8,13 +8,15 @@ so a failure never leaves a half-written file and an input is never overwritten.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 
 import pymupdf
 
-from .errors import EncryptedPdfError, NotAPdfError, TooLargeError, WrongPasswordError
+from .errors import EncryptedPdfError, NotAPdfError, PdfToolError, TooLargeError, WrongPasswordError
 from .paths import atomic_target, check_pdf_bytes, input_path
 
 # PyMuPDF 2 prints a "consider pymupdf_layout" hint into users' terminals; older versions have no such hint.
@@ -31,6 +33,7 @@ __all__ = [
     "PIXEL_LIMIT",
     "check_image_pixels",
     "mupdf_message",
+    "damaged_pages",
 ]
 
 # What PyMuPDF raises for a damaged object: its own wrappers raise RuntimeError/ValueError, the
@@ -101,6 +104,21 @@ def open_pdf(file: str | os.PathLike[str], password: str | None = None) -> pymup
         doc.close()
         raise
     return doc
+
+
+@contextlib.contextmanager
+def damaged_pages(name: str, doing: str) -> Iterator[None]:
+    """Inside, MuPDF's errors about a damaged page or object ("too many nested graphics states") become a
+    :class:`PdfToolError` naming the file, what was being done and MuPDF's words; any other error passes."""
+    try:
+        yield
+    except MUPDF_ERRORS as exc:
+        if not (isinstance(exc, pymupdf.mupdf.FzErrorBase) or str(exc).startswith("code=")):
+            raise  # not MuPDF's: a tool's own ValueError, or a bug
+        raise PdfToolError(
+            f"{name} is damaged: MuPDF could not {doing} ({mupdf_message(exc)}). Nothing was written; "
+            "try another copy of the file."
+        ) from None
 
 
 def mupdf_message(exc: BaseException) -> str:

@@ -14,7 +14,7 @@ import pymupdf
 
 from ._marking import locate
 from .colors import parse_color
-from .docio import MUPDF_ERRORS, check_image_pixels, mupdf_message, open_pdf, write_pdf
+from .docio import MUPDF_ERRORS, check_image_pixels, damaged_pages, mupdf_message, open_pdf, write_pdf
 from .errors import PdfToolError, RedactionError
 from .pages import Pages, parse_pages
 from .paths import output_path
@@ -155,7 +155,7 @@ def redact_text(
     """
     fill = parse_color(color, (0.0, 0.0, 0.0))
     name = str(file).replace("\\", "/").rsplit("/", 1)[-1]
-    with open_pdf(file) as doc:
+    with open_pdf(file) as doc, damaged_pages(name, "find and remove the text"):
         _, checks, matches = locate(doc, pages, terms, regex, categories, case_sensitive, whole_words, name)
         by_page: dict[int, list[Match]] = {}
         for match in matches:

@@ -1,8 +1,8 @@
 """Fuzzed files (issue L): the fixed sample of ``bench/fuzz.py`` gives results or clear errors, nothing else.
 
-18 seeded mutants of three small corpus files (two of each kind: byte flips, random bursts, truncation, xref damage,
+18 seeded mutants of two small corpus files (two of each kind: byte flips, random bursts, truncation, xref damage,
 huge object counts, broken streams, deep nesting, decompression bombs, a 50,000 x 50,000 pixel image) go through the
-upload path, five tools and, for three of them, ``docpilot run``: no unexpected exception, no hang (5x the
+upload path, five tools and, for two of them, ``docpilot run``: no unexpected exception, no hang (5x the
 unmutated file's time + 10 s), no crash, no file outside the output folder, no input changed.
 """
 
