@@ -103,6 +103,9 @@ def open_pdf(file: str | os.PathLike[str], password: str | None = None) -> pymup
     except TooLargeError:
         doc.close()
         raise
+    if doc.page_count == 0:  # reading the pages made MuPDF repair a damaged page tree, and none was left
+        doc.close()
+        raise NotAPdfError(f"{path.name} has no readable pages; it may be damaged.")
     return doc
 
 
