@@ -69,7 +69,11 @@ def _placements_dpi(doc: pymupdf.Document) -> dict[int, float]:
         images = page.get_images(full=True)
         if not images:
             continue
-        for xref, info in _placed_images(doc, page, images, raw_sizes):
+        try:
+            placed = _placed_images(doc, page, images, raw_sizes)
+        except MUPDF_ERRORS:  # contents MuPDF cannot run ("too many nested graphics states"): its images stay
+            continue
+        for xref, info in placed:
             a, b, c, d, _, _ = info["transform"]
             width_in = math.hypot(a, b) / 72
             height_in = math.hypot(c, d) / 72
