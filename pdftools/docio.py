@@ -109,6 +109,10 @@ def open_pdf(file: str | os.PathLike[str], password: str | None = None) -> pymup
     return doc
 
 
+# What PyMuPDF itself says (without MuPDF's "code=N: ") when an object a page needs is missing or damaged.
+_BROKEN = {pymupdf.MSG_BAD_XREF, pymupdf.MSG_BAD_PAGENO}
+
+
 @contextlib.contextmanager
 def damaged_pages(name: str, doing: str) -> Iterator[None]:
     """Inside, MuPDF's errors about a damaged page or object ("too many nested graphics states") become a
@@ -116,7 +120,7 @@ def damaged_pages(name: str, doing: str) -> Iterator[None]:
     try:
         yield
     except MUPDF_ERRORS as exc:
-        if not (isinstance(exc, pymupdf.mupdf.FzErrorBase) or str(exc).startswith("code=")):
+        if not (isinstance(exc, pymupdf.mupdf.FzErrorBase) or str(exc).startswith("code=") or str(exc) in _BROKEN):
             raise  # not MuPDF's: a tool's own ValueError, or a bug
         raise PdfToolError(
             f"{name} is damaged: MuPDF could not {doing} ({mupdf_message(exc)}). Nothing was written; "
