@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import pymupdf
 from PIL import Image, TiffImagePlugin
 
-from .docio import object_key
+from .docio import MUPDF_ERRORS, PIXEL_LIMIT
 
 __all__ = ["Level", "LEVELS", "downsample_images", "SAVE_OPTIONS"]
 
@@ -81,7 +81,11 @@ def _placements_dpi(doc: pymupdf.Document, scans: set[int] | None = None) -> dic
         if not images:
             continue
         page_area = abs(page.rect)
-        for xref, info in _placed_images(doc, page, images, raw_sizes):
+        try:
+            placed = _placed_images(doc, page, images, raw_sizes)
+        except MUPDF_ERRORS:  # contents MuPDF cannot run ("too many nested graphics states"): its images stay
+            continue
+        for xref, info in placed:
             if scans is not None and page_area > 0:
                 if abs(pymupdf.Rect(info["bbox"]) & page.rect) >= _SCAN_COVER * page_area:
                     scans.add(xref)
@@ -121,7 +125,11 @@ def _placed_images(
         placed.append((xref, info))
     else:
         return placed
-    return [(info["xref"], info) for info in page.get_image_info(xrefs=True) if info.get("xref", 0) > 0]
+    try:
+        hashed = page.get_image_info(xrefs=True)
+    except MUPDF_ERRORS:  # an image MuPDF will not decode to hash it ("Overly large image"): the page's stay
+        return []
+    return [(info["xref"], info) for info in hashed if info.get("xref", 0) > 0]
 
 
 def _is_stencil_or_mono(doc: pymupdf.Document, xref: int) -> tuple[bool, bool]:
@@ -234,20 +242,25 @@ def _replace_stream(
         doc.xref_set_key(xref, "ColorSpace", space)
 
 
+def _too_large(doc: pymupdf.Document, xref: int) -> bool:
+    """An image of more pixels than tools decode (a 50,000 x 50,000 bomb) stays as it is."""
+    try:
+        return int(doc.xref_get_key(xref, "Width")[1]) * int(doc.xref_get_key(xref, "Height")[1]) > PIXEL_LIMIT
+    except ValueError:
+        return False
+
+
 def downsample_images(doc: pymupdf.Document, level: Level) -> int:
     """Resample images drawn above the level's thresholds; return how many were replaced."""
     if level.color_dpi is None and level.mono_dpi is None:
         return 0
     replaced = 0
-    smasks = {
-        int(value.split()[0])
-        for xref in range(1, doc.xref_length())
-        for kind, value in [object_key(doc, xref, "SMask")]
-        if kind == "xref"
-    }
+    # The soft masks of the pages' images (not of every object: a damaged file's repaired cross-reference table
+    # can have hundreds of thousands of entries, and asking each took 46 s on one).
+    smasks = {item[1] for page in doc for item in page.get_images(full=True) if item[1] > 0}
     scans: set[int] = set()
     for xref, dpi in _placements_dpi(doc, scans).items():
-        if xref in smasks or doc.xref_get_key(xref, "Subtype")[1] != "/Image":
+        if xref in smasks or doc.xref_get_key(xref, "Subtype")[1] != "/Image" or _too_large(doc, xref):
             continue
         stencil, mono = _is_stencil_or_mono(doc, xref)
         lossless = not any(f in doc.xref_get_key(xref, "Filter")[1] for f in _LOSSY_FILTERS)
@@ -267,7 +280,7 @@ def downsample_images(doc: pymupdf.Document, level: Level) -> int:
         original = (doc.xref_object(xref, compressed=True), doc.xref_stream_raw(xref))
         try:
             done = rewrite()
-        except (RuntimeError, ValueError, OSError):
+        except (*MUPDF_ERRORS, OSError):
             done = False  # an image MuPDF or Pillow cannot decode stays as it is
         if done:
             replaced += 1

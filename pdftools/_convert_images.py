@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pymupdf
 
-from .errors import ToolArgumentError
+from .docio import PIXEL_LIMIT, check_image_pixels
+from .errors import TooLargeError, ToolArgumentError
 
 __all__ = [
     "check_dpi",
@@ -35,10 +36,26 @@ def check_dpi(dpi: int) -> None:
 
 
 def render(page: pymupdf.Page, dpi: int) -> pymupdf.Pixmap:
-    """The page as an RGB picture at ``dpi`` (rotation applied, no transparency)."""
+    """The page as an RGB picture at ``dpi`` (rotation applied, no transparency).
+
+    Raises:
+        TooLargeError: the picture, or an image on the page, has more than :data:`PIXEL_LIMIT` pixels.
+    """
+    _check_pixels(page, dpi)
     pixmap = page.get_pixmap(dpi=dpi, alpha=False, colorspace=pymupdf.csRGB)
     pixmap.set_dpi(dpi, dpi)
     return pixmap
+
+
+def _check_pixels(page: pymupdf.Page, dpi: int) -> None:
+    name, number = Path(page.parent.name).name or "the PDF", page.number + 1
+    width, height = page.rect.width * dpi / 72, page.rect.height * dpi / 72
+    if width * height > PIXEL_LIMIT:
+        raise TooLargeError(
+            f"Page {number} of {name} would be {width:,.0f} x {height:,.0f} pixels at {dpi} dpi, more than the "
+            f"{PIXEL_LIMIT // 1_000_000} million pixels a page image may have. Choose a lower dpi."
+        )
+    check_image_pixels(page, "be drawn")
 
 
 def page_image_paths(source: Path, numbers: list[int], ext: str, output: str | None) -> list[Path]:

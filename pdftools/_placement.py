@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pymupdf
 
-from .docio import set_key, write_pdf
+from .docio import damaged_pages, set_key, write_pdf
 from .errors import ToolArgumentError
 from .paths import input_path
 
@@ -132,9 +132,10 @@ def own_page(doc: pymupdf.Document, index: int) -> pymupdf.Page:
     collection merges identical ones). Adding an image or font to a shared one would
     make it appear in every sharing page's resources, so copy what PyMuPDF will change.
     """
-    xref = doc.page_xref(index)
-    _own_resources(doc, xref)
-    return doc[index]
+    with damaged_pages(Path(doc.name).name or "the PDF", f"prepare page {index + 1} for drawing"):
+        xref = doc.page_xref(index)
+        _own_resources(doc, xref)
+        return doc[index]
 
 
 def _own_resources(doc: pymupdf.Document, xref: int) -> None:
@@ -215,6 +216,20 @@ def draw_text(
     ``angle`` turns it counterclockwise as the reader sees the page; the page's own
     /Rotate is compensated so angle 0 is upright for the reader.
     """
+    with damaged_pages(Path(page.parent.name).name or "the PDF", f"write on page {page.number + 1}"):
+        _draw_text(page, text, center, face, size, color, opacity, angle)
+
+
+def _draw_text(
+    page: pymupdf.Page,
+    text: str,
+    center: pymupdf.Point,
+    face: Face,
+    size: float,
+    color: tuple[float, float, float],
+    opacity: float,
+    angle: float,
+) -> None:
     pivot = center * page.derotation_matrix
     start = pymupdf.Point(pivot.x - face.width(text, size) / 2, pivot.y + face.mid(size))
     morph = (pivot, pymupdf.Matrix(angle + page.rotation))

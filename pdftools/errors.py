@@ -18,6 +18,7 @@ __all__ = [
     "UnknownToolError",
     "NoMatchError",
     "LanguageError",
+    "TooLargeError",
 ]
 
 
@@ -63,3 +64,8 @@ class ToolUnavailableError(PdfToolError):
 
 class LanguageError(ToolArgumentError):
     """The text is in a language the tool cannot read (names and organisations are found in English only)."""
+
+
+class TooLargeError(PdfToolError):
+    """The file holds more than a tool reads safely: contents that expand past their limit (a decompression
+    bomb) or an image of too many pixels."""

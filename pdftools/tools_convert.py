@@ -15,7 +15,7 @@ from ._convert_images import add_image_pages, check_dpi, page_image_paths, rende
 from ._convert_markdown import pages_to_markdown
 from ._convert_office import LAYOUT_TABLE_PAGES, write_docx, write_pptx, write_xlsx
 from ._tables import TEXT_FLAGS, has_borderless_data_table, page_tables, table_rows
-from .docio import open_pdf, write_pdf
+from .docio import damaged_pages, open_pdf, write_pdf
 from .errors import PdfToolError, ToolArgumentError
 from .pages import Pages, describe_pages, parse_pages
 from .paths import atomic_target, input_path, output_path
@@ -168,7 +168,7 @@ def _page_images(
         paths = page_image_paths(source, [i + 1 for i in indices], ext, output)
         try:
             for index, path in zip(indices, paths, strict=False):
-                with atomic_target(path) as tmp:
+                with atomic_target(path) as tmp, damaged_pages(source.name, f"draw page {index + 1}"):
                     pixmap = render(doc[index], dpi)
                     if fmt == "png":
                         pixmap.save(str(tmp), output="png")

@@ -18,7 +18,7 @@ import pymupdf
 
 from . import _ocr
 from ._tables import page_tables, table_rows
-from .docio import MUPDF_ERRORS, open_pdf, write_pdf
+from .docio import MUPDF_ERRORS, damaged_pages, open_pdf, write_pdf
 from .errors import ToolArgumentError
 from .pages import Pages, describe_pages, parse_pages
 from .paths import atomic_target, output_path, unique_path
@@ -56,7 +56,8 @@ def extract_text(file: str, pages: Pages = "all", output: str | None = None) -> 
         indices = parse_pages(pages, doc.page_count)
         parts, empty = [], []
         for index in indices:
-            text = doc[index].get_text("text", flags=_TEXT_FLAGS).strip()
+            with damaged_pages(Path(file).name, f"read the text of page {index + 1}"):
+                text = doc[index].get_text("text", flags=_TEXT_FLAGS).strip()
             if not text:
                 empty.append(index)
                 text = "(no text on this page: it may be a scanned image; run ocr first)"

@@ -14,8 +14,8 @@ import pymupdf
 
 from ._marking import locate
 from .colors import parse_color
-from .docio import open_pdf, write_pdf
-from .errors import RedactionError
+from .docio import MUPDF_ERRORS, check_image_pixels, damaged_pages, mupdf_message, open_pdf, write_pdf
+from .errors import PdfToolError, RedactionError
 from .pages import Pages, parse_pages
 from .paths import output_path
 from .registry import tool
@@ -36,11 +36,18 @@ def _band(rect: pymupdf.Rect) -> pymupdf.Rect:
 
 
 def _apply(page: pymupdf.Page) -> None:
-    page.apply_redactions(
-        images=pymupdf.PDF_REDACT_IMAGE_PIXELS,  # blank the pixels under the box, keep the rest of the image
-        graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,  # table lines and drawings stay
-        text=pymupdf.PDF_REDACT_TEXT_REMOVE,
-    )
+    try:
+        page.apply_redactions(
+            images=pymupdf.PDF_REDACT_IMAGE_PIXELS,  # blank the pixels under the box, keep the rest of the image
+            graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,  # table lines and drawings stay
+            text=pymupdf.PDF_REDACT_TEXT_REMOVE,
+        )
+    except MUPDF_ERRORS as exc:  # a damaged page, or an image too large to blank the pixels of
+        check_image_pixels(page, "have the pixels under a redaction blanked")
+        raise PdfToolError(
+            f"Page {page.number + 1} of {page.parent.name.rsplit('/', 1)[-1]} could not be redacted: "
+            f"{mupdf_message(exc)} (the file may be damaged). Nothing was written."
+        ) from None
 
 
 def _redact_page(page: pymupdf.Page, matches: list[Match], fill: tuple, band: bool) -> None:
@@ -148,7 +155,7 @@ def redact_text(
     """
     fill = parse_color(color, (0.0, 0.0, 0.0))
     name = str(file).replace("\\", "/").rsplit("/", 1)[-1]
-    with open_pdf(file) as doc:
+    with open_pdf(file) as doc, damaged_pages(name, "find and remove the text"):
         _, checks, matches = locate(doc, pages, terms, regex, categories, case_sensitive, whole_words, name)
         by_page: dict[int, list[Match]] = {}
         for match in matches:

@@ -225,11 +225,20 @@ def compress(file: str, level: Literal["low", "medium", "high"] = "medium", outp
         options = dict(SAVE_OPTIONS)
         if (doc.metadata or {}).get("encryption"):
             options["encryption"] = pymupdf.PDF_ENCRYPT_KEEP  # permissions-only encryption stays
-        downsample_images(doc, LEVELS[level])
+        try:
+            downsample_images(doc, LEVELS[level])
+        except MUPDF_ERRORS:
+            if doc.page_count == pages:
+                raise
         try:
             doc.subset_fonts()
         except Exception:  # noqa: BLE001 - fontTools fails on some fonts; subsetting is optional
             pass
+        if doc.page_count != pages:  # MuPDF repaired a damaged page tree while reading the pages
+            raise NotAPdfError(
+                f"{source.name} is damaged: {pages - doc.page_count} of its {pages} pages could not be read. "
+                "Nothing was written; try another copy of the file."
+            )
         doc.save(tmp, **options)
         with pymupdf.open(tmp) as check:
             if check.page_count != pages:
