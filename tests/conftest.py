@@ -7,8 +7,9 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -196,3 +197,15 @@ def llm() -> Any:
     if model is None:
         pytest.skip("the embedded model is not installed")
     return model
+
+
+@pytest.fixture
+def outside() -> Iterator[Path]:
+    """A folder in /tmp, outside any working folder, that everyone may enter and write (like /tmp itself): for the
+    sandbox's layer tests. Not under pytest's own temporary folder, which only its owner may enter: the attacks
+    there must fail for the layer under test, not because ``nobody`` cannot reach the folder.
+    """
+    folder = Path(tempfile.mkdtemp(prefix="docpilot-layers-"))
+    folder.chmod(0o1777)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
