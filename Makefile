@@ -1,14 +1,15 @@
 # One command to run the app, one to run the tests; both set up everything on a fresh machine.
 #   make serve   install (system + Python packages, embedded model) and start the app on http://127.0.0.1:7860
 #   make test    install, check the habits (make lint), then run the test suite
-#   make lint    ruff (lint + format), mypy and the import-linter contracts alone
+#   make lint    ruff (lint + format), mypy, the import-linter contracts and deptry alone
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 WHEELS := .cache/wheels
 LLAMA := llama-cpp-python==0.3.36
-APT_PACKAGES := tesseract-ocr tesseract-ocr-eng qpdf ghostscript poppler-utils chromium chromium-driver
+APT_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd tesseract-ocr-fra tesseract-ocr-deu tesseract-ocr-spa \
+  tesseract-ocr-ita tesseract-ocr-por tesseract-ocr-nld qpdf ghostscript poppler-utils chromium chromium-driver
 STAMP := $(VENV)/.installed
 
 .PHONY: serve test lint install system clean
@@ -20,12 +21,15 @@ test: install
 	$(MAKE) --no-print-directory lint
 	$(VENV)/bin/pytest -q
 
-# Habits as checks: lint and format (ruff), types (mypy), the architecture (import-linter).
+# Habits as checks: lint and format (ruff), types (mypy), the architecture (import-linter), declared
+# dependencies (deptry), and the README's figures against bench/results/ (bench/check_readme.py).
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/deptry .
+	$(PY) bench/check_readme.py
 
 install: system $(STAMP)
 
@@ -33,6 +37,8 @@ install: system $(STAMP)
 system:
 	@missing=""; \
 	for bin in tesseract qpdf gs pdftoppm chromium; do command -v $$bin >/dev/null || missing="$$missing $$bin"; done; \
+	for lang in osd fra deu spa ita por nld; do \
+	  tesseract --list-langs 2>/dev/null | grep -qx $$lang || missing="$$missing tesseract-ocr-$$lang"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing system packages (missing:$$missing)"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
