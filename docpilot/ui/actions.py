@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from docpilot import service
-from docpilot.errors import USER_ERRORS, LimitError
+from docpilot.errors import USER_ERRORS, LimitError, Stopped
 from docpilot.ui.approve import approve, zip_outputs
 from docpilot.ui.session import Session
 from docpilot.ui.text import mask_text
@@ -247,10 +247,18 @@ def _answer(pilot: Any, session: Session, text: str) -> None:
 
 
 def _stoppable(session: Session, plan: Callable[[Any], Any]) -> Any:
-    """``plan(stop)`` with a stop that Cancel can reach (:func:`stop_planning`); None when it was cancelled."""
+    """``plan(stop)`` with a stop that Cancel can reach (:func:`stop_planning`); None when it was cancelled.
+
+    Work that ends by raising the stop's cancellation (an answer being written) is cancelled too; a stop for
+    running out of time is raised for the caller to say.
+    """
     session.stop = stop = service.Stop()
     try:
         outcome = plan(stop)
+    except Stopped:
+        if not stop.cancelled:
+            raise
+        return None
     finally:
         session.stop = None
     return None if stop.cancelled else outcome

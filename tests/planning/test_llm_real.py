@@ -1,7 +1,9 @@
 """The real embedded model in the loops: self-correction of invalid plans, LLM-written programs.
 
-Slow on 2 cores (tens of seconds per call), so each test shares one loaded model and
-asserts the acceptance thresholds (≥4 of 5), reporting what each case did.
+Slow on 2 cores (tens of seconds per call), so each test shares one loaded model, reports what each case
+did, and asserts what the README says of it: at least 4 of 5 plans made invalid on purpose end verified, with
+the expected tools, after exactly one correction; at least 4 of 5 requests that need logic go through an
+LLM-written program and produce the right files.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from docpilot.errors import RepairFailed
 from docpilot.files import inspect_files
 from docpilot.llm.base import metered
 from docpilot.planning.llm_planner import LLMPlanner
+from docpilot.planning.outcome import WrittenProgram
 from docpilot.planning.planner import LazyRetriever, Planner
 from docpilot.planning.stats import Stats
 from docpilot.running.executor import Executor
@@ -63,7 +66,7 @@ def test_self_correction_with_the_real_model(llm: Any, retriever: LazyRetriever,
     files = inspect_files([make_pdf(["Agreement page one", "two", "three", "four"], name="contract.pdf")])
     tools = all_tools()
     results = []
-    for request, _expected in CORRECTION_CASES:
+    for request, expected in CORRECTION_CASES:
         stats = Stats()
         planner = LLMPlanner(metered(Injecting(llm), stats.usage), tools, retriever)
         try:
@@ -71,10 +74,11 @@ def test_self_correction_with_the_real_model(llm: Any, retriever: LazyRetriever,
         except RepairFailed as exc:
             verdict = exc.attempts[-1].result.verdict
         tasks = {s.task for s in verdict.plan.steps} if verdict.ok and verdict.plan else None
-        results.append((request, verdict.ok, tasks, stats.plan_corrections, stats.llm_calls))
+        results.append((request, verdict.ok, tasks, expected, stats.plan_corrections, stats.llm_calls))
     print("\nself-correction:", json.dumps(results, default=list))
-    verified = sum(ok for _, ok, _, corrections, _ in results if corrections >= 1)
-    assert verified >= 4, results
+    # the claim: verified, with the tools the request needs, after one correction (the injected page fixed)
+    fixed_once = [r for r in results if r[1] and r[2] == r[3] and r[4] == 1]
+    assert len(fixed_once) >= 4, results
 
 
 def _page_texts(path: str) -> list[str]:
@@ -116,7 +120,9 @@ def _logic_cases(make_pdf: Callable[..., str]) -> list[tuple[str, list[str], Cal
 
     def watermarked(result: dict) -> bool:
         pdfs = [p for p in result["outputs"] if p.endswith(".pdf")]
-        return bool(pdfs) and all(t.count("CONFIDENTIAL") >= 1 for t in _page_texts(pdfs[-1])[1:])
+        texts = _page_texts(pdfs[-1]) if pdfs else []
+        # every page: the first already says it once (the memo's own word), so the watermark makes it twice there
+        return len(texts) == 2 and texts[0].count("CONFIDENTIAL") >= 2 and texts[1].count("CONFIDENTIAL") >= 1
 
     return [
         ("If it has more than 10 pages compress it, otherwise add page numbers", [short], numbered),
@@ -138,12 +144,13 @@ def test_llm_written_programs_with_the_real_model(
     for n, (request, inputs, check) in enumerate(_logic_cases(make_pdf)):
         files = inspect_files(inputs)
         outcome = pilot.plan(request, files)
+        written = isinstance(outcome.work, WrittenProgram)  # a program the model wrote, not a plan of steps
         ok = False
         run_error = outcome.error
-        if outcome.ok and outcome.program:
+        if outcome.ok and written:
             run = pilot.run(outcome, files, tmp_path / f"out{n}")
             run_error = run.error
             ok = run.ok and check({"outputs": run.outputs})
-        results.append((request, ok, outcome.stats.code_revisions, run_error))
+        results.append((request, written, ok, outcome.stats.code_revisions, run_error))
     print("\nLLM-written programs:", json.dumps(results))
-    assert sum(ok for _, ok, _, _ in results) >= 4, results
+    assert sum(written and ok for _, written, ok, _, _ in results) >= 4, results

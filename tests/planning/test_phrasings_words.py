@@ -420,6 +420,30 @@ def test_locked_with_gives_the_password_of_an_encrypted_file() -> None:
     ]
 
 
+# The file's current password said as a state of the file: any subject, "is"/"was"/"has been"/"'s", any of the
+# words for locked, with/by/using, the quote (examples written for this rule, not taken from any bench)
+@pytest.mark.parametrize(
+    ("request_text", "password"),
+    [
+        ("The file's locked with 'Heron-31', unlock it", "Heron-31"),
+        ("It's encrypted using 'teal&Fox8'. Unlock it", "teal&Fox8"),
+        ("this report has been password protected with the password 'Quill-17', please unlock it", "Quill-17"),
+        ("My scan is secured by 'juniper 4'. Take the password off", "juniper 4"),
+        ("that one was protected with the passcode 'ZX-880', remove the password", "ZX-880"),
+    ],
+)
+def test_a_password_said_as_the_files_state_unlocks_it(request_text: str, password: str) -> None:
+    assert steps(request_text) == [("remove_password", {"password": password})]
+
+
+def test_a_password_said_as_the_files_state_opens_an_encrypted_file() -> None:
+    locked = {"paper.pdf": FileInfo("paper.pdf", "/x/paper.pdf", "pdf", pages=None, encrypted=True)}
+    assert steps("It's protected by 'Heron-31'. Delete page 3", locked) == [
+        ("remove_password", {"password": "Heron-31"}),
+        ("delete_pages", {"pages": "3"}),
+    ]
+
+
 @pytest.mark.parametrize(
     "request_text",
     [
@@ -430,6 +454,7 @@ def test_locked_with_gives_the_password_of_an_encrypted_file() -> None:
         "Throw away every even page, I scanned page 3 twice",  # a page said in the story
         "Delete page 2, I needed only the blank ones",
         "unlock it. This PDF is locked with 'abc123' in red",
+        "unlock it. The file's encrypted using 'Heron-31' twice",
     ],
 )
 def test_statements_with_more_meaning_are_handed_on(request_text: str) -> None:

@@ -117,9 +117,9 @@ def test_paraphrase_bench_bugs_stay_fixed() -> None:
     # "remove the highlights" must not delete the comments too
     assert steps("Remove the highlights.") == [("delete_annotations", {"pages": "all", "types": ["highlight"]})]
     # a second verb without a comma starts its own clause; the quoted password is the password, not a term
-    assert steps("scrub the metadata and then password protect it with 'vault77'") == [
+    assert steps("scrub the metadata and then password protect it with 'Heron-31'") == [
         ("sanitize", {}),
-        ("add_password", {"password": "vault77"}),
+        ("add_password", {"password": "Heron-31"}),
     ]
     # a password said and used by nothing hands the request on
     assert fast_reading("add page numbers; the password is 'x1'", ONE).plan is None

@@ -238,13 +238,46 @@ def local_app(tmp_path):
     running.close()
 
 
+class ModelCalls:
+    """How each of the app's model calls ended: "replied" or "stopped" (the real model, watched, not replaced)."""
+
+    def __init__(self, running, monkeypatch) -> None:
+        from docpilot.errors import Stopped
+
+        llm = running.pilot.pilot.planner.llm
+        chat = llm.chat
+        self.ends: list[str] = []
+
+        def watched(*args, **kwargs):
+            try:
+                reply = chat(*args, **kwargs)
+            except Stopped:
+                self.ends.append("stopped")
+                raise
+            self.ends.append("replied")
+            return reply
+
+        monkeypatch.setattr(llm, "chat", watched)
+
+
+def _plan_lock_free(running) -> bool:
+    """The model is not working for anyone: the app's planning lock can be taken at once."""
+    lock = running.pilot._plan_lock
+    if not lock.acquire(timeout=0.5):
+        return False
+    lock.release()
+    return True
+
+
 @pytest.mark.llm
 @pytest.mark.slow
-def test_browser_cancel_stops_llm_planning(local_app, shots, make_pdf):
-    """Issue F item 5: while the model plans, the phase shows in the chat only and Cancel stops it
-    within 2 s; the app is usable at once."""
+def test_browser_cancel_stops_llm_planning(local_app, shots, make_pdf, monkeypatch):
+    """Issue F item 5: while the model plans, the phase shows in the chat only; Cancel stops the model (its
+    call ends stopped, not with a reply), the chat says Stopped, and the app is usable at once. How fast the
+    chat says it is measured by ``bench/cancel.py``, not here."""
     expect = sync_api.expect
     running, _ = local_app
+    calls = ModelCalls(running, monkeypatch)
     deck = make_pdf(["Quarterly results.", "Outlook."], name="deck.pdf")
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
@@ -264,17 +297,18 @@ def test_browser_cancel_stops_llm_planning(local_app, shots, make_pdf):
         )
         assert all(o.startswith("chat:") for o in overlays), overlays  # the phase shows in the chat only
         time.sleep(2.0)  # the model is reading the request
+        assert calls.ends == [], calls.ends  # still working when Cancel is pressed
         page.screenshot(path=str(shots / "cancel-1-planning.png"), full_page=True)
-        clicked = time.monotonic()
         page.locator("#cancel").click()
-        expect(chat).to_contain_text("Stopped", timeout=10_000)
-        waited = time.monotonic() - clicked
-        print(f"\ncancel to message in the chat: {waited:.2f} s")
-        assert waited < 3.0  # 2 s for the model to stop, and the browser's round trips
+        expect(chat).to_contain_text("Stopped: I cancelled the planning", timeout=WAIT)
+        assert calls.ends == ["stopped"], calls.ends  # the model's call was stopped, it did not finish its plan
+        assert _plan_lock_free(running), "the model is still busy after Stopped"
+        expect(page.locator("#approve")).to_be_disabled()  # no plan came of it
         page.screenshot(path=str(shots / "cancel-2-stopped.png"), full_page=True)
 
         request.fill("rotate page 2")  # usable at once: the fast path plans it
         page.locator("#send").click()
+        expect(chat).to_contain_text("Rotate page 2 of deck.pdf", timeout=WAIT)
         expect(page.locator("#approve")).to_be_enabled(timeout=WAIT)
         browser.close()
 
@@ -393,4 +427,43 @@ def test_browser_cancel_stops_a_running_plan_and_the_session_goes_on(app, shots,
         expect(chat).to_contain_text("Done in 1 step", timeout=WAIT)
         expect(page.locator("#downloads")).to_contain_text("pdfjs__freeculture_rotated", timeout=WAIT)
         assert [d for d in root.iterdir() if d.is_dir() and not d.name.startswith(".")] == [folder]
+
+
+@pytest.mark.llm
+@pytest.mark.slow
+def test_browser_cancel_stops_an_answer_being_written(local_app, shots, guard, monkeypatch):
+    """Issue G: Cancel while the model writes an answer stops the model (its call ends stopped), the chat says
+    so, no answer or sources appear, and the same session asks again and gets its answer."""
+    expect = sync_api.expect
+    import functools
+
+    from docpilot import service
+
+    running, _ = local_app
+    calls = ModelCalls(running, monkeypatch)
+    # a machine busy with other work must not run into the 60 s of model time: stopping is what is tested here
+    monkeypatch.setattr(service, "Stop", functools.partial(service.Stop, limit=600))
+    source = guard(CONTRACT) if CONTRACT.exists() else pytest.skip("the corpus contract is needed")
+    question = "What must each party do with Confidential Information?"
+    with sync_api.sync_playwright() as p:
+        browser, page, chat = ask_in_browser(p, running.local_url, source, question)
+        expect(chat).to_contain_text("▍", timeout=240_000)  # the model is writing the answer
+        expect(page.locator("#cancel")).to_be_enabled()
+        page.screenshot(path=str(shots / "answer-cancel-1-writing.png"), full_page=True)
+        before = len(calls.ends)
+        page.locator("#cancel").click()
+        expect(chat).to_contain_text("Stopped: I stopped answering", timeout=WAIT)
+        assert calls.ends[before:] == ["stopped"], calls.ends  # the call writing it stopped; no other began
+        assert _plan_lock_free(running), "the model is still busy after Stopped"
+        expect(chat).not_to_contain_text("▍")  # the draft is gone
+        expect(chat).not_to_contain_text("Sources:")  # no answer with sources came of it
+        expect(page.locator("#sources")).not_to_be_visible()
+        page.screenshot(path=str(shots / "answer-cancel-2-stopped.png"), full_page=True)
+
+        page.locator("#request textarea").fill(question)  # the session goes on: the same question again
+        page.locator("#send").click()
+        expect(page.locator("#sources")).to_be_visible(timeout=240_000)
+        expect(chat).to_contain_text("keep Confidential Information secret", timeout=WAIT)
+        assert calls.ends[-1] == "replied", calls.ends
+        page.screenshot(path=str(shots / "answer-cancel-3-asked-again.png"), full_page=True)
         browser.close()

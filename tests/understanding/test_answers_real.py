@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from docpilot.understanding.answer import ask_files
+from docpilot.understanding.answer import NOT_SAID, ask_files
 
 
 def test_the_model_answers_from_cited_evidence(llm, synthetic, tmp_path: Path) -> None:
@@ -26,3 +26,12 @@ def test_instructions_inside_a_document_do_not_change_the_answer(llm, make_pdf, 
     answer = ask_files("What was the revenue in the third quarter?", {"report.pdf": path}, llm, tmp_path / "c")
     assert "52" in answer.answer and "42" not in answer.answer, answer.answer
     assert all(c["page"] == 1 for c in answer.citations), answer.citations
+
+
+def test_nothing_relevant_means_the_document_does_not_say(llm, make_pdf, tmp_path: Path) -> None:
+    """With a model, a question the document has nothing on is answered "The document does not say." and is not
+    counted as an answer (without a model the closest passage is shown instead, marked so: test_answers.py)."""
+    path = make_pdf(["Minutes of the garden club. We planted tulips."], name="minutes.pdf")
+    answer = ask_files("What is the airspeed velocity of a swallow?", {"minutes.pdf": path}, llm, tmp_path / "c")
+    assert answer.answer == NOT_SAID and not answer.found, answer
+    assert answer.llm_calls >= 1  # the model read the evidence and found nothing there

@@ -341,7 +341,7 @@ def _understood(
         if not clause or _only_a_file(clause, pdfs if grounding.mentioned or len(pdfs) == 1 else []):
             continue  # "In the exhibits file, redact …": which file, said apart from what to do
         locked = _LOCKED_WITH.fullmatch(clause)
-        if locked:  # "This PDF is locked with 'abc123', unlock it"
+        if locked:  # "This PDF is locked with 'abc123', unlock it": the password the file has now
             password = req.quotes[int(locked.group(1)[1:-1])]
             continue
         found, spans, left = _read(clause, ctx, req.quotes, files) if not _SAID_OF.match(clause) else (None, [], [])
@@ -922,10 +922,14 @@ _OUTPUT_ONLY = re.compile(
 )
 
 
-# "This PDF is locked with 'abc123'": the file's password, said without the word "password" (quoted only)
+# The file's current password said as a state of the file, quoted, without the word "password" needed: "This PDF
+# is locked with 'pw'", "the file's encrypted using 'pw'", "my scan has been protected by the password 'pw'". A
+# subject (it, this, that, or a determiner and a noun), a verb of being (or 's), the state, then the quote.
 _LOCKED_WITH = re.compile(
-    r"(?:(?:and|but|so)\s+)?(?:(?:it|this|the\s+\w+|this\s+\w+|my\s+\w+)\s+(?:is|was|'s)|it's)\s+"
-    r"(?:locked|protected|encrypted|secured|password-protected)\s+(?:with|by|using)\s+(?:the\s+password\s+)?(⟦\d+⟧)",
+    r"(?:(?:and|but|so)\s+)?(?:it|this|that|(?:the|this|that|my|our|your)\s+\w+)"
+    r"(?:\s+(?:is|was|has\s+been|is\s+currently)|['\u2019]s)\s+"
+    r"(?:locked|protected|encrypted|secured|password[-\s]protected)\s+(?:with|by|using)\s+"
+    r"(?:(?:the|a|its)\s+)?(?:(?:password|passcode|passphrase)\s+)?(⟦\d+⟧)",
     re.IGNORECASE,
 )
 

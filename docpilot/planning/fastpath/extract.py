@@ -332,7 +332,7 @@ def password_in(clause: str, quotes: list[str]) -> str | None:
             return raw
     given = re.search(r"\b(?:protect|encrypt|lock)\w*\b.*?\bwith\s+(?:the\s+)?(⟦\d+⟧)", clause, re.IGNORECASE)
     if given:
-        return quotes[int(given.group(1)[1:-1])]  # "password protect it with 'vault77'"
+        return quotes[int(given.group(1)[1:-1])]  # "password protect it with 'Heron-31'"
     keyed = _KEYED_WITH.search(clause)
     if keyed:  # "password protect this with Tulip#2291", "unlock it with otter55"
         return keyed.group(1).rstrip(".")
