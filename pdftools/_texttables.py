@@ -245,9 +245,21 @@ def _camelot_columns(page: pymupdf.Page, areas: list[str]) -> dict[str, list[tup
         with tempfile.TemporaryDirectory(prefix="docpilot-tables-") as folder:
             path = Path(folder) / "page.pdf"
             single.save(str(path))
-            with warnings.catch_warnings():  # "No tables found in table area …" is an answer here
-                warnings.simplefilter("ignore")
-                found = camelot.read_pdf(str(path), pages="1", flavor="stream", table_areas=areas)
+
+            def read(group: list[str]) -> list[Any]:
+                with warnings.catch_warnings():  # "No tables found in table area …" is an answer here
+                    warnings.simplefilter("ignore")
+                    return list(camelot.read_pdf(str(path), pages="1", flavor="stream", table_areas=group))
+
+            found: list[Any] = []
+            try:
+                found = read(areas)
+            except Exception:  # noqa: BLE001 - camelot fails on an area with no text lines in it: read each alone
+                for area in areas:
+                    try:
+                        found += read([area])
+                    except Exception:  # noqa: BLE001 - that area is no table
+                        continue
     finally:
         single.close()
     out: dict[str, list[tuple[float, float]]] = {}

@@ -236,3 +236,16 @@ def test_a_lean_sandbox_preloads_what_reading_by_alignment_imports(real, tmp_pat
         if mods:
             late[name] = mods
     assert not late, f"modules imported after the sandbox's preloading: {late}"
+
+
+def test_a_book_page_camelot_cannot_read_is_no_table_not_a_failure() -> None:
+    """camelot raises TypeError on a table area with no text lines in it (a page of pdfjs__freeculture.pdf):
+    that area is no table, the other areas are still read, and Word conversion of the book does not fail."""
+    from pdftools._texttables import find_text_tables
+
+    book = CORPUS / "real" / "pdfjs__freeculture.pdf"
+    if not book.exists():
+        pytest.skip("../shared/corpus is not beside the project")
+    with pymupdf.open(book) as doc:
+        found = [table for page in doc for table in find_text_tables(page)]
+    assert found, "the book's real tables are still found"

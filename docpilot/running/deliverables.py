@@ -10,6 +10,7 @@ chain of edits does not make ``contract_redacted_watermarked_protected.pdf``.
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 from collections.abc import Iterable
 from pathlib import Path
@@ -136,7 +137,9 @@ def deliver(items: Iterable[Item], out_dir: str | Path, move_from: Path | None =
     created = not target_dir.exists()
     target_dir.mkdir(parents=True, exist_ok=True)
     sweep_stale(target_dir)
-    staging = hold_new_folder(target_dir, STAGING)
+    # made and locked under a name no sweep matches, then renamed: a sweep beside it (another run delivering into
+    # the same folder) never sees a staging folder whose lock is not taken yet
+    staging = hold_new_folder(target_dir, ".docpilot-new-", final_name=f"{STAGING}{secrets.token_hex(8)}")
     delivered: list[Path] = []
     try:
         staged: list[tuple[Path, str]] = []

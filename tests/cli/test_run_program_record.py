@@ -35,7 +35,7 @@ class ProgramPilot:
         outcome.set_program(Draft("pages = count_pages(file=FILES[0])\n"), "1. Count the pages, then …")
         return outcome
 
-    def run(self, outcome: PlanOutcome, files: dict[str, Any], out_dir: str | Path) -> RunOutcome:
+    def run(self, outcome: PlanOutcome, files: dict[str, Any], out_dir: str | Path, stop: Any = None) -> RunOutcome:
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         result = out / "deal_numbered.pdf"
