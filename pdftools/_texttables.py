@@ -255,9 +255,9 @@ def _camelot_columns(page: pymupdf.Page, areas: list[str]) -> dict[str, list[tup
             try:
                 found = read(areas)
             except Exception:  # noqa: BLE001 - camelot fails on an area with no text lines in it: read each alone
-                for area in areas:
+                for one in areas:
                     try:
-                        found += read([area])
+                        found += read([one])
                     except Exception:  # noqa: BLE001 - that area is no table
                         continue
     finally:
