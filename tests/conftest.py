@@ -209,3 +209,16 @@ def outside() -> Iterator[Path]:
     folder.chmod(0o1777)
     yield folder
     shutil.rmtree(folder, ignore_errors=True)
+
+
+def words(text: str, shortest: int = 1) -> list[str]:
+    """The words of ``text`` (letters only, NFKC so "ﬁ" reads "fi", lower case) of at least ``shortest`` letters."""
+    return re.findall(rf"[^\W\d_]{{{shortest},}}", unicodedata.normalize("NFKC", text).lower())
+
+
+def word_recall(expected: str, found: str, shortest: int = 1) -> float:
+    """Share of the expected words (with repeats) that the found text holds: what OCR is judged by."""
+    from collections import Counter
+
+    want = Counter(words(expected, shortest))
+    return sum((want & Counter(words(found, shortest))).values()) / max(sum(want.values()), 1)

@@ -4,14 +4,12 @@ every corpus file: scans get smaller, OCR still reads them, text layers survive,
 from __future__ import annotations
 
 import io
-import re
-import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
 import pymupdf
 import pytest
-from conftest import CORPUS
+from conftest import CORPUS, word_recall
 from PIL import Image
 
 from pdftools.errors import EncryptedPdfError
@@ -33,20 +31,8 @@ def render(path: str, index: int, dpi: int) -> Image.Image:
         return Image.frombytes("RGB", (pix.width, pix.height), pix.samples)
 
 
-def words(text: str) -> list[str]:
-    return re.findall(r"[^\W\d_]{2,}", unicodedata.normalize("NFKC", text).lower())  # "ﬁ" read as "fi"
-
-
 def recall(expected: str, found: str) -> float:
-    pool: dict[str, int] = {}
-    for word in words(found):
-        pool[word] = pool.get(word, 0) + 1
-    hits = 0
-    for word in words(expected):
-        if pool.get(word, 0) > 0:
-            pool[word] -= 1
-            hits += 1
-    return hits / len(words(expected))
+    return word_recall(expected, found, shortest=2)
 
 
 SCANNED = [("contract.pdf", 0), ("contract.pdf", 1), ("annual_report.pdf", 0)]

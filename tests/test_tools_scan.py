@@ -4,14 +4,13 @@ orientation (fix_orientation, detect_orientation), skew (deskew) and OCR languag
 from __future__ import annotations
 
 import io
-import re
-import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pymupdf
 import pytest
+from conftest import word_recall, words
 from PIL import Image, ImageChops
 
 from pdftools import ToolArgumentError, _ocr, _scan, all_tools, call_tool
@@ -77,21 +76,8 @@ def prose_pdf(text: str, path: Path) -> str:
     return str(path)
 
 
-def words(text: str) -> list[str]:
-    return re.findall(r"[^\W\d_]+", unicodedata.normalize("NFKC", text).lower())  # "ﬁ" read as "fi"
-
-
 def recall(expected: str, found: str) -> float:
-    """Share of the expected words (with repeats) that the found text holds."""
-    pool: dict[str, int] = {}
-    for word in words(found):
-        pool[word] = pool.get(word, 0) + 1
-    hits = 0
-    for word in words(expected):
-        if pool.get(word, 0) > 0:
-            pool[word] -= 1
-            hits += 1
-    return hits / len(words(expected))
+    return word_recall(expected, found)
 
 
 def needs_languages(*codes: str) -> None:
