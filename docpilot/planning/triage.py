@@ -51,14 +51,19 @@ def vague_suggestions(text: str, files: dict[str, FileInfo]) -> list[str] | None
     for info in files.values():
         if info.kind != "pdf" or info.problem or info.encrypted:
             continue
-        size = os.path.getsize(info.path)
-        with pymupdf.open(info.path) as doc:
-            pages = list(doc)[:50]
-            blank = [
-                p.number + 1 for p in pages if not p.get_text().strip() and not p.get_images() and not p.get_drawings()
-            ]
-            turned = [p.number + 1 for p in pages if p.rotation]
-            numbered = sum(bool(re.search(r"^\s*\d+\s*$", p.get_text(), re.M)) for p in pages)
+        try:
+            size = os.path.getsize(info.path)
+            with pymupdf.open(info.path) as doc:
+                pages = list(doc)[:50]
+                blank = [
+                    p.number + 1
+                    for p in pages
+                    if not p.get_text().strip() and not p.get_images() and not p.get_drawings()
+                ]
+                turned = [p.number + 1 for p in pages if p.rotation]
+                numbered = sum(bool(re.search(r"^\s*\d+\s*$", p.get_text(), re.M)) for p in pages)
+        except (OSError, RuntimeError):  # gone or unreadable since it was inspected: nothing to suggest from it
+            continue
         if size > 1_000_000:
             suggestions.append(f"compress {info.name} ({size / 1e6:.1f} MB; it may shrink)")
         if blank:
