@@ -16,6 +16,8 @@ import types
 import typing
 from typing import Any
 
+from .words import Named
+
 __all__ = ["exact_values", "is_exact", "PageSelection"]
 
 _NONE = type(None)
@@ -40,7 +42,8 @@ def is_exact(annotation: Any, value: Any) -> bool:
     args = typing.get_args(annotation)
     if origin is typing.Annotated:
         # Only metadata that cannot change the value (our marker); constraints go to pydantic.
-        return all(isinstance(meta, PageSelection) for meta in annotation.__metadata__) and is_exact(args[0], value)
+        markers = (PageSelection, Named)
+        return all(isinstance(meta, markers) for meta in annotation.__metadata__) and is_exact(args[0], value)
     if origin is typing.Union or origin is types.UnionType:
         return any(is_exact(arg, value) for arg in args)
     if origin is typing.Literal:

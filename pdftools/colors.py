@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+from typing import Annotated
 
 import pymupdf
 
 from .errors import ToolArgumentError
+from .words import Named
 
-__all__ = ["COLORS", "parse_color"]
+__all__ = ["COLORS", "Color", "ColorName", "color_names", "parse_color"]
 
 # Print-friendly tones for the common names; any other PyMuPDF colour name works too.
 COLORS: dict[str, tuple[float, float, float]] = {
@@ -28,6 +30,18 @@ COLORS: dict[str, tuple[float, float, float]] = {
     "yellow": (0.95, 0.85, 0.1),
     "purple": (0.5, 0.2, 0.6),
 }
+
+# A colour argument: one of the names above, a PyMuPDF colour name, "#rrggbb" or "r,g,b".
+
+
+def color_names() -> tuple[str, ...]:
+    """Every colour name :func:`parse_color` knows: ours, then PyMuPDF's (without its numbered shades)."""
+    return (*COLORS, *(name for name in pymupdf.pdfcolor if not name[-1].isdigit()))
+
+
+_NAMES = Named("colour", color_names)
+Color = Annotated[str | None, _NAMES]
+ColorName = Annotated[str, _NAMES]  # a colour argument with a default colour
 
 _HEX = re.compile(r"^#?([0-9a-f]{6}|[0-9a-f]{3})$")
 

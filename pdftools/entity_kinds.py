@@ -14,11 +14,13 @@ Three families, one name space:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Annotated
 
 from .errors import ToolArgumentError
 from .patterns import CATEGORIES, normalize_category
+from .words import Named
 
-__all__ = ["ALL_KINDS", "NER_KINDS", "LAYOUT_KINDS", "PII_KINDS", "resolve_kinds", "describe_kinds"]
+__all__ = ["Kinds", "ALL_KINDS", "NER_KINDS", "LAYOUT_KINDS", "PII_KINDS", "resolve_kinds", "describe_kinds"]
 
 NER_KINDS: tuple[str, ...] = ("person", "organization", "party")
 LAYOUT_KINDS: tuple[str, ...] = ("heading",)
@@ -26,6 +28,9 @@ ALL_KINDS: tuple[str, ...] = CATEGORIES + NER_KINDS + LAYOUT_KINDS
 # What "PII" means here: names, addresses, dates (of birth among them), ID numbers, emails, phones,
 # account and card numbers, SSNs.
 PII_KINDS: tuple[str, ...] = ("person", "address", "date", "id", "email", "phone", "account", "card", "ssn")
+
+# A kinds argument: one kind or several, by the names above ("pii" for all of PII_KINDS).
+Kinds = Annotated[str | list[str] | None, Named("kind", lambda: (*ALL_KINDS, "pii"), many=True)]
 
 _ALIASES = {
     "persons": "person",

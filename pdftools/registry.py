@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from .argcheck import exact_values
 from .errors import ToolArgumentError, UnknownToolError
+from .words import Words
 
 if typing.TYPE_CHECKING:  # pydantic loads on first need: a tool run with well-typed arguments never needs it
     from pydantic import BaseModel, ValidationError
@@ -130,6 +131,8 @@ class Tool:
         makes: FileKind = "pdf",
         converts_to: str | None = None,
         idempotent: bool = False,
+        say: str = "",
+        words: Words | None = None,
     ) -> None:
         self.name = name
         self.func = func
@@ -151,6 +154,8 @@ class Tool:
         self.makes = makes  # what the result is
         self.converts_to = converts_to  # the format a conversion tool writes ("docx", "png" …)
         self.idempotent = idempotent  # a second run on its own result changes nothing (asked twice = once)
+        self.say = say or name.replace("_", " ").capitalize()  # the head of the sentence that commands it
+        self.words = words or Words()  # the words people name it by
 
     def pages_after(self, values: dict[str, Any], pages_in: int | None, files_sum: int | None) -> int | None:
         """The page count of the PDF this step returns, or None when it cannot be known in advance."""
@@ -348,6 +353,8 @@ def tool(
     makes: FileKind | None = None,
     converts_to: str | None = None,
     idempotent: bool = False,
+    say: str = "",
+    words: Words | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register a function as a tool, with the facts the rest of DocPilot reads about it.
 
@@ -375,6 +382,11 @@ def tool(
         converts_to: For a conversion, the format it writes ("docx", "png" …).
         idempotent: Running it again on its own result changes nothing (setting pages upright,
             straightening): the same step asked twice in one request is done once.
+        say: The head of the command sentence in DocPilot's tool language, with ``{arg}`` slots and
+            ``[ … ]`` around optional parts: ``"Delete {pages}"``, ``"Redact[ {terms}][ every
+            {categories}]"``. Arguments not in it follow as " on <pages>", " of <file>" and
+            " with <argument> <value>, …" (:mod:`docpilot.planning.language`). Default: the name.
+        words: The words people use for the tool (:class:`~pdftools.words.Words`).
     """
 
     def register(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -422,7 +434,10 @@ def tool(
             makes=result_kind,
             converts_to=converts_to,
             idempotent=idempotent,
+            say=say,
+            words=words,
         )
+        _check_say(name, say, fields)
         if name in _REGISTRY and _REGISTRY[name].func is not func:
             raise TypeError(f"tool {name} is registered twice")
         _REGISTRY[name] = entry
@@ -451,6 +466,26 @@ def _check_facts(
     undeclared = [n for n in fields if "password" in n and n not in secrets]
     if undeclared:
         raise TypeError(f"tool {name}: arguments {undeclared} look secret; list them in secrets=")
+
+
+_SLOT = re.compile(r"\{(\w+)(?::(\w+))?\}")
+
+
+def _check_say(name: str, say: str, fields: dict[str, Any]) -> None:
+    """A sentence head names only real arguments, each once, with balanced optional parts."""
+    slots = [m.group(1) for m in _SLOT.finditer(say)]
+    unknown = [s for s in slots if s not in fields]
+    if unknown:
+        raise TypeError(f"tool {name}: say names unknown arguments {unknown}")
+    if len(set(slots)) != len(slots):
+        raise TypeError(f"tool {name}: say names an argument twice")
+    depth = 0
+    for char in say:
+        depth += {"[": 1, "]": -1}.get(char, 0)
+        if depth not in (0, 1):
+            raise TypeError(f"tool {name}: say's optional parts [ … ] are unbalanced or nested")
+    if depth:
+        raise TypeError(f"tool {name}: say's optional parts [ … ] are unbalanced")
 
 
 def unregister(name: str) -> None:

@@ -20,6 +20,7 @@ from .errors import PdfToolError, ToolArgumentError
 from .pages import Pages, describe_pages, parse_pages
 from .paths import atomic_target, input_path, output_path
 from .registry import IMAGE_LIBRARIES, tool
+from .words import Words
 
 __all__ = [
     "convert_to_docx",
@@ -43,6 +44,8 @@ __all__ = [
     secrets=("password",),
     result_name="word_file",
     converts_to="docx",
+    say="Convert it to Word",
+    words=Words(verbs=("convert", "export"), nouns=("word", "docx", "word document"), makes=("word file",)),
 )
 def convert_to_docx(file: str, pages: Pages = "all", password: str | None = None, output: str | None = None) -> str:
     """Convert a PDF to an editable Word document (.docx), keeping paragraphs, tables and images.
@@ -75,6 +78,8 @@ def convert_to_docx(file: str, pages: Pages = "all", password: str | None = None
     secrets=("password",),
     result_name="slides",
     converts_to="pptx",
+    say="Convert it to PowerPoint",
+    words=Words(verbs=("convert", "export", "turn"), nouns=("powerpoint", "pptx", "slides", "deck"), makes=("slides",)),
 )
 def convert_to_pptx(file: str, pages: Pages = "all", password: str | None = None, output: str | None = None) -> str:
     """Convert a PDF to a PowerPoint deck (.pptx): one slide per page, showing the page as a picture.
@@ -116,6 +121,8 @@ def convert_to_pptx(file: str, pages: Pages = "all", password: str | None = None
     secrets=("password",),
     result_name="workbook",
     converts_to="xlsx",
+    say="Put the tables into an Excel workbook",
+    words=Words(verbs=("convert", "export"), nouns=("excel", "xlsx", "spreadsheet", "workbook")),
 )
 def convert_to_xlsx(file: str, pages: Pages = "all", password: str | None = None, output: str | None = None) -> str:
     """Convert the tables in a PDF to an Excel workbook (.xlsx), one sheet per table.
@@ -191,6 +198,8 @@ def _page_images(
     secrets=("password",),
     result_name="png_images",
     converts_to="png",
+    say="Save the pages as PNG images",
+    words=Words(verbs=("convert", "save", "export"), nouns=("png",), makes=("images",)),
 )
 def convert_to_png(
     file: str,
@@ -223,6 +232,8 @@ def convert_to_png(
     secrets=("password",),
     result_name="jpeg_images",
     converts_to="jpeg",
+    say="Save the pages as JPEG images",
+    words=Words(verbs=("convert", "save", "export"), nouns=("jpeg", "jpg"), makes=("images",)),
 )
 def convert_to_jpeg(
     file: str,
@@ -260,6 +271,8 @@ def convert_to_jpeg(
     secrets=("password",),
     result_name="tiff_image",
     converts_to="tiff",
+    say="Save the pages as one TIFF image",
+    words=Words(verbs=("convert", "save", "export"), nouns=("tiff", "tif")),
 )
 def convert_to_tiff(
     file: str,
@@ -313,6 +326,8 @@ def _write_text(target: Path, text: str) -> None:
     secrets=("password",),
     result_name="text_file",
     converts_to="text",
+    say="Convert it to a text file",
+    words=Words(verbs=("convert", "export"), nouns=("text file", "txt", "plain text")),
 )
 def convert_to_text(file: str, pages: Pages = "all", password: str | None = None, output: str | None = None) -> str:
     """Save the text of a PDF as a plain UTF-8 text file (.txt), pages separated by a form feed.
@@ -349,6 +364,8 @@ def convert_to_text(file: str, pages: Pages = "all", password: str | None = None
     result_name="markdown_file",
     converts_to="markdown",
     needs=("camelot",),
+    say="Convert it to Markdown",
+    words=Words(verbs=("convert", "export"), nouns=("markdown", "md")),
 )
 def convert_to_markdown(file: str, pages: Pages = "all", password: str | None = None, output: str | None = None) -> str:
     """Convert a PDF to Markdown (.md): headings, paragraphs, lists and tables.
@@ -383,6 +400,8 @@ def convert_to_markdown(file: str, pages: Pages = "all", password: str | None = 
     explain="Make one PDF from the images {images}, one image per page",
     needs=IMAGE_LIBRARIES,
     result_name="combined",
+    say="Make one PDF from the images {images}",
+    words=Words(verbs=("combine", "make", "turn"), nouns=("images", "photos", "scans"), makes=("pdf",)),
 )
 def images_to_pdf(
     images: list[str],

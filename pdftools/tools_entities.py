@@ -14,9 +14,10 @@ from typing import Any
 from . import hosted
 from .docio import open_pdf
 from .entity_finders import entity_matches, model_kinds
-from .entity_kinds import ALL_KINDS, resolve_kinds
+from .entity_kinds import ALL_KINDS, Kinds, resolve_kinds
 from .pages import Pages, parse_pages
 from .registry import generic_answer, tool
+from .words import Words
 
 __all__ = ["find_entities"]
 
@@ -44,10 +45,12 @@ def _find_entities_answer(value: Any) -> str:
     explain="Find [{categories} ]in {file}[ on {pages}]",
     result_name="entities",
     answer=_find_entities_answer,
+    say="Find the entities",
+    words=Words(verbs=("find", "list", "identify"), nouns=("names", "entities", "emails", "phone numbers", "dates")),
 )
 def find_entities(
     file: str,
-    categories: str | list[str] | None = None,
+    categories: Kinds = None,
     pages: Pages = "all",
 ) -> list[dict]:
     """Find people, organisations, parties, addresses, dates, emails, phones, ID numbers and more.

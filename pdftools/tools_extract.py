@@ -23,6 +23,7 @@ from .errors import ToolArgumentError
 from .pages import Pages, describe_pages, parse_pages
 from .paths import atomic_target, output_path, unique_path
 from .registry import tool
+from .words import Words
 
 __all__ = ["extract_text", "extract_tables", "extract_images", "extract_attachments", "get_outline", "ocr"]
 
@@ -40,6 +41,8 @@ _TEXT_FLAGS = pymupdf.TEXTFLAGS_TEXT & ~pymupdf.TEXT_PRESERVE_LIGATURES  # "ﬁ"
     explain="Save the text of {pages} of {file} as a text file",
     makes="text",
     result_name="text_file",
+    say="Save the text",
+    words=Words(verbs=("extract", "save", "pull out"), nouns=("text",), makes=("text file",)),
 )
 def extract_text(file: str, pages: Pages = "all", output: str | None = None) -> str:
     """Save the text of a PDF's pages, in reading order, to a .txt file.
@@ -79,6 +82,8 @@ def extract_text(file: str, pages: Pages = "all", output: str | None = None) -> 
     explain="Read the tables on {pages} of {file}",
     needs=("pymupdf.table", "camelot"),
     result_name="tables",
+    say="Read the tables",
+    words=Words(verbs=("read", "extract", "list"), nouns=("tables", "table")),
 )
 def extract_tables(file: str, pages: Pages = "all") -> list[dict[str, Any]]:
     """Find tables in a PDF and return their cells row by row.
@@ -137,6 +142,8 @@ def _image_bytes(doc: pymupdf.Document, xref: int, smask: int) -> tuple[bytes, s
     explain="Save the images on {pages} of {file} as image files",
     makes="image",
     result_name="images",
+    say="Save the images",
+    words=Words(verbs=("extract", "save", "pull out"), nouns=("images", "pictures", "photos")),
 )
 def extract_images(file: str, pages: Pages = "all", min_size: int = 50) -> list[str]:
     """Save the pictures embedded in a PDF as image files.
@@ -214,6 +221,8 @@ def _attachments(doc: pymupdf.Document) -> list[tuple[str, bytes]]:
     explain="Save the files attached to {file}",
     makes="any",
     result_name="attachments",
+    say="Save the attached files",
+    words=Words(verbs=("extract", "save", "pull out"), nouns=("attachments", "attached files", "embedded files")),
 )
 def extract_attachments(file: str) -> list[str]:
     """Save the files embedded in (attached to) a PDF.
@@ -242,7 +251,12 @@ def extract_attachments(file: str) -> list[str]:
 
 
 @tool(
-    kind="value", category="extract", explain="List the bookmarks (table of contents) of {file}", result_name="outline"
+    kind="value",
+    category="extract",
+    explain="List the bookmarks (table of contents) of {file}",
+    result_name="outline",
+    say="List the bookmarks",
+    words=Words(verbs=("list", "show", "get"), nouns=("bookmarks", "outline", "table of contents")),
 )
 def get_outline(file: str) -> list[dict[str, Any]]:
     """List a PDF's bookmarks (table of contents / outline).
@@ -268,6 +282,10 @@ def get_outline(file: str) -> list[dict[str, Any]]:
     explain="Recognise the text on {pages} of {file} with OCR so it becomes searchable[ (language {language})]",
     result_name="searchable",
     needs=("numpy", "lzma", "py3langid.langid"),
+    say="Make the text searchable with OCR",
+    words=Words(
+        verbs=("ocr", "recognise", "recognize"), nouns=("ocr", "searchable", "text layer"), makes=("searchable",)
+    ),
 )
 def ocr(
     file: str,

@@ -14,6 +14,7 @@ from .effects import selected
 from .pages import Pages, fixed_pages, parse_pages
 from .paths import check_pdf_bytes, input_path, output_path
 from .registry import tool
+from .words import Words
 
 __all__ = ["extract_pages"]
 
@@ -24,6 +25,8 @@ __all__ = ["extract_pages"]
     explain="Make a new PDF from {pages} of {file}",
     result_name="extracted",
     page_effect=selected("pages"),
+    say="Extract {pages}",
+    words=Words(verbs=("extract", "keep", "pull out", "take"), nouns=("pages", "page"), makes=("new pdf",)),
 )
 def extract_pages(file: str, pages: Pages, output: str | None = None) -> str:
     """Make a new PDF holding only the chosen pages, in the order given.

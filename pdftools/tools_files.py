@@ -10,11 +10,19 @@ from .docio import open_pdf, write_pdf
 from .errors import ToolArgumentError
 from .paths import atomic_target, input_path, output_path
 from .registry import tool
+from .words import Words
 
 __all__ = ["duplicate", "rename", "count_pages", "get_metadata", "set_metadata"]
 
 
-@tool(kind="pdf", category="files", explain="Make a copy of {file}[ named {output}]", result_name="copy")
+@tool(
+    kind="pdf",
+    category="files",
+    explain="Make a copy of {file}[ named {output}]",
+    result_name="copy",
+    say="Make a copy",
+    words=Words(verbs=("copy", "duplicate"), nouns=("copy", "duplicate", "backup")),
+)
 def duplicate(file: str, output: str | None = None) -> str:
     """Make an exact copy of a file.
 
@@ -43,6 +51,8 @@ def _count_pages_answer(value: Any) -> str:
     secrets=("password",),
     result_name="page_count",
     answer=_count_pages_answer,
+    say="Count the pages",
+    words=Words(verbs=("count",), nouns=("page count", "pages", "length")),
 )
 def count_pages(file: str, password: str | None = None) -> int:
     """Count the pages of a PDF.
@@ -58,7 +68,14 @@ def count_pages(file: str, password: str | None = None) -> int:
         return doc.page_count
 
 
-@tool(kind="pdf", category="files", explain="Save a copy of {file} named {new_name}", result_name="renamed")
+@tool(
+    kind="pdf",
+    category="files",
+    explain="Save a copy of {file} named {new_name}",
+    result_name="renamed",
+    say="Rename it to {new_name}",
+    words=Words(verbs=("rename", "call"), nouns=("name", "file name")),
+)
 def rename(file: str, new_name: str) -> str:
     """Give a file a new name (a renamed copy; the original stays as it is).
 
@@ -107,6 +124,8 @@ def _iso_date(value: str) -> str:
     explain="Read the properties (title, author, dates) of {file}",
     secrets=("password",),
     result_name="properties",
+    say="Read the properties",
+    words=Words(verbs=("read", "show", "get"), nouns=("properties", "metadata", "title", "author")),
 )
 def get_metadata(file: str, password: str | None = None) -> dict:
     """Read a PDF's document properties: title, author, dates, page count, encryption.
@@ -146,6 +165,10 @@ def get_metadata(file: str, password: str | None = None) -> dict:
     explain="Set the properties of {file}:[ title {title}][, author {author}][, subject {subject}]"
     "[, keywords {keywords}]",
     result_name="retitled",
+    say="Set the properties",
+    words=Words(
+        verbs=("set", "change", "update"), nouns=("title", "author", "subject", "keywords", "properties", "metadata")
+    ),
 )
 def set_metadata(
     file: str,

@@ -28,6 +28,7 @@ from .docio import open_pdf, write_pdf
 from .errors import PdfToolError, ToolArgumentError
 from .paths import output_path
 from .registry import tool
+from .words import Words
 
 __all__ = ["read_form", "fill_form", "flatten_form"]
 
@@ -53,7 +54,14 @@ def _describe(f: FormField, captions: list[str | None]) -> dict[str, Any]:
     return entry
 
 
-@tool(kind="value", category="forms", explain="Read the form fields of {file}", result_name="form_values")
+@tool(
+    kind="value",
+    category="forms",
+    explain="Read the form fields of {file}",
+    result_name="form_values",
+    say="Read the form fields",
+    words=Words(verbs=("read", "list", "show"), nouns=("form", "fields", "form fields")),
+)
 def read_form(file: str) -> list[dict[str, Any]]:
     """List the fillable form fields of a PDF with their current values.
 
@@ -157,7 +165,14 @@ def _same(f: FormField, planned: Any) -> bool:
     return got == planned
 
 
-@tool(kind="pdf", category="forms", explain="Fill the form in {file}: {values}", result_name="filled")
+@tool(
+    kind="pdf",
+    category="forms",
+    explain="Fill the form in {file}: {values}",
+    result_name="filled",
+    say="Fill the form with {values}",
+    words=Words(verbs=("fill", "complete", "enter"), nouns=("form", "fields"), makes=("filled",)),
+)
 def fill_form(
     file: str,
     values: dict[str, str | bool | int | float],
@@ -251,6 +266,8 @@ def _redraw_stale(doc: pymupdf.Document, fields: dict[str, FormField], skip: set
     category="forms",
     explain="Flatten the form in {file} so its fields can no longer be edited",
     result_name="flattened",
+    say="Flatten the form",
+    words=Words(verbs=("flatten", "lock"), nouns=("form", "fields"), makes=("flattened",)),
 )
 def flatten_form(file: str, output: str | None = None) -> str:
     """Flatten a form: field values become ordinary page content and can no longer be edited.

@@ -12,13 +12,15 @@ from typing import Any, Literal
 import pymupdf
 
 from ._marking import NoMatchError, locate
-from .colors import parse_color
+from .colors import Color, parse_color
 from .docio import open_pdf, write_pdf
+from .entity_kinds import Kinds
 from .errors import ToolArgumentError
 from .pages import Pages, describe_pages, parse_pages
 from .paths import output_path
 from .registry import generic_answer, tool
 from .textmatch import Targets, find_matches, page_text
+from .words import Words
 
 __all__ = [
     "search_text",
@@ -33,7 +35,7 @@ __all__ = [
 MAX_LISTED = 200  # matches listed by search_text; the count and pages are always complete
 
 Terms = str | list[str] | None
-Categories = str | list[str] | None
+Categories = Kinds
 Position = Literal["top-left", "top-right", "bottom-left", "bottom-right", "center"]
 
 # Friendly names for annotation types (read_annotations / delete_annotations).
@@ -99,6 +101,8 @@ def _search_text_answer(value: Any) -> str:
     explain="Search {file} for [{terms}][ {categories}][ the pattern {regex}] on {pages}",
     result_name="matches",
     answer=_search_text_answer,
+    say="Search for[ {terms}][ every {categories}][ the pattern {regex}]",
+    words=Words(verbs=("search", "find", "look for", "list"), nouns=("matches", "mentions", "occurrences")),
 )
 def search_text(
     file: str,
@@ -157,7 +161,7 @@ def _mark(
     pages: Pages,
     case_sensitive: bool,
     whole_words: bool,
-    color: str | None,
+    color: Color,
     output: str | None,
 ) -> str:
     rgb = parse_color(color, (0, 0, 0)) if color else None
@@ -209,6 +213,8 @@ _MARK_ARGS = """
     category="markup",
     explain="Highlight [{terms}][ {categories}][ the pattern {regex}] on {pages} of {file}",
     result_name="highlighted",
+    say="Highlight[ {terms}][ every {categories}][ the pattern {regex}]",
+    words=Words(verbs=("highlight", "mark"), nouns=("highlights",), makes=("highlighted",)),
 )
 @_documented("Highlight words, phrases or kinds of data (names, dates) in a PDF.", "highlight", "yellow", "highlighted")
 def highlight_text(
@@ -219,7 +225,7 @@ def highlight_text(
     pages: Pages = "all",
     case_sensitive: bool = False,
     whole_words: bool = False,
-    color: str | None = None,
+    color: Color = None,
     output: str | None = None,
 ) -> str:
     return _mark(
@@ -232,6 +238,8 @@ def highlight_text(
     category="markup",
     explain="Underline [{terms}][ {categories}][ the pattern {regex}] on {pages} of {file}",
     result_name="underlined",
+    say="Underline[ {terms}][ every {categories}][ the pattern {regex}]",
+    words=Words(verbs=("underline",), nouns=("underlines",), makes=("underlined",)),
 )
 @_documented(
     "Underline words, phrases or kinds of data (names, dates, headings …) in a PDF.", "underline", "green", "underlined"
@@ -244,7 +252,7 @@ def underline_text(
     pages: Pages = "all",
     case_sensitive: bool = False,
     whole_words: bool = False,
-    color: str | None = None,
+    color: Color = None,
     output: str | None = None,
 ) -> str:
     return _mark(
@@ -257,6 +265,8 @@ def underline_text(
     category="markup",
     explain="Strike out [{terms}][ {categories}][ the pattern {regex}] on {pages} of {file}",
     result_name="struck",
+    say="Strike out[ {terms}][ every {categories}][ the pattern {regex}]",
+    words=Words(verbs=("strike out", "strike through", "cross out"), nouns=("strikeout", "strikethrough")),
 )
 @_documented("Strike out words, phrases or kinds of data in a PDF.", "strike out", "red", "struck")
 def strikeout_text(
@@ -267,7 +277,7 @@ def strikeout_text(
     pages: Pages = "all",
     case_sensitive: bool = False,
     whole_words: bool = False,
-    color: str | None = None,
+    color: Color = None,
     output: str | None = None,
 ) -> str:
     return _mark(
@@ -286,7 +296,14 @@ def _corner(page: pymupdf.Page, position: str) -> pymupdf.Point:
     return point * page.derotation_matrix
 
 
-@tool(kind="pdf", category="markup", explain="Add the comment {text} on page {page} of {file}", result_name="commented")
+@tool(
+    kind="pdf",
+    category="markup",
+    explain="Add the comment {text} on page {page} of {file}",
+    result_name="commented",
+    say="Add the comment {text}",
+    words=Words(verbs=("comment", "annotate", "note"), nouns=("comment", "note", "sticky note"), makes=("commented",)),
+)
 def add_comment(
     file: str,
     text: str,
@@ -383,6 +400,8 @@ def _text_under(annot: pymupdf.Annot, chars: _PageChars) -> str:
     category="markup",
     explain="List the comments and markups on {pages} of {file}",
     result_name="annotations",
+    say="List the comments and markups",
+    words=Words(verbs=("list", "read", "show"), nouns=("comments", "annotations", "markups")),
 )
 def read_annotations(file: str, pages: Pages = "all") -> list[dict]:
     """List the annotations (comments, highlights, underlines …) in a PDF.
@@ -438,6 +457,10 @@ def _annot_types(types: list[str] | None) -> set[str] | None:
     category="markup",
     explain="Delete the[ {types}] annotations on {pages} of {file}",
     result_name="cleaned",
+    say="Delete the annotations",
+    words=Words(
+        verbs=("delete", "remove", "clear", "strip"), nouns=("annotations", "comments", "markups", "highlights")
+    ),
 )
 def delete_annotations(
     file: str,

@@ -29,6 +29,7 @@ from .errors import PdfToolError, ToolArgumentError
 from .pages import Pages, parse_pages
 from .paths import output_path
 from .registry import tool
+from .words import Words
 
 __all__ = [
     "delete_pages",
@@ -62,6 +63,8 @@ def _blank_pages_added(values: dict[str, Any], pages_in: int | None, files_sum: 
     explain="Delete {pages} from {file}",
     result_name="shortened",
     page_effect=removed("pages"),
+    say="Delete {pages}",
+    words=Words(verbs=("delete", "remove", "drop", "cut"), nouns=("pages", "page")),
 )
 def delete_pages(file: str, pages: Pages, output: str | None = None) -> str:
     """Remove pages from a PDF.
@@ -93,6 +96,8 @@ def delete_pages(file: str, pages: Pages, output: str | None = None) -> str:
     category="pages",
     explain="Rotate {pages} of {file} by {degrees} degrees (clockwise)",
     result_name="rotated",
+    say="Rotate {pages} by {degrees} degrees",
+    words=Words(verbs=("rotate", "turn"), nouns=("rotation",), makes=("rotated",)),
 )
 def rotate_pages(file: str, pages: Pages = "all", degrees: int = 90, output: str | None = None) -> str:
     """Turn pages by a multiple of 90 degrees, on top of any rotation they already have.
@@ -125,6 +130,8 @@ def rotate_pages(file: str, pages: Pages = "all", degrees: int = 90, output: str
     explain="Put the pages of {file} in the order {order}",
     result_name="reordered",
     page_words={"order": REVERSE_WORDS},
+    say="Put the pages in the order {order:spec}",
+    words=Words(verbs=("reorder", "rearrange", "reverse", "move", "swap", "sort"), nouns=("order",)),
 )
 def reorder_pages(file: str, order: Pages, output: str | None = None) -> str:
     """Put the pages of a PDF in a new order.
@@ -187,6 +194,8 @@ def _full_order(order: object, count: int) -> list[int]:
     makes="pdf",
     result_name="parts",
     page_effect=unknown,
+    say="Split it[ every {every} pages][ at {at}]",
+    words=Words(verbs=("split", "break", "divide", "separate"), nouns=("parts", "files")),
 )
 def split_pdf(
     file: str,
@@ -258,6 +267,8 @@ def split_pdf(
     result_name="padded",
     page_effect=_blank_pages_added,
     page_words={"after": START_WORDS},
+    say="Insert blank pages after {after}",
+    words=Words(verbs=("insert", "add"), nouns=("blank page", "empty page")),
 )
 def insert_blank_pages(file: str, after: Pages, count: int = 1, output: str | None = None) -> str:
     """Insert blank pages, sized like the page before them.
@@ -289,6 +300,8 @@ def insert_blank_pages(file: str, after: Pages, count: int = 1, output: str | No
     explain="Add a page with the text {text} to {file}[ (at the {position})]",
     result_name="extended",
     page_effect=added(1),
+    say="Add a page with the text {text}",
+    words=Words(verbs=("add", "append", "insert"), nouns=("page with text", "cover page", "note page")),
 )
 def add_page_with_text(
     file: str,
@@ -333,7 +346,14 @@ def add_page_with_text(
         return write_pdf(doc, target)
 
 
-@tool(kind="pdf", category="pages", explain="Crop {pages} of {file}[ by {margin} {unit}]", result_name="cropped")
+@tool(
+    kind="pdf",
+    category="pages",
+    explain="Crop {pages} of {file}[ by {margin} {unit}]",
+    result_name="cropped",
+    say="Crop",
+    words=Words(verbs=("crop", "trim"), nouns=("margins", "margin"), makes=("cropped",)),
+)
 def crop_pages(
     file: str,
     pages: Pages = "all",
@@ -390,6 +410,8 @@ def crop_pages(
     explain="Remove the blank pages from {file}",
     result_name="trimmed",
     page_effect=unknown,
+    say="Remove the blank pages",
+    words=Words(verbs=("remove", "delete", "drop"), nouns=("blank pages", "empty pages")),
 )
 def remove_blank_pages(file: str, threshold: float = 0.001, output: str | None = None) -> str:
     """Remove blank pages: pages with no text that show (next to) nothing.

@@ -13,13 +13,15 @@ import re
 import pymupdf
 
 from ._marking import locate
-from .colors import parse_color
+from .colors import Color, parse_color
 from .docio import MUPDF_ERRORS, check_image_pixels, damaged_pages, mupdf_message, open_pdf, write_pdf
+from .entity_kinds import Kinds
 from .errors import PdfToolError, RedactionError
 from .pages import Pages, parse_pages
 from .paths import output_path
 from .registry import tool
 from .textmatch import Match, Targets, find_matches, normalize
+from .words import Words
 
 __all__ = ["redact_text", "redact_pages"]
 
@@ -117,16 +119,18 @@ def _scrub_document(doc: pymupdf.Document, checks: list[Targets], found: list[st
     explain="Permanently remove [{terms}][ {categories}][ the pattern {regex}] on {pages} of {file} "
     "(blacked out, text deleted)",
     result_name="redacted",
+    say="Redact[ {terms}][ every {categories}][ the pattern {regex}]",
+    words=Words(verbs=("redact", "black out", "remove", "hide", "scrub"), nouns=("redactions",), makes=("redacted",)),
 )
 def redact_text(
     file: str,
     terms: str | list[str] | None = None,
     regex: str | None = None,
-    categories: str | list[str] | None = None,
+    categories: Kinds = None,
     pages: Pages = "all",
     case_sensitive: bool = False,
     whole_words: bool = False,
-    color: str | None = None,
+    color: Color = None,
     output: str | None = None,
 ) -> str:
     """Permanently remove words, phrases or kinds of data (names, addresses, emails, phones, SSNs …) from a PDF.
@@ -223,6 +227,8 @@ def _blank(doc: pymupdf.Document, page: pymupdf.Page) -> None:
     category="markup",
     explain="Black out {pages} of {file} completely (all content removed)",
     result_name="blacked_out",
+    say="Black out {pages}",
+    words=Words(verbs=("black out", "blank out"), nouns=("pages", "page")),
 )
 def redact_pages(file: str, pages: Pages, output: str | None = None) -> str:
     """Remove everything on whole pages (text, images, drawings, comments), leaving blank pages.

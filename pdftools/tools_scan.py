@@ -18,6 +18,7 @@ from .errors import ToolArgumentError
 from .pages import Pages, parse_pages
 from .paths import output_path
 from .registry import tool
+from .words import Words
 
 __all__ = ["detect_orientation", "fix_orientation", "deskew"]
 
@@ -66,6 +67,8 @@ def _orientation_answer(value: Any) -> str:
     explain="Check which way up {pages} of {file} are",
     result_name="orientation",
     answer=_orientation_answer,
+    say="Check which way up the pages are",
+    words=Words(verbs=("check", "detect"), nouns=("orientation", "upside down", "sideways")),
 )
 def detect_orientation(file: str, pages: Pages = "all", min_confidence: float = MIN_CONFIDENCE) -> list[dict]:
     """Find which pages lie sideways or upside down (Tesseract's orientation and script detection).
@@ -92,6 +95,8 @@ def detect_orientation(file: str, pages: Pages = "all", min_confidence: float = 
     explain="Turn the pages of {file} that lie sideways or upside down the right way up[ (checking {pages})]",
     result_name="upright",
     idempotent=True,
+    say="Turn the pages the right way up",
+    words=Words(verbs=("fix", "turn", "right"), nouns=("orientation", "upside down", "sideways"), makes=("upright",)),
 )
 def fix_orientation(
     file: str, pages: Pages = "all", min_confidence: float = MIN_CONFIDENCE, output: str | None = None
@@ -129,6 +134,8 @@ def fix_orientation(
     result_name="straightened",
     idempotent=True,
     needs=("numpy", "PIL.Image", "PIL.PngImagePlugin", "PIL.JpegImagePlugin"),
+    say="Straighten the crooked pages",
+    words=Words(verbs=("straighten", "deskew"), nouns=("crooked", "skewed", "tilted")),
 )
 def deskew(file: str, pages: Pages = "all", language: str = "auto", output: str | None = None) -> str:
     """Straighten crooked scans: measure each scanned page's skew and turn its image straight.

@@ -14,6 +14,7 @@ from .effects import summed
 from .errors import EncryptedPdfError, NotAPdfError, PdfToolError, ToolArgumentError, WrongPasswordError
 from .paths import atomic_target, input_path, output_path
 from .registry import IMAGE_LIBRARIES, generic_answer, tool
+from .words import Words
 
 __all__ = ["check_password", "add_password", "remove_password", "compress", "combine_files", "sanitize"]
 
@@ -59,6 +60,8 @@ def _check_password_answer(value: Any) -> str:
     secrets=("password",),
     result_name="password_status",
     answer=_check_password_answer,
+    say="Check whether it is password-protected",
+    words=Words(verbs=("check",), nouns=("password", "encryption")),
 )
 def check_password(file: str, password: str | None = None) -> dict:
     """Check whether a PDF is password-protected, and optionally whether a password opens it.
@@ -124,6 +127,8 @@ def check_password(file: str, password: str | None = None) -> dict:
     explain="Protect {file} with the password {password}",
     secrets=("password", "owner_password"),
     result_name="protected",
+    say="Protect it with the password {password}",
+    words=Words(verbs=("protect", "encrypt", "lock", "secure"), nouns=("password",), makes=("protected", "encrypted")),
 )
 def add_password(file: str, password: str, owner_password: str | None = None, output: str | None = None) -> str:
     """Protect a PDF with a password (AES-256): it opens only with that password.
@@ -163,6 +168,8 @@ def add_password(file: str, password: str, owner_password: str | None = None, ou
     explain="Remove the password from {file}",
     secrets=("password",),
     result_name="unlocked",
+    say="Remove the password {password}",
+    words=Words(verbs=("unlock", "decrypt", "remove"), nouns=("password",), makes=("unlocked",)),
 )
 def remove_password(file: str, password: str, output: str | None = None) -> str:
     """Remove the password and encryption from a PDF (the password is needed to do it).
@@ -194,6 +201,12 @@ def remove_password(file: str, password: str, output: str | None = None) -> str:
     explain="Compress {file} to make it smaller[ ({level} level)]",
     needs=IMAGE_LIBRARIES,
     result_name="compressed",
+    say="Compress it",
+    words=Words(
+        verbs=("compress", "shrink", "reduce", "optimize", "optimise"),
+        nouns=("file size", "size"),
+        makes=("smaller", "compressed"),
+    ),
 )
 def compress(file: str, level: Literal["low", "medium", "high"] = "medium", output: str | None = None) -> str:
     """Make a PDF smaller; the text stays selectable and searchable.
@@ -254,6 +267,8 @@ def compress(file: str, level: Literal["low", "medium", "high"] = "medium", outp
     explain="Combine {files} into one PDF, in that order",
     result_name="combined",
     page_effect=summed,
+    say="Combine {files} into one PDF",
+    words=Words(verbs=("combine", "merge", "join", "concatenate"), nouns=("files",), makes=("combined",)),
 )
 def combine_files(files: list[str], output: str | None = None) -> str:
     """Combine several PDFs into one, in the order given (bookmarks are kept).
@@ -305,6 +320,8 @@ def _strip_scripts(doc: pymupdf.Document) -> None:
     category="security",
     explain="Remove hidden and risky content (scripts, attachments, metadata) from {file}",
     result_name="sanitized",
+    say="Remove hidden and risky content",
+    words=Words(verbs=("sanitize", "sanitise", "clean"), nouns=("metadata", "scripts", "hidden content")),
 )
 def sanitize(file: str, output: str | None = None) -> str:
     """Remove hidden and risky content: JavaScript, attachments, links, metadata, hidden text.

@@ -28,12 +28,13 @@ from ._placement import (
     save_pdf,
     script_face,
 )
-from .colors import parse_color
+from .colors import ColorName, parse_color
 from .docio import open_pdf
 from .errors import ToolArgumentError
 from .pages import Pages, parse_pages
 from .paths import output_path
 from .registry import IMAGE_LIBRARIES, tool
+from .words import Words
 
 __all__ = ["add_watermark", "add_signature", "add_page_numbers", "add_header_footer", "add_image"]
 
@@ -95,6 +96,8 @@ def _write_lines(
     explain="Add the watermark[ {text}][ image {image}] to {pages} of {file}",
     needs=IMAGE_LIBRARIES,
     result_name="watermarked",
+    say="Add the watermark[ {text}]",
+    words=Words(verbs=("watermark", "stamp"), nouns=("watermark",), makes=("watermarked",)),
 )
 def add_watermark(
     file: str,
@@ -104,7 +107,7 @@ def add_watermark(
     opacity: float = 0.3,
     rotation: float | None = None,
     font_size: float | None = None,
-    color: str = "gray",
+    color: ColorName = "gray",
     position: WatermarkPosition = "center",
     output: str | None = None,
 ) -> str:
@@ -174,6 +177,8 @@ def _fit_size(face: Face, text: str, angle: float, rect: pymupdf.Rect, position:
     explain="Sign page {page} of {file}[ with the image {image}][ as {name}][ at the {position}]",
     needs=IMAGE_LIBRARIES,
     result_name="signed",
+    say="Sign it",
+    words=Words(verbs=("sign",), nouns=("signature",), makes=("signed",)),
 )
 def add_signature(
     file: str,
@@ -253,7 +258,14 @@ def _sign(
     return xref
 
 
-@tool(kind="pdf", category="markup", explain="Number {pages} of {file}[ at the {position}]", result_name="numbered")
+@tool(
+    kind="pdf",
+    category="markup",
+    explain="Number {pages} of {file}[ at the {position}]",
+    result_name="numbered",
+    say="Number the pages",
+    words=Words(verbs=("number", "paginate"), nouns=("page numbers", "page number", "numbering"), makes=("numbered",)),
+)
 def add_page_numbers(
     file: str,
     pages: Pages = "all",
@@ -297,6 +309,8 @@ def add_page_numbers(
     category="markup",
     explain="Add[ the header {header}][ the footer {footer}] to {pages} of {file}",
     result_name="headed",
+    say="Add a header or footer[ with the header {header}][ and the footer {footer}]",
+    words=Words(verbs=("add",), nouns=("header", "footer", "running head")),
 )
 def add_header_footer(
     file: str,
@@ -344,6 +358,8 @@ def add_header_footer(
     category="markup",
     explain="Place the image {image} on page {page} of {file}[ at the {position}]",
     needs=IMAGE_LIBRARIES,
+    say="Place the image {image}",
+    words=Words(verbs=("place", "insert", "put", "stamp"), nouns=("image", "logo", "picture")),
 )
 def add_image(
     file: str,

@@ -10,6 +10,7 @@ from .docio import open_pdf
 from .errors import ToolArgumentError
 from .pages import Pages, parse_pages
 from .registry import tool
+from .words import Words
 
 __all__ = ["summarize"]
 
@@ -26,6 +27,8 @@ def _summary_answer(value: Any) -> str:
     explain="Summarise {file}[ {pages}] in {sentences} points",
     result_name="summary",
     answer=_summary_answer,
+    say="Summarise it",
+    words=Words(verbs=("summarise", "summarize", "sum up"), nouns=("summary", "gist", "overview")),
 )
 def summarize(file: str, pages: Pages = "all", sentences: int = 3) -> str:
     """Summarise pages of a PDF in a few points, each taken from or grounded in the text.
