@@ -20,6 +20,7 @@ class ScriptedCall:
     schema: dict | None
     max_tokens: int
     temperature: float
+    grammar: str | None = None
 
 
 class ScriptedLLM:
@@ -50,10 +51,11 @@ class ScriptedLLM:
         temperature: float = 0.0,
         should_stop: Callable[[], bool] | None = None,
         on_text: Callable[[str], None] | None = None,
+        grammar: str | None = None,
     ) -> Reply:
         start = time.perf_counter()
         index = len(self.calls)
-        self.calls.append(ScriptedCall([dict(m) for m in messages], schema, max_tokens, temperature))
+        self.calls.append(ScriptedCall([dict(m) for m in messages], schema, max_tokens, temperature, grammar))
         if index >= len(self.replies):
             raise LLMError(f"ScriptedLLM was called {index + 1} times but has only {len(self.replies)} replies.")
         text = self.replies[index]

@@ -231,6 +231,9 @@ def _emit(args: Any, result: dict[str, Any], outcome: Any = None) -> int:
     for key in ("request", "message", "error"):
         if result.get(key):
             result[key] = service.mask_text(result[key], outcome)
+    reading = getattr(outcome, "reading", None)
+    if reading:  # the plan in the tool language: "I read this as: …"
+        result["reading"] = [service.mask_text(r, outcome) for r in reading]
     if result["ok"]:
         text = "\n".join([result["message"], *(f"  {path}" for path in result["outputs"])])
     elif result.get("question"):

@@ -66,6 +66,7 @@ class LLM(Protocol):
         temperature: float = 0.0,
         should_stop: Callable[[], bool] | None = None,
         on_text: Callable[[str], None] | None = None,
+        grammar: str | None = None,
     ) -> Reply:
         """Answer ``messages`` (OpenAI-style ``{"role", "content"}`` dicts).
 
@@ -79,6 +80,8 @@ class LLM(Protocol):
                 within a moment by raising :class:`~docpilot.errors.Stopped`.
             on_text: called with the reply so far, again and again as the model writes it (streaming);
                 the returned :class:`Reply` is the whole of it.
+            grammar: a llama.cpp grammar (GBNF) the reply must follow, where the backend can constrain
+                decoding; other backends ignore it (the caller checks the reply).
 
         Raises:
             LLMError: the model or server could not answer; the message says why and what to do.
@@ -110,9 +113,12 @@ class Metered:
         temperature: float = 0.0,
         should_stop: Callable[[], bool] | None = None,
         on_text: Callable[[str], None] | None = None,
+        grammar: str | None = None,
     ) -> Reply:
         stop = self.stop
         extra: dict = {"on_text": on_text} if on_text is not None else {}  # backends that cannot stream get none
+        if grammar is not None:
+            extra["grammar"] = grammar
         if stop is None:
             reply = self.llm.chat(
                 messages,

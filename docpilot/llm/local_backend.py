@@ -103,6 +103,7 @@ class _Loaded:
         self.load_seconds = load_seconds
         self.lock = threading.Lock()
         self.grammars: dict[str, bool] = {}
+        self.compiled: dict[str, Any] = {}  # GBNF text → its LlamaGrammar
         self.prefixes: dict[str, list[int]] = {}  # system message → its static-prefix tokens
         self.should_stop: Callable[[], bool] | None = None
         self.stopped = False
@@ -217,6 +218,7 @@ class LocalBackend:
         temperature: float = 0.0,
         should_stop: Callable[[], bool] | None = None,
         on_text: Callable[[str], None] | None = None,
+        grammar: str | None = None,
     ) -> Reply:
         loaded = self._model()
         request: dict[str, Any] = {
@@ -228,6 +230,8 @@ class LocalBackend:
         if schema is not None:
             _check_schema(loaded, schema)
             request["response_format"] = {"type": "json_object", "schema": schema}
+        elif grammar is not None:
+            request["grammar"] = _grammar(loaded, grammar)
         with loaded.lock:
             start = time.perf_counter()
             decoded = _decoded(loaded.llama)
@@ -292,6 +296,22 @@ def _check_schema(loaded: _Loaded, schema: dict) -> None:
     except Exception as exc:  # noqa: BLE001 - the converter raises AssertionError, ValueError, KeyError …
         raise LLMError(f"The JSON schema cannot be used for constrained decoding: {exc}") from None
     loaded.grammars[text] = True
+
+
+def _grammar(loaded: _Loaded, text: str) -> Any:
+    """The compiled grammar for ``text`` (kept: a request's grammar is asked for again on its retry)."""
+    grammar = loaded.compiled.get(text)
+    if grammar is None:
+        from llama_cpp import LlamaGrammar
+
+        try:
+            grammar = LlamaGrammar.from_string(text, verbose=False)
+        except ValueError as exc:
+            raise LLMError(f"The grammar cannot be used for constrained decoding: {exc}") from None
+        if len(loaded.compiled) >= 32:
+            loaded.compiled.clear()
+        loaded.compiled[text] = grammar
+    return grammar
 
 
 class _PrefixStore:

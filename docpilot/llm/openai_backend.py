@@ -102,6 +102,7 @@ class OpenAIBackend:
         temperature: float = 0.0,
         should_stop: Callable[[], bool] | None = None,
         on_text: Callable[[str], None] | None = None,
+        grammar: str | None = None,  # a server does not take llama.cpp grammars: the caller checks the reply
     ) -> Reply:
         start = time.perf_counter()
         request: dict[str, Any] = {

@@ -66,6 +66,7 @@ class PlanOutcome:
     previous: PlanOutcome | None = field(default=None, repr=False)  # the plan a revision replaced ("undo that")
     changes: list[str] = field(default_factory=list)  # what a revision changed, step by step
     words: dict[int, list[str]] = field(default_factory=dict)  # step id -> the request's words it was made from
+    reading: list[str] = field(default_factory=list)  # the plan in the tool language ("I read this as: …")
     # Placeholder -> password for the passwords typed in the request: a model saw only the placeholders;
     # a written program holds them too, and gets the real values when it runs.
     secrets: dict[str, str] = field(default_factory=dict, repr=False)
@@ -110,6 +111,7 @@ class PlanOutcome:
             "backend": self.backend,
             "plan": plan,
             "explanation": self.explanation,
+            "reading": [mask_text(r, self.plan) for r in self.reading],
             "stats": self.stats.to_json(),
             "error": mask_text(self.error, self.plan) if self.error else None,
             **({"question": self.question.to_json()} if self.question is not None else {}),

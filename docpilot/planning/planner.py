@@ -16,13 +16,16 @@ from typing import Any
 from docpilot.errors import DocPilotError, RepairFailed, Stopped
 from docpilot.files import FileInfo
 from docpilot.llm.base import Metered
+from docpilot.llm.jobs import JobFailed
 from docpilot.llm.stopping import MODEL_SECONDS, Stop
 from docpilot.planning.codegen import CodeWriter
 from docpilot.planning.fastpath import LOGIC, NeedInfo, fast_plan, fast_reading
 from docpilot.planning.fastpath.grounding import ground_files
-from docpilot.planning.llm_planner import LLMPlanner, Retriever
+from docpilot.planning.language import write_plan
+from docpilot.planning.llm_planner import Retriever
 from docpilot.planning.outcome import PlanOutcome, Question
 from docpilot.planning.revision import is_undo, remove_steps, replace_arguments, replaces
+from docpilot.planning.rewrite import Rewriter
 from docpilot.planning.stats import Stats
 from docpilot.planning.triage import QA_ROUTED, is_content_question, vague_suggestions
 from docpilot.planning.unsupported import refusal
@@ -89,7 +92,7 @@ class Planner:
             verdict = verify_plan(reading.plan, self.tools, files)
             if not verdict.ok:
                 return PlanOutcome(request, "rules", problems=verdict.problems, error=_user_error(verdict.problems))
-            return self._done(PlanOutcome(request, "rules", words=reading.words), reading.plan, verdict.order)
+            return self._done(PlanOutcome(request, "rules", words=reading.words), reading.plan, verdict.order, files)
         if is_content_question(request):  # document QA, not a workflow: answered without a model's plan
             return PlanOutcome(request, "rules", error=QA_ROUTED, content_question=True)
         suggestions = vague_suggestions(request, files)
@@ -124,7 +127,7 @@ class Planner:
         if plan is not None:
             verdict = verify_plan(plan, self.tools, files)
             if verdict.ok and previous.plan is not None and plan.dump() != previous.plan.dump():
-                outcome = self._done(PlanOutcome(combined, "rules"), plan, verdict.order)
+                outcome = self._done(PlanOutcome(combined, "rules"), plan, verdict.order, files)
         if outcome is None or not outcome.ok:
             if previous.plan is not None and self.llm is not None:
                 outcome = self._with_llm(previous.request, files, (previous.plan, critique), stop)
@@ -153,7 +156,9 @@ class Planner:
         verdict = verify_plan(revised, self.tools, files)
         if not verdict.ok or verdict.plan is None:
             return None
-        outcome = self._done(PlanOutcome(f"{previous.request}. {critique}", "rules"), verdict.plan, verdict.order)
+        outcome = self._done(
+            PlanOutcome(f"{previous.request}. {critique}", "rules"), verdict.plan, verdict.order, files
+        )
         return _with_history(outcome, previous)
 
     def _with_llm(
@@ -196,32 +201,37 @@ class Planner:
         try:
             if critique is None and LOGIC.search(request):
                 return self._with_program(safe_request, files, outcome, llm)
-            attempt = LLMPlanner(llm, self.tools, self.retriever, self.max_corrections).plan(
-                safe_request, files, outcome.stats, safe_critique
+            before = write_plan(safe_critique[0], self.tools, files) if safe_critique is not None else None
+            rewrite = Rewriter(llm, self.tools, self.retriever).rewrite(
+                safe_request, files, outcome.stats, (before, safe_critique[1]) if before and safe_critique else None
             )
         except Stopped as exc:
             outcome.error = str(exc)
             return outcome
-        except RepairFailed as exc:
-            verdict = exc.attempts[-1].result.verdict
-            outcome.problems = verdict.problems
+        except JobFailed as exc:
+            outcome.stats.plan_corrections += 1
             outcome.error = (
-                "I could not make a valid plan for this request after "
-                f"{outcome.stats.plan_corrections} correction(s): " + _user_error(verdict.problems)
+                "I could not make a valid plan from the model's reading of this request "
+                f"({exc.problems[-1]}). It wrote: "
+                + " ".join(exc.replies[-1].split())
+                + ' Rephrase the request with explicit actions, e.g. "delete pages 3-5".'
             )
             return outcome
-        if attempt.cannot:
-            outcome.error = f"This cannot be done with the available PDF tools: {attempt.cannot}"
+        outcome.reading = [_shown(s) for s in rewrite.sentences]
+        if rewrite.cannot:
+            outcome.error = f"This cannot be done with the available PDF tools: {rewrite.cannot}"
             return outcome
-        assert attempt.verdict.plan is not None
+        assert rewrite.verdict is not None and rewrite.verdict.plan is not None
         plan = Plan.model_validate(
             {
                 "steps": [
-                    {**s, "args": restore_passwords(s["args"], swaps)} for s in attempt.verdict.plan.dump()["steps"]
+                    {**s, "args": restore_passwords(s["args"], swaps)} for s in rewrite.verdict.plan.dump()["steps"]
                 ]
             }
         )
-        return self._done(outcome, plan, attempt.verdict.order)
+        done = self._done(outcome, plan, rewrite.verdict.order, files)
+        done.explanation = "I read this as: " + " ".join(outcome.reading) + "\n\n" + done.explanation
+        return done
 
     def warm(self) -> list[str]:
         """Get the model's part ready before a person's first request: the few-shot index is built, the
@@ -234,7 +244,7 @@ class Planner:
         prime = getattr(self.llm, "prime", None)
         if callable(prime):
             started = time.perf_counter()
-            event = prime(LLMPlanner(self.llm, self.tools, self.retriever).system_prompt())
+            event = prime(Rewriter(self.llm, self.tools, self.retriever).job().system)
             done.append(f"model loaded, prompt prefix {event or 'not cached'} in {time.perf_counter() - started:.0f} s")
         return done
 
@@ -256,8 +266,10 @@ class Planner:
         outcome.set_program(draft, explain_program(draft.code, self.tools))
         return outcome
 
-    def _done(self, outcome: PlanOutcome, plan: Plan, order: list[int]) -> PlanOutcome:
+    def _done(self, outcome: PlanOutcome, plan: Plan, order: list[int], files: dict[str, FileInfo]) -> PlanOutcome:
         outcome.set_plan(plan, order, explain_plan(plan, self.tools, order))
+        if not outcome.reading:
+            outcome.reading = [_shown(s) for s in write_plan(_masked(plan), self.tools, files)]
         return outcome
 
 
@@ -297,6 +309,16 @@ def _hide_secrets(plan: Plan, swaps: dict[str, str]) -> Plan:
                 swaps[name] = value
                 step["args"][key] = name
     return Plan.model_validate(data)
+
+
+def _shown(sentence: str) -> str:
+    """A sentence as the person sees it: a password placeholder shown as such."""
+    return re.sub(r"PASSWORD_\d+", "[password]", sentence)
+
+
+def _masked(plan: Plan) -> Plan:
+    """``plan`` with its secret arguments written as placeholders (for sentences shown to the person)."""
+    return _hide_secrets(plan, {})
 
 
 def _user_error(problems: list[Problem]) -> str:

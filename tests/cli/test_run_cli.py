@@ -55,6 +55,7 @@ def test_run_json_contract(contract: str, tmp_path: Path) -> None:
         "backend",
         "plan",
         "explanation",
+        "reading",
         "outputs",
         "answers",
         "message",
@@ -62,6 +63,7 @@ def test_run_json_contract(contract: str, tmp_path: Path) -> None:
         "record",
         "error",
     }
+    assert result["reading"] == ["Redact 'ACME'.", "Delete page 3.", "Convert it to PowerPoint."]
     assert result["backend"] == "rules" and result["stats"]["llm_calls"] == 0
     assert [s["task"] for s in result["plan"]["steps"]] == ["redact_text", "delete_pages", "convert_to_pptx"]
     outputs = [Path(p) for p in result["outputs"]]

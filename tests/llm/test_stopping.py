@@ -7,7 +7,6 @@ reports its time; the stopping itself is checked on the real embedded model.
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections.abc import Callable
@@ -28,16 +27,15 @@ LONG_PROMPT = [{"role": "user", "content": "word " * 3000 + "\nNow say hello."}]
 
 
 def _past_the_end() -> str:
-    step = {"id": 1, "task": "delete_pages", "dep": [], "return": "trimmed", "args": {"file": "deck.pdf", "pages": "9"}}
-    return json.dumps({"steps": [step]})
+    return "Delete page 9."
 
 
 def test_a_plan_stops_after_its_model_time(make_pdf: Callable[..., str]) -> None:
     files = inspect_files([make_pdf(["a", "b"], name="deck.pdf")])
-    llm = ScriptedLLM([_past_the_end()] * 4, seconds=25.0)  # every answer invalid: the loop corrects it
-    outcome = Planner(llm=llm, max_corrections=3, model_seconds=60).plan(VAGUE, files)
+    llm = ScriptedLLM([_past_the_end()] * 4, seconds=65.0)  # an invalid answer: the job would retry it once
+    outcome = Planner(llm=llm, model_seconds=60).plan(VAGUE, files)
     assert not outcome.ok and outcome.plan is None
-    assert len(llm.calls) == 3  # 0 s, 25 s and 50 s used before each; 75 s is past the limit
+    assert len(llm.calls) == 1  # 65 s used by the first answer: the retry is past the limit
     assert "60 s of the model's time" in outcome.error and "more explicit" in outcome.error
 
 

@@ -362,7 +362,9 @@ class _Waits:
 
         self.usage = Usage()
 
-    def chat(self, messages, *, schema=None, max_tokens=512, temperature=0.0, should_stop=None, on_text=None):
+    def chat(
+        self, messages, *, schema=None, max_tokens=512, temperature=0.0, should_stop=None, on_text=None, grammar=None
+    ):
         from docpilot.errors import Stopped
 
         deadline = time.monotonic() + 30

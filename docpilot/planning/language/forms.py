@@ -129,8 +129,9 @@ class Form:
 
     # the language page
 
-    def describe(self) -> str:
-        """The form with placeholders, for the language page and the model's prompt."""
+    def describe(self, generic: tuple[str, ...] = ()) -> str:
+        """The form with placeholders, for the language page and the model's prompt; options named in
+        ``generic`` (said once for every form, e.g. "output") and the file are left out when given."""
         text = ""
         for piece in self.pieces:
             if isinstance(piece, list):
@@ -139,10 +140,11 @@ class Form:
                 text += _placeholder(piece, self.slots)
         if self.on_arg:
             text += f"[ on <{_what(self.slots[self.on_arg])}>]"
-        if self.of_arg:
+        if self.of_arg and not generic:
             text += "[ of <file>]"
-        if self.options:
-            text += "[ with " + ", ".join(f"{self.slots[a].label} <{_what(self.slots[a])}>" for a in self.options) + "]"
+        options = [a for a in self.options if a not in generic]
+        if options:
+            text += "[ with " + ", ".join(f"{self.slots[a].label} <{_what(self.slots[a])}>" for a in options) + "]"
         return text + "."
 
 

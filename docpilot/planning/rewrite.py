@@ -1,0 +1,166 @@
+"""The model's planning job: rewrite a request into command sentences of the tool language.
+
+What the fast path cannot fully account for goes to the model, which writes sentences instead of a JSON
+plan: the language page is its cached prefix, the nearest few-shot requests are shown with their plans
+written as sentences, decoding follows the language's grammar where the backend allows it, and the
+reader reads the sentences back with every word accounted for. Passwords and quoted text reach the model
+as placeholders (``PASSWORD_1``, ``TEXT_1``) and are put back after reading. A reply the reader cannot
+read, or whose plan the verifier rejects, goes back once with the problem; then the job fails with the
+attempt shown.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from docpilot.files import FileInfo
+from docpilot.llm.jobs import Job, JobProblem, run_job
+from docpilot.llm.prompting import render
+from docpilot.planning.language import read_plan, write_plan
+from docpilot.planning.language.forms import form_of
+from docpilot.planning.language.grammar import language_grammar
+from docpilot.planning.stats import Stats
+from docpilot.plans.plan import Plan
+from docpilot.plans.verify import Verdict, verify_plan
+from pdftools import Tool
+
+__all__ = ["Rewriter", "Rewrite", "hide_quotes"]
+
+_QUOTED = re.compile(r"(?<!\w)(['\"“‘])([^'\"“”‘’\n]{1,200}?)(['\"”’])(?!\w)")
+_TEXT = "TEXT_{n}"
+_GENERIC = ("output", "password")  # options every form has: said once in the prompt, not in each form
+_STRUCTURE_WORDS = re.compile(
+    r"\b(?:chapter|section|part|appendix|appendices|annex|index|contents|introduction|preface|foreword|"
+    r"conclusion|summary|glossary|bibliography|references|front matter|item|note|schedule|exhibit)\b",
+    re.I,
+)
+
+
+def hide_quotes(text: str, swaps: dict[str, str]) -> str:
+    """``text`` with each quoted span's words swapped for a placeholder (added to ``swaps``)."""
+
+    def swap(match: re.Match[str]) -> str:
+        value = match.group(2)
+        if re.fullmatch(r"PASSWORD_\d+|TEXT_\d+", value):
+            return match.group(0)
+        name = next((k for k, v in swaps.items() if v == value), None) or _TEXT.format(n=len(swaps) + 1)
+        swaps[name] = value
+        return f"'{name}'"
+
+    return _QUOTED.sub(swap, text)
+
+
+def _restore(value: Any, swaps: dict[str, str]) -> Any:
+    """``value`` (text, or arguments of any nesting) with the quoted text put back."""
+    if isinstance(value, str):
+        return re.sub(r"TEXT_\d+", lambda m: swaps.get(m.group(0), m.group(0)), value)
+    if isinstance(value, list):
+        return [_restore(v, swaps) for v in value]
+    if isinstance(value, dict):
+        return {_restore(k, swaps): _restore(v, swaps) for k, v in value.items()}
+    return value
+
+
+@dataclass
+class Rewrite:
+    """The model's sentences (placeholders put back, passwords still hidden) and the verified plan."""
+
+    sentences: list[str]
+    verdict: Verdict | None = None
+    cannot: str | None = None
+
+
+def _describe(info: FileInfo, request: str) -> str:
+    """A file for the prompt; with the parts of its outline that the request's words point to."""
+    text = info.describe()
+    if info.kind != "pdf" or not _STRUCTURE_WORDS.search(request):
+        return text
+    words = {w for w in re.findall(r"[a-z]{4,}", request.lower())}
+    parts = [
+        p
+        for p in info.parts
+        if p.kind != "body" or words & set(re.findall(r"[a-z]{4,}", p.title.lower())) or p.number in request
+    ]
+    if not parts:
+        return text
+    listed = ", ".join(
+        f"'{p.title}' {('pages ' + p.pages) if '-' in p.pages else 'page ' + p.pages}" for p in parts[:8]
+    )
+    return f"{text}; its parts: {listed}"
+
+
+class Rewriter:
+    """Plans through the model's rewrite into the tool language."""
+
+    def __init__(self, llm: Any, tools: dict[str, Tool], retriever: Any | None, k: int = 4) -> None:
+        self.llm, self.tools, self.retriever, self.k = llm, tools, retriever, k
+
+    def job(self) -> Job:
+        forms = [form_of(self.tools[name]).describe(_GENERIC) for name in sorted(self.tools)]
+        return Job("rewrite", render("rewrite_system.j2", forms=forms), max_tokens=260)
+
+    def _examples(self, request: str) -> list[tuple[str, str]]:
+        if self.retriever is None:
+            return []
+        out = []
+        for example, _ in reversed(self.retriever.nearest(request, self.k)):  # the nearest right before the request
+            files = {
+                f["name"]: FileInfo(
+                    f["name"], "", "pdf" if f["name"].lower().endswith(".pdf") else "image", f.get("pages")
+                )
+                for f in example.files
+            }
+            sentences = write_plan(Plan.model_validate(example.plan), self.tools, files)
+            user = render(
+                "rewrite_user.j2",
+                files=", ".join(i.describe() for i in files.values()),
+                request=example.request,
+                reading="",
+                critique="",
+            )
+            out.append((user, "\n".join(sentences)))
+        return out
+
+    def rewrite(
+        self,
+        request: str,
+        files: dict[str, FileInfo],
+        stats: Stats,
+        critique: tuple[list[str], str] | None = None,
+    ) -> Rewrite:
+        """The request (passwords already hidden) rewritten and read into a verified plan.
+
+        Raises:
+            JobFailed: neither reply could be read into a valid plan.
+        """
+        swaps: dict[str, str] = {}
+        safe = hide_quotes(request, swaps)
+        user = render(
+            "rewrite_user.j2",
+            files=", ".join(_describe(i, request) for i in files.values()),
+            request=safe,
+            reading="\n".join(hide_quotes(s, swaps) for s in critique[0]) if critique else "",
+            critique=hide_quotes(critique[1], swaps) if critique else "",
+        )
+
+        def check(text: str) -> Rewrite:
+            reading = read_plan(text, self.tools, files)
+            sentences = [_restore(s, swaps) for s in reading.sentences]
+            if reading.cannot:
+                return Rewrite(sentences, cannot=_restore(reading.cannot, swaps))
+            if reading.unread or reading.plan is None:
+                raise JobProblem("I could not read " + "; ".join(reading.unread or ["an empty reply"]))
+            plan = Plan.model_validate(
+                {"steps": [{**s, "args": _restore(s["args"], swaps)} for s in reading.plan.dump()["steps"]]}
+            )
+            verdict = verify_plan(plan, self.tools, files, request)
+            if not verdict.ok:
+                raise JobProblem(verdict.report())
+            return Rewrite(sentences, verdict)
+
+        grammar = language_grammar(self.tools, [n for n in files])
+        result = run_job(self.llm, self.job(), user, check, examples=self._examples(safe), grammar=grammar)
+        stats.plan_corrections += result.retries
+        return result.value
