@@ -19,6 +19,8 @@ __all__ = [
     "LLMError",
     "Stopped",
     "RepairFailed",
+    "ProgramRefused",
+    "ProgramFailed",
     "USER_ERRORS",
     "PdfToolError",
 ]
@@ -68,6 +70,23 @@ class RepairFailed(DocPilotError):
         self.attempts = attempts
         self.problems = problems
         self.usage = usage
+
+
+class ProgramRefused(DocPilotError):
+    """A program over a document's data was refused before it ran: it used something outside the allow-list.
+
+    ``problems`` holds every problem found (line and message, written for the model that wrote it), so one
+    revision round can fix them together.
+    """
+
+    def __init__(self, message: str, problems: list[Any]) -> None:
+        super().__init__(message)
+        self.problems = problems
+
+
+class ProgramFailed(DocPilotError):
+    """A checked program over a document's data ran and failed (a missing column, a type error, the sandbox's
+    limits); the message says what happened, for the model to revise the program once."""
 
 
 # What a face catches and shows as "I could not do that: …".

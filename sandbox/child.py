@@ -172,6 +172,13 @@ def _worker(request: dict[str, Any], result_fd: int, parent: int, host_fds: tupl
         "tools": tools,
         "FILES": dict(request["files"]),
     }
+    watch = None
+    if request.get("frames") is not None:  # a program over data: its tables, and a watch on what it computes
+        from .dataframes import WATCH, Watch, unpack_frames
+
+        namespace.update(unpack_frames(request["frames"]))
+        watch = Watch()
+        namespace[WATCH] = watch
     error = None
     try:
         compiled = compile(request["code"], "<program>", "exec")
@@ -200,6 +207,7 @@ def _worker(request: dict[str, Any], result_fd: int, parent: int, host_fds: tupl
         "printed": printed.getvalue()[:PRINT_CAP],
         "layers": layers,
         "blocked": [m for m, _ in violations][:20],
+        "watched": watch.report() if watch is not None else None,
         "setup_ms": round(setup_ms, 1),
         "exec_ms": round(exec_ms, 1),
     }
@@ -233,6 +241,18 @@ def _describe(
 
 
 # ---- the serving process -------------------------------------------------------------------------
+_warmed: list[bool] = []
+
+
+def _warm_pandas() -> None:
+    """pandas and its lazy imports, once per serving process (the first run over frames pays ~1 s)."""
+    if not _warmed:
+        from .dataframes import warm_pandas
+
+        warm_pandas()
+        _warmed.append(True)
+
+
 def _tree_pids(root: int) -> list[int]:
     children: dict[int, list[int]] = {}
     for entry in os.scandir("/proc"):
@@ -309,6 +329,8 @@ def _serve(request: dict[str, Any], host: Any = None) -> dict[str, Any]:
     off = frozenset(request.get("layers_off") or ())  # tests only
     result_cap = float("inf") if "result_cap" in off else int(limits["result_mb"]) * 1024 * 1024
     preload_tools(request.get("tools") or [])
+    if request.get("frames") is not None:
+        _warm_pandas()
     read_fd, write_fd = os.pipe()
     call_r, call_w = os.pipe()  # the worker asks the host for model work (pdftools.hosted) …
     reply_r, reply_w = os.pipe()  # … and reads the answer here: the only way from the sandbox to a model

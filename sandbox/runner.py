@@ -40,6 +40,7 @@ __all__ = ["Host", "Limits", "RunResult", "Sandbox", "SandboxStartError", "run_p
 PROJECT = str(Path(__file__).resolve().parents[1])
 BOOT = "import sys; sys.path.insert(0, sys.argv[1]); from sandbox.child import main; main()"
 START_TIMEOUT = 120.0
+RESERVED = frozenset({"tools", "FILES"})  # names a program's namespace has already
 
 
 class SandboxStartError(RuntimeError):
@@ -74,6 +75,7 @@ class RunResult:
     printed: str = ""
     layers: dict[str, bool] = field(default_factory=dict)
     files: dict[str, str] = field(default_factory=dict)
+    watched: dict[str, Any] | None = None  # a run over frames: what its watched expressions were (sandbox.dataframes)
     workdir: str | None = None
     _lock: int | None = field(default=None, repr=False, compare=False)  # on the run's folder (sandbox.folders)
 
@@ -292,9 +294,13 @@ class Sandbox:
         limits: Limits | None = None,
         static_checks: bool = True,
         host: Host | None = None,
+        frames: Mapping[str, Any] | None = None,
         _layers_off: Collection[str] = (),
     ) -> RunResult:
         """Run ``code`` with copies of ``files`` ({name in the program: path on disk}).
+
+        ``frames`` ({name: :func:`sandbox.dataframes.pack_frame` output}) are given to the program as pandas
+        DataFrames under those names; what its watched expressions were comes back in ``RunResult.watched``.
 
         ``host(name, payload)`` answers the model work a tool asks for (:mod:`pdftools.hosted`) here, in the
         caller's process: the request comes over the sandbox's own pipe, the models never load inside it.
@@ -304,6 +310,9 @@ class Sandbox:
         calls) has no such parameter, and no plan, document or setting reaches it.
         """
         off = frozenset(_layers_off)
+        bad = [n for n in frames or () if not str(n).isidentifier() or str(n).startswith("_") or n in RESERVED]
+        if bad:
+            raise ValueError(f"frame names must be plain identifiers other than {sorted(RESERVED)}: {bad}")
         if not off <= set(LAYERS):
             raise ValueError(f"unknown sandbox layers {sorted(off - set(LAYERS))}; the layers are {LAYERS}")
         limits = limits or Limits()
@@ -331,6 +340,7 @@ class Sandbox:
             "limits": asdict(limits),
             "allowed_imports": list(ALLOWED_IMPORTS),
             "layers_off": sorted(off),
+            "frames": None if frames is None else dict(frames),
             "env": {
                 "PATH": "/usr/bin:/bin",
                 "HOME": workdir,
@@ -455,6 +465,7 @@ class Sandbox:
         result.stats["overhead_ms"] = round(seconds * 1000 - payload.get("exec_ms", 0.0), 1)
         result.stats["setup_ms"] = payload.get("setup_ms")
         result.error = payload.get("error")
+        result.watched = payload.get("watched")
         if payload.get("blocked"):
             result.stats["blocked"] = payload["blocked"]
         real = os.path.realpath(workdir)
@@ -572,6 +583,7 @@ def run_program(
     static_checks: bool = True,
     sandbox: Sandbox | None = None,
     host: Host | None = None,
+    frames: Mapping[str, Any] | None = None,
 ) -> RunResult:
     """Run ``code`` over copies of ``files`` and return what it produced.
 
@@ -582,8 +594,10 @@ def run_program(
         static_checks: Check the source first; only security tests turn this off.
         sandbox: A warm :class:`Sandbox` to reuse; without one a sandbox is started and closed for this run.
         host: Answers the model work tools ask for (:mod:`pdftools.hosted`), in this process.
+        frames: Tables the program computes over, as pandas DataFrames under these names
+            ({name: :func:`sandbox.dataframes.pack_frame` output}); see :mod:`sandbox.dataframes`.
     """
     if sandbox is not None:
-        return sandbox.run(code, files, limits=limits, static_checks=static_checks, host=host)
+        return sandbox.run(code, files, limits=limits, static_checks=static_checks, host=host, frames=frames)
     with Sandbox(lean=True) as fresh:
-        return fresh.run(code, files, limits=limits, static_checks=static_checks, host=host)
+        return fresh.run(code, files, limits=limits, static_checks=static_checks, host=host, frames=frames)

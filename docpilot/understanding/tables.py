@@ -12,7 +12,7 @@ import pymupdf
 from docpilot.understanding.textnorm import parse_number
 from pdftools._tables import page_tables, table_rows
 
-__all__ = ["Table", "read_tables"]
+__all__ = ["Table", "read_tables", "page_lines", "use_layout_analysis"]
 
 _CAPTION = re.compile(r"^\s*(table|exhibit|schedule)\s+[\w.]+\s*[:.\-–—]?", re.I)
 _SCALE = re.compile(r"\bin (thousands|millions|billions)\b", re.I)
@@ -74,7 +74,7 @@ def read_tables(page: pymupdf.Page) -> list[Table]:
         tables = page_tables(page)
     except Exception:  # noqa: BLE001 - a table finder crash on odd drawings means no table, not no answer
         return []
-    lines = _lines_with_y(page)
+    lines = page_lines(page)
     for table in tables:
         rows = [[_clean(c) for c in row] for row in table_rows(page, table)]
         rows = _compact([r for r in rows if any(r)])
@@ -134,7 +134,8 @@ def _unit(header: str) -> str:
     return match.group(1).strip() if match else ("%" if "%" in header else "")
 
 
-def _lines_with_y(page: pymupdf.Page) -> list[tuple[float, float, str]]:
+def page_lines(page: pymupdf.Page) -> list[tuple[float, float, str]]:
+    """The page's text lines as (top, bottom, text), in the order PyMuPDF reads them."""
     lines: list[tuple[float, float, str]] = []
     for block in page.get_text("dict")["blocks"]:
         for line in block.get("lines", []):

@@ -1,0 +1,171 @@
+"""Frames found lazily: only on the pages asked for (those retrieval or the outline point to), read once per
+(file, page) and kept — in memory, and on disk in the structure cache when the store has one.
+
+Finding a page's tables costs ~0.4-1 s (ruled tables by PyMuPDF, tables aligned by whitespace by
+``pdftools._texttables``): a 200-page report is never read whole; a call reads at most :data:`MAX_PAGES`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from docpilot.understanding.cache import StructureCache, file_key
+from docpilot.understanding.frames.model import Frame, RawTable, combine_files, frame_of, name_frames
+from docpilot.understanding.frames.values import read_number
+
+__all__ = ["FrameStore", "candidate_frames", "read_page_tables", "MAX_PAGES"]
+
+MAX_PAGES = 12  # pages one call reads tables from
+_PART = "frames1-{page}"  # the cache part: change the number when RawTable's reading changes
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_RUNNING = re.compile(r"^\s*table of contents\s*$", re.I)  # a running link at the top of a report's pages
+# "Table 3:", "Exhibit 1", "Table A-2", "Table IV" (not "Table of Contents")
+_CAPTION = re.compile(r"^\s*(?:table|exhibit|schedule)\s+(?:[A-Z]?\d[\w.\-]*|[IVXLC]+\b|[A-Z]\b)", re.I)
+
+
+class FrameStore:
+    """The frames of the pages asked for, each page read once. ``cache=None`` keeps them in memory only."""
+
+    def __init__(self, cache: StructureCache | None = None) -> None:
+        self.cache = cache
+        self._raw: dict[tuple[str, int], list[RawTable]] = {}
+        self._keys: dict[tuple[str, int, int], str] = {}
+        self.pages_read = 0  # pages whose tables were found by reading the PDF (not memory or disk)
+
+    def frames(
+        self,
+        path: str | os.PathLike[str],
+        pages: Iterable[int],
+        *,
+        name: str | None = None,
+        password: str | None = None,
+    ) -> list[Frame]:
+        """The frames on ``pages`` (1-based; the first :data:`MAX_PAGES` distinct ones) of the PDF at ``path``,
+        top to bottom, page by page. ``name`` is the file's name as the person uploaded it (default: its own)."""
+        label = name or Path(path).name
+        wanted = list(dict.fromkeys(int(p) for p in pages))[:MAX_PAGES]
+        key = self._key(path)
+        missing = [p for p in wanted if (key, p) not in self._raw and not self._load(key, p, label)]
+        if missing:
+            from pdftools.docio import open_pdf
+
+            with open_pdf(path, password) as doc:
+                for page in missing:
+                    found = read_page_tables(doc, page, label) if 1 <= page <= doc.page_count else []
+                    self.pages_read += 1
+                    self._raw[(key, page)] = found
+                    if self.cache is not None:
+                        self.cache.save_json(key, _PART.format(page=page), [t.to_dict() for t in found])
+        frames = []
+        for page in wanted:
+            for raw in self._raw[(key, page)]:
+                frame = frame_of(raw if raw.file == label else replace(raw, file=label))
+                if frame is not None:
+                    frames.append(frame)
+        return frames
+
+    def _key(self, path: str | os.PathLike[str]) -> str:
+        info = os.stat(path)
+        memo = (os.path.realpath(path), info.st_mtime_ns, info.st_size)
+        if memo not in self._keys:
+            self._keys[memo] = file_key(path)
+        return self._keys[memo]
+
+    def _load(self, key: str, page: int, label: str) -> bool:
+        if self.cache is None:
+            return False
+        data = self.cache.load_json(key, _PART.format(page=page))
+        if data is None:
+            return False
+        self._raw[(key, page)] = [RawTable.from_dict(t) for t in data]
+        return True
+
+
+def candidate_frames(
+    store: FrameStore, pages: Mapping[str, Iterable[int]], files: Mapping[str, str], password: str | None = None
+) -> list[Frame]:
+    """The frames on the pages wanted of each file (``pages``: {file name: 1-based pages}; ``files``: {file name:
+    path}), frames of several files with the same columns combined (a ``file`` column), named ``t1``, ``t2`` …"""
+    found: list[Frame] = []
+    for name, wanted in pages.items():
+        found += store.frames(files[name], wanted, name=name, password=password)
+    return name_frames(combine_files(found))
+
+
+def read_page_tables(doc: Any, page_number: int, file: str) -> list[RawTable]:
+    """The tables of one page (1-based) of an open PyMuPDF document, with their captions."""
+    from docpilot.understanding.tables import page_lines, use_layout_analysis
+    from pdftools._tablecells import TextTable
+    from pdftools._tables import page_tables, table_cells
+
+    use_layout_analysis()
+    page = doc[page_number - 1]
+    try:
+        tables = page_tables(page)
+    except Exception:  # noqa: BLE001 - a finder crash on odd drawings means no table on this page, not a failure
+        return []
+    lines = page_lines(page)
+    found = []
+    for index, table in enumerate(tables, 1):
+        cells = table_cells(page, table)
+        rows = [[None if c is None else (c.text, tuple(c.bbox)) for c in row] for row in cells]
+        texts = [[c[0] if c else "" for c in row] for row in rows]
+        header_rows = table.header_rows if isinstance(table, TextTable) else _ruled_header_rows(texts)
+        caption = _caption(lines, tuple(table.bbox))
+        found.append(RawTable(file, page_number, index, rows, header_rows, caption))  # type: ignore[arg-type]
+    return found
+
+
+def _ruled_header_rows(texts: list[list[str]]) -> int:
+    """How many of a ruled table's first rows are headings: none when the first row is figures (not years),
+    else the first rows without a figure (a title row, heading lines), up to four, before the first figures."""
+    if len(texts) < 2:
+        return 0
+    first = [t for t in texts[0][1:] if t]
+    if first and sum(_is_figure(t) for t in first) * 2 > len(first):
+        return 0
+    count = 1
+    while count < min(len(texts) - 1, 4):
+        row = texts[count]
+        if not any(row) or any(_is_figure(t) for t in row[1:] if t):
+            break
+        count += 1
+    return count if count < len(texts) else 1
+
+
+def _is_figure(text: str) -> bool:
+    return read_number(text) is not None and not _YEAR.fullmatch(text.strip())
+
+
+def _caption(lines: list[tuple[float, float, str]], bbox: tuple[float, ...]) -> str:
+    """A table's caption: the "Table 3: …" line above it (or below it) with the lines that continue it,
+    else the few short lines set just above it (a statement's title and its "(in thousands)")."""
+    top, bottom = bbox[1], bbox[3]
+    lines = sorted((line for line in lines if not _RUNNING.match(line[2])), key=lambda line: round(line[0]))
+    above = [(y0, y1, text) for y0, y1, text in lines if y1 <= top + 2 and top - y1 < 60]
+    starts = [line for line in above if _CAPTION.match(line[2])]
+    if starts:
+        first = starts[-1][0]
+        return _joined([text for y0, _, text in above if y0 >= first - 1])
+    below = [(y0, y1, text) for y0, y1, text in lines if y0 >= bottom - 2 and y0 - bottom < 30]
+    starts = [line for line in below if _CAPTION.match(line[2])]
+    if starts:
+        y0, y1, _ = starts[0]
+        return _joined([text for a, b, text in below if abs(a - y0) < 1 or 0 <= a - y1 < (y1 - y0)])
+    title: list[str] = []
+    edge = top
+    for y0, y1, text in reversed(above):
+        if len(title) == 3 or edge - y1 > 2.5 * (y1 - y0) or len(text) > 90:
+            break
+        title.insert(0, text)
+        edge = min(edge, y0)
+    return _joined(title) if any(re.search(r"[A-Za-z]{3}", t) for t in title) else ""
+
+
+def _joined(texts: list[str]) -> str:
+    return re.sub(r"\s+", " ", " ".join(dict.fromkeys(texts))).strip()

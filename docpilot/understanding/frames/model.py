@@ -1,0 +1,311 @@
+"""A table as a pandas DataFrame whose every cell remembers where it was read.
+
+A :class:`Frame` is what programs compute over and what citations come from: ``data`` (a DataFrame with a
+plain 0..n-1 row index, the row-label column kept as a column), ``cells`` (row by row, column by column, the
+:class:`CellRef` each value was read from: file, page, the cell's text as printed and its box), and what a
+reader needs to know about it (caption, the heading over all its columns, the scale "in millions", what each
+column holds). It is built from a :class:`RawTable` (the cells as the table finders give them; JSON-able, so
+a page's tables are cached) by :func:`frame_of`:
+
+- heading rows are joined per column ("Three Months Ended June 30," over "2023" → "Three Months Ended June 30,
+  2023"); a heading spanning every value column is the table's heading, not part of each name; notes in
+  parentheses ("(Unaudited)", "($ million, except per share amounts)") leave the names, their scale is kept;
+- the first column is the row-label column when it holds text (or has no heading over figures);
+- a column is a number column when most of its filled cells read as numbers (:mod:`.values`): the
+  numbers are parsed once there, blanks and dashes are NaN; text cells stay text ("" when empty).
+
+Frames of several files with the same columns are one frame with a ``file`` column (:func:`combine_files`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from docpilot.understanding.frames.values import read_number, read_scale
+
+__all__ = ["Box", "CellRef", "RawTable", "Frame", "frame_of", "combine_files", "name_frames", "FILE_COLUMN"]
+
+Box = tuple[float, float, float, float]
+FILE_COLUMN = "file"
+LABEL_COLUMN = "label"
+_NUMERIC_SHARE = 0.6  # a column is numeric when this share of its filled cells are numbers
+_NOTE = re.compile(r"^\(.*\)$")
+
+
+@dataclass(frozen=True)
+class CellRef:
+    """Where a value was read: the file, the 1-based page, the cell's text as printed, its box on the page."""
+
+    file: str
+    page: int
+    text: str
+    box: Box | None = None
+
+
+@dataclass
+class RawTable:
+    """A table as found on a page: its cells (text and box, None where nothing is printed), how many of the
+    first rows are headings, its caption and the lines just above it. JSON-able (see :meth:`to_dict`)."""
+
+    file: str
+    page: int  # 1-based
+    index: int  # 1-based, top to bottom on the page
+    cells: list[list[tuple[str, Box | None] | None]]
+    header_rows: int
+    caption: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "page": self.page,
+            "index": self.index,
+            "cells": [[None if c is None else [c[0], list(c[1]) if c[1] else None] for c in row] for row in self.cells],
+            "header_rows": self.header_rows,
+            "caption": self.caption,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RawTable:
+        cells: list[list[tuple[str, Box | None] | None]] = [
+            [None if c is None else (str(c[0]), _box(c[1])) for c in row] for row in data["cells"]
+        ]
+        return cls(
+            data["file"], int(data["page"]), int(data["index"]), cells, int(data["header_rows"]), data["caption"]
+        )
+
+
+@dataclass
+class Frame:
+    """A table as data, with provenance per cell. ``cells[i][j]`` is where ``data.iat[i, j]`` was read."""
+
+    data: Any  # pandas.DataFrame, index 0..n-1
+    cells: list[list[CellRef | None]]
+    caption: str = ""
+    heading: str = ""  # a heading over all value columns ("Year Ended December 31,")
+    kinds: dict[str, str] = field(default_factory=dict)  # column → "text" | "number" | "percent" | "money $" …
+    scale: str = ""  # "thousand" | "million" | "billion" | ""
+    label: str | None = None  # the row-label column, when there is one
+    files: tuple[str, ...] = ()
+    pages: tuple[int, ...] = ()
+    key: str = ""  # "file:page:index" of the table it was read from (first one when combined)
+    name: str = ""  # what a program calls it (set by name_frames)
+
+    @property
+    def columns(self) -> list[str]:
+        return [str(c) for c in self.data.columns]
+
+    def cell(self, row: int, column: str) -> CellRef | None:
+        """Where the value at row ``row`` (the index label) and ``column`` was read; None for a blank."""
+        try:
+            j = self.columns.index(str(column))
+        except ValueError:
+            return None
+        return self.cells[row][j] if 0 <= row < len(self.cells) else None
+
+    def row_labels(self) -> list[str]:
+        return [str(v) for v in self.data[self.label].tolist()] if self.label else []
+
+    def describe(self) -> str:
+        """How a person names it: "the table 'Table 1: GDP growth' on page 3 of eu.pdf"."""
+        what = f"the table '{self.caption}'" if self.caption else "the table"
+        pages = ", ".join(str(p) for p in self.pages)
+        where = f" on page{'s' if len(self.pages) > 1 else ''} {pages}" if self.pages else ""
+        if len(self.files) == 1:
+            where += f" of {self.files[0]}"
+        elif self.files:
+            where += f" of {len(self.files)} files"
+        return what + where
+
+
+def _box(value: Any) -> Box | None:
+    return (float(value[0]), float(value[1]), float(value[2]), float(value[3])) if value else None
+
+
+def frame_of(raw: RawTable) -> Frame | None:
+    """The frame of a table, or None when it holds no data (fewer than one body row or two columns)."""
+    import pandas as pd
+
+    texts = [[_clean(c[0]) if c else "" for c in row] for row in raw.cells]
+    width = max((len(r) for r in texts), default=0)
+    texts = [r + [""] * (width - len(r)) for r in texts]
+    boxes = [[(c[1] if c else None) for c in row] + [None] * (width - len(row)) for row in raw.cells]
+    head, body = texts[: raw.header_rows], texts[raw.header_rows :]
+    keep_rows = [i for i, row in enumerate(body) if any(row)]
+    body = [body[i] for i in keep_rows]
+    body_boxes = [boxes[raw.header_rows + i] for i in keep_rows]
+    keep_cols = [j for j in range(width) if any(row[j] for row in body)]
+    if not body or len(keep_cols) < 2:
+        return None
+    head = [[row[j] for j in keep_cols] for row in head]
+    body = [[row[j] for j in keep_cols] for row in body]
+    body_boxes = [[row[j] for j in keep_cols] for row in body_boxes]
+    names, heading, notes, titles = _headings(head, len(keep_cols))
+    numbers = [[read_number(t) if t else None for t in row] for row in body]
+    numeric = [_is_numeric([r[j] for r in body], [n[j] for n in numbers]) for j in range(len(keep_cols))]
+    label = 0 if not numeric[0] or (not names[0] and any(numeric[1:])) else None
+    if label == 0:
+        numeric[0] = False
+        names[0] = names[0] or LABEL_COLUMN
+    names = _unique([n or f"column {j + 1}" for j, n in enumerate(names)], numbers, numeric)
+    columns: dict[str, list[Any]] = {}
+    kinds: dict[str, str] = {}
+    for j, name in enumerate(names):
+        if numeric[j]:
+            columns[name] = [_number_or_nan(n[j]) for n in numbers]
+            kinds[name] = _kind([n[j] for n in numbers])
+        else:
+            columns[name] = [row[j] for row in body]
+            kinds[name] = "text"
+    data = pd.DataFrame(columns)
+    for name in names:
+        data[name] = data[name].astype("float64" if kinds[name] != "text" else object)
+    cells = [
+        [CellRef(raw.file, raw.page, text, box) if text else None for text, box in zip(row, row_boxes, strict=True)]
+        for row, row_boxes in zip(body, body_boxes, strict=True)
+    ]
+    scale = read_scale(" ".join([raw.caption, heading, *notes]))
+    return Frame(
+        data=data,
+        cells=cells,
+        caption=raw.caption or " ".join(titles),
+        heading=heading,
+        kinds=kinds,
+        scale=scale,
+        label=names[0] if label == 0 else None,
+        files=(raw.file,),
+        pages=(raw.page,),
+        key=f"{raw.file}:{raw.page}:{raw.index}",
+    )
+
+
+def _number_or_nan(number: Any) -> float:
+    return float(number.value) if number is not None else float("nan")
+
+
+def _clean(text: str) -> str:
+    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text or "")).strip()
+
+
+def _headings(head: list[list[str]], width: int) -> tuple[list[str], str, list[str], list[str]]:
+    """Column names from the heading rows, the heading over all value columns, the notes in parentheses, and
+    title rows (a line over the whole table read as its first row)."""
+    titles: list[str] = []
+    table_level: list[str] = []
+    notes: list[str] = []
+    used: list[list[str]] = []
+    for r, row in enumerate(head):
+        filled = [t for t in row[1:] if t]
+        if r < len(head) - 1 and not filled and row[0]:
+            titles.append(row[0])  # a title row over the whole table
+            continue
+        if r < len(head) - 1 and len(filled) == 1 and width > 2:
+            table_level.append(filled[0])  # one heading over all the value columns
+            continue
+        used.append(_carry(row) if r < len(head) - 1 else row)
+    names = []
+    for j in range(width):
+        parts: list[str] = []
+        for row in used:
+            text = row[j]
+            if not text:
+                continue
+            if _NOTE.match(text):
+                notes.append(text)
+                continue
+            if not parts or parts[-1] != text:
+                parts.append(text)
+        names.append(" ".join(parts))
+    return names, " ".join(table_level), notes, titles
+
+
+def _carry(row: list[str]) -> list[str]:
+    """A heading row with each value column's heading carried right over the blank cells after it."""
+    out, last = [row[0]], ""
+    for text in row[1:]:
+        last = text or last
+        out.append(last)
+    return out
+
+
+def _is_numeric(texts: list[str], numbers: list[Any]) -> bool:
+    filled = [t for t in texts if t]
+    read = sum(n is not None for n in numbers)
+    nil = sum(1 for t in filled if read_number(t) is None and t.strip() in ("-", "–", "—"))
+    return bool(filled) and read + nil >= _NUMERIC_SHARE * len(filled)
+
+
+def _kind(numbers: list[Any]) -> str:
+    found = [n for n in numbers if n is not None]
+    if found and sum(n.percent for n in found) * 2 > len(found):
+        return "percent"
+    currencies = Counter(n.currency for n in found if n.currency)
+    if currencies:
+        return f"money {currencies.most_common(1)[0][0]}"
+    return "number"
+
+
+def _unique(names: list[str], numbers: list[list[Any]], numeric: list[bool]) -> list[str]:
+    """Names made unique: a repeated heading over a percent column gets " %", others " (2)", " (3)" …"""
+    out: list[str] = []
+    for j, name in enumerate(names):
+        if name in out and numeric[j] and _kind([n[j] for n in numbers]) == "percent":
+            name = f"{name} %"
+        base, counter = name, 2
+        while name in out or name == FILE_COLUMN:
+            name = f"{base} ({counter})"
+            counter += 1
+        out.append(name)
+    return out
+
+
+def combine_files(frames: list[Frame]) -> list[Frame]:
+    """Frames of different files with the same columns, kinds and scale as one frame with a ``file``
+    column first (the same form's records, the same statement of several years' reports); the rest as
+    they are, in their order. Two tables of one file with the same columns stay apart."""
+    import pandas as pd
+
+    groups: dict[tuple[Any, ...], list[Frame]] = {}
+    for frame in frames:
+        key = (tuple(frame.columns), tuple(sorted(frame.kinds.items())), frame.scale, frame.label)
+        groups.setdefault(key, []).append(frame)
+    out: list[Frame] = []
+    done: set[int] = set()
+    for frame in frames:
+        if id(frame) in done:
+            continue
+        group = groups[(tuple(frame.columns), tuple(sorted(frame.kinds.items())), frame.scale, frame.label)]
+        files = [f.files[0] for f in group if len(f.files) == 1]
+        if len(group) < 2 or len(set(files)) != len(group):
+            out.append(frame)
+            done.add(id(frame))
+            continue
+        done.update(id(f) for f in group)
+        pieces = []
+        for member in group:
+            part = member.data.copy()
+            part.insert(0, FILE_COLUMN, member.files[0])
+            pieces.append(part)
+        data = pd.concat(pieces, ignore_index=True)
+        cells = [[None, *row] for member in group for row in member.cells]
+        captions = list(dict.fromkeys(f.caption for f in group if f.caption))
+        out.append(
+            replace(
+                frame,
+                data=data,
+                cells=cells,
+                caption=captions[0] if len(captions) == 1 else frame.caption,
+                kinds={FILE_COLUMN: "text", **frame.kinds},
+                files=tuple(files),
+                pages=tuple(dict.fromkeys(p for f in group for p in f.pages)),
+            )
+        )
+    return out
+
+
+def name_frames(frames: list[Frame]) -> list[Frame]:
+    """The frames named ``t1``, ``t2`` … in their order: the names a program uses."""
+    return [replace(frame, name=f"t{i}") for i, frame in enumerate(frames, 1)]

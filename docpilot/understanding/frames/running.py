@@ -1,0 +1,258 @@
+"""Run a program over frames: check it, run it in the sandbox with the frames as data, and return its value,
+the cells that decided it as citations, and its plain-language reading.
+
+``answer_with_program(program, frames)`` is the seam for the model's job loop: the model writes ``program``
+from :func:`docpilot.understanding.frames.schema_text`; a refusal (:class:`ProgramRefused`) or a failure
+(:class:`ProgramFailed`, including an empty result) carries a message written for the model, to revise once.
+The program runs in the project's sandbox (:mod:`sandbox`): a warm :class:`sandbox.Sandbox` passed in makes a
+run cost tens of milliseconds; without one a sandbox is started for the run (about a second).
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from docpilot.errors import ProgramFailed
+from docpilot.understanding.frames.checking import refuse_unless_allowed
+from docpilot.understanding.frames.model import CellRef, Frame
+from docpilot.understanding.frames.reading import read_program
+from docpilot.understanding.frames.tracing import deciding_cells, instrument
+from docpilot.understanding.textnorm import format_number
+from sandbox import Limits, Sandbox, run_program
+from sandbox.dataframes import pack_frame
+
+__all__ = ["ProgramResult", "answer_with_program", "LIMITS", "MAX_CITED_PAGES", "MAX_CITATIONS"]
+
+LIMITS = Limits(timeout_seconds=20, cpu_seconds=10, memory_mb=2048, file_size_mb=1, output_mb=1, result_mb=8)
+MAX_CITED_PAGES = 5
+MAX_CITATIONS = 20
+_NO_UNIT = frozenset({"count", "nunique", "len", "idxmax", "idxmin"})
+_MASKS = frozenset({"isin", "notna", "isna", "contains", "startswith", "endswith"})
+
+
+@dataclass
+class ProgramResult:
+    """What a program computed, the cells that decided it and how it reads."""
+
+    value: Any  # a number, a text, a list, {row label: value} for a column, a list of row dicts for a table
+    citations: list[dict[str, Any]]  # {"file", "page", "quote", "box"}: the deciding cells, at most 5 pages
+    reading: str  # the program in plain language
+    program: str
+    text: str = ""  # the value as a person reads it ("3,226,773"; "West, East")
+    unit: str = ""  # "$ (in thousands)", "%" … when the answer is an amount of one kind; "" when unsure
+    frames: list[str] = field(default_factory=list)  # the names of the frames it used
+    seconds: float = 0.0
+
+
+def answer_with_program(
+    program: str,
+    frames: Sequence[Frame] | Mapping[str, Frame],
+    *,
+    sandbox: Sandbox | None = None,
+    limits: Limits = LIMITS,
+) -> ProgramResult:
+    """Check ``program`` against the allow-list, run it over ``frames`` (named ``t1`` … by
+    :func:`name_frames`) in the sandbox, and return its value with its deciding cells and reading.
+
+    Raises:
+        ProgramRefused: the program uses something the allow-list does not allow (nothing ran).
+        ProgramFailed: it ran and failed, or its result is empty (no row matched, NaN).
+    """
+    started = time.perf_counter()
+    by_name = dict(frames) if isinstance(frames, Mapping) else {f.name: f for f in frames}
+    if not by_name or any(not name.isidentifier() for name in by_name):
+        raise ValueError("frames must be named (name_frames) before a program can use them")
+    columns = {c for f in by_name.values() for c in f.columns if c.isidentifier()}
+    tree = refuse_unless_allowed(program, by_name, columns)
+    instrumented = instrument(tree)
+    packed = {name: pack_frame(frame.data) for name, frame in by_name.items()}
+    run = run_program(instrumented.code, {}, limits=limits, sandbox=sandbox, frames=packed)
+    try:
+        if not run.ok or run.watched is None:
+            raise ProgramFailed(_failure(run.error))
+        watched = run.watched
+    finally:
+        run.cleanup()
+    answer = watched.get("0", {})
+    if _empty(answer):
+        raise ProgramFailed(_empty_message("no rows" if answer.get("type") != "scalar" else "no value", by_name))
+    cells, used = deciding_cells(instrumented, watched, by_name)
+    if not cells and not _counts(instrumented.tree):
+        raise ProgramFailed(_empty_message("it used no cell of the tables", by_name))
+    value = _value(answer, {n: by_name[n] for n in used}, instrumented.tree)
+    return ProgramResult(
+        value=value,
+        citations=[_citation(c) for c in _limited(cells)],
+        reading=read_program(instrumented.tree, {n: by_name[n] for n in by_name}),
+        program=program,
+        text=_text(value),
+        unit=_unit(instrumented.tree, cells, by_name, used) if _numeric(value) else "",
+        frames=used,
+        seconds=round(time.perf_counter() - started, 3),
+    )
+
+
+def _failure(error: dict[str, Any] | None) -> str:
+    if not error:
+        return "The program did not return a value."
+    kind, message = error.get("type") or "Error", error.get("message") or ""
+    if kind == "KeyError":
+        return f"KeyError: {message} is not a column or row label of the frame; use the names the schema shows."
+    if kind == "StaticCheckError":
+        return f"The sandbox refused the program: {message}"
+    return f"{kind}: {message}"
+
+
+def _empty(answer: dict[str, Any]) -> bool:
+    kind = answer.get("type")
+    if kind == "scalar":
+        value = answer.get("value")
+        return value is None or (isinstance(value, float) and math.isnan(value))
+    if kind in ("frame", "series", "list"):
+        return not answer.get("count")
+    return kind != "scalar"
+
+
+def _empty_message(what: str, frames: Mapping[str, Frame]) -> str:
+    labels = "; ".join(
+        f"{name} row labels: " + ", ".join(repr(label) for label in frame.row_labels()[:8])
+        for name, frame in frames.items()
+        if frame.label
+    )
+    return (
+        f"The program's result is empty ({what}): no row matched. Check the column names and the values "
+        f"compared; match text with .str.contains('...', case=False). {labels}".strip()
+    )
+
+
+def _value(answer: dict[str, Any], frames: Mapping[str, Frame], tree: ast.Module) -> Any:
+    """The answer as plain Python: row labels of a single frame become its row-label texts."""
+    kind = answer.get("type")
+    if kind == "scalar":
+        value = answer.get("value")
+        label = _row_label_text(value, frames) if _is_row_pick(tree) else None
+        return label if label is not None else value
+    if kind == "list":
+        return answer.get("values", [])
+    if kind == "series":
+        labels = [_row_label_text(r, frames) or r for r in answer.get("rows", [])]
+        return dict(zip([str(x) for x in labels], answer.get("values", []), strict=False))
+    if kind == "frame":
+        columns = answer.get("columns", [])
+        return [dict(zip(columns, row, strict=False)) for row in answer.get("values", [])]
+    return None
+
+
+def _counts(tree: ast.Module) -> bool:
+    """Whether the answer counts rows (a count of none is an answer, and cites no cell)."""
+    last = tree.body[-1]
+    value = last.value if isinstance(last, ast.Expr) else None
+    if not isinstance(value, ast.Call):
+        return False
+    if isinstance(value.func, ast.Name):
+        return value.func.id == "len"
+    if isinstance(value.func, ast.Attribute):
+        if value.func.attr in ("count", "nunique"):
+            return True
+        mask = value.func.value  # (t1["x"] > 3).sum(): a count of the rows a mask holds
+        return value.func.attr == "sum" and (
+            isinstance(mask, (ast.Compare, ast.UnaryOp))
+            or (isinstance(mask, ast.BinOp) and isinstance(mask.op, (ast.BitAnd, ast.BitOr)))
+            or (isinstance(mask, ast.Call) and isinstance(mask.func, ast.Attribute) and mask.func.attr in _MASKS)
+        )
+    return False
+
+
+def _is_row_pick(tree: ast.Module) -> bool:
+    """Whether the answer is an idxmax/idxmin (a row label, read as the row's label text)."""
+    last = tree.body[-1]
+    return (
+        isinstance(last, ast.Expr)
+        and isinstance(last.value, ast.Call)
+        and isinstance(last.value.func, ast.Attribute)
+        and last.value.func.attr in ("idxmax", "idxmin")
+    )
+
+
+def _row_label_text(row: Any, frames: Mapping[str, Frame]) -> str | None:
+    labelled = [f for f in frames.values() if f.label]
+    if len(labelled) != 1 or not isinstance(row, int) or isinstance(row, bool):
+        return None
+    labels = labelled[0].row_labels()
+    return labels[row] if 0 <= row < len(labels) else None
+
+
+def _limited(cells: list[CellRef]) -> list[CellRef]:
+    pages: list[tuple[str, int]] = []
+    out = []
+    for cell in cells:
+        where = (cell.file, cell.page)
+        if where not in pages:
+            if len(pages) == MAX_CITED_PAGES:
+                continue
+            pages.append(where)
+        out.append(cell)
+        if len(out) == MAX_CITATIONS:
+            break
+    return out
+
+
+def _citation(cell: CellRef) -> dict[str, Any]:
+    return {"file": cell.file, "page": cell.page, "quote": cell.text, "box": list(cell.box) if cell.box else None}
+
+
+def _numeric(value: Any) -> bool:
+    """Whether a value is an amount (a number, or numbers by row) that a unit can describe."""
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, list):
+        return bool(value) and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (int, float)):
+        return format_number(float(value))
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {_text(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(_text(v) if not isinstance(v, dict) else str(v) for v in value)
+    return "" if value is None else str(value)
+
+
+def _unit(tree: ast.Module, cells: list[CellRef], frames: Mapping[str, Frame], used: list[str]) -> str:
+    """The answer's unit when it is an amount read, totalled, averaged or compared in columns of one kind
+    (never for counts, row picks, products or ratios)."""
+    if _counts(tree):
+        return ""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and not isinstance(node.op, (ast.Add, ast.Sub, ast.BitAnd, ast.BitOr)):
+            return ""
+        if isinstance(node, ast.Call):
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if name in _NO_UNIT:
+                return ""
+    cited = set(cells)
+    kinds, scales = set(), set()
+    for name in used:
+        frame = frames[name]
+        for j, column in enumerate(frame.columns):
+            if column == frame.label or frame.kinds.get(column) == "text":
+                continue
+            if any(row[j] in cited for row in frame.cells if row[j] is not None):
+                kinds.add(frame.kinds[column])
+                scales.add(frame.scale)
+    if len(kinds) != 1 or len(scales) != 1:
+        return ""
+    kind, scale = kinds.pop(), scales.pop()
+    unit = "%" if kind == "percent" else kind.removeprefix("money ") if kind.startswith("money") else ""
+    if scale and kind != "percent":
+        unit = f"{unit} (in {scale}s)".strip()
+    return unit

@@ -1,0 +1,181 @@
+"""Tables as frames: found on the pages asked for only, cached per (file, page), headings joined, row labels
+kept, numbers parsed once, provenance per cell; frames of several files combined; the schema a model sees.
+
+Fixture tables are drawn with PyMuPDF (tests/table_pdfs.py); real tables come from ../shared/corpus, with
+their cells compared to the truths typed by hand in tests/data/tables/.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from table_pdfs import DrawnTable, draw_pdf
+
+from docpilot.understanding.cache import StructureCache
+from docpilot.understanding.frames import (
+    FrameStore,
+    RawTable,
+    candidate_frames,
+    finding,
+    frame_of,
+    name_frames,
+    read_number,
+    schema_text,
+    tokens,
+)
+
+TRUTHS = Path(__file__).resolve().parents[1] / "data" / "tables"
+SALES = [
+    ["Region", "Sales", "Share"],
+    ["North", "1,200.50", "12%"],
+    ["South", "(300)", "3%"],
+    ["West", "4.500,25", "45%"],
+    ["East", "$2,000", "20%"],
+]
+SPLIT = [  # a heading spanning two columns over the years, a note in parentheses over the labels
+    ["", "Three Months Ended", "", "Six Months Ended", ""],
+    ["($ million)", "2023", "2022", "2023", "2022"],
+    ["Revenue", "9,583", "10,329", "19,050", "20,976"],
+    ["Cost of sales", "(7,363)", "(8,042)", "(14,680)", "(16,336)"],
+    ["Operating expenses:", "", "", "", ""],
+    ["Marketing", "1,879", "1,882", "3,727", "3,772"],
+]
+
+
+def _truth(name: str) -> dict:
+    return json.loads((TRUTHS / name).read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def sales_pdf(tmp_path: Path, guard) -> str:
+    pages: list = ["A page of prose, no table here."]
+    pages.append([DrawnTable(SALES, caption="Table 2: Sales by region (in thousands)")])
+    pages.append([DrawnTable(SALES, caption="Table 3: Sales again, unruled", ruled=False)])
+    return guard(draw_pdf(tmp_path / "sales.pdf", pages))
+
+
+@pytest.mark.parametrize("page", [2, 3], ids=["ruled", "unruled"])
+def test_a_drawn_table_becomes_a_typed_frame_with_its_cells(sales_pdf: str, page: int) -> None:
+    (frame,) = FrameStore().frames(sales_pdf, [page])
+    assert frame.columns == ["Region", "Sales", "Share"] and frame.label == "Region"
+    assert frame.row_labels() == ["North", "South", "West", "East"]
+    assert frame.data["Sales"].tolist() == [1200.5, -300.0, 4500.25, 2000.0]  # parsed once, as printed
+    assert frame.kinds == {"Region": "text", "Sales": "money $", "Share": "percent"}
+    assert frame.data["Share"].tolist() == [12.0, 3.0, 45.0, 20.0]
+    cell = frame.cell(1, "Sales")
+    assert cell is not None and (cell.file, cell.page, cell.text) == ("sales.pdf", page, "(300)")
+    assert cell.box is not None and 120 < cell.box[1] < 200  # the second body row, where it was drawn
+    if page == 2:
+        assert frame.caption == "Table 2: Sales by region (in thousands)" and frame.scale == "thousand"
+
+
+@pytest.mark.parametrize("ruled", [True, False], ids=["ruled", "unruled"])
+def test_headings_are_joined_across_rows_and_notes_give_the_scale(tmp_path: Path, ruled: bool) -> None:
+    table = DrawnTable(SPLIT, header_rows=2, caption="Statement of earnings", ruled=ruled, widths=[130] + [100] * 4)
+    path = draw_pdf(tmp_path / "split.pdf", [[table]])
+    (frame,) = FrameStore().frames(path, [1])
+    assert frame.caption == "Statement of earnings"
+    assert frame.columns == [
+        "label",
+        "Three Months Ended 2023",
+        "Three Months Ended 2022",
+        "Six Months Ended 2023",
+        "Six Months Ended 2022",
+    ]
+    assert frame.scale == "million"  # from "($ million)" over the row labels
+    assert frame.data["Six Months Ended 2022"].tolist()[:2] == [20976, -16336]
+    section = frame.row_labels().index("Operating expenses:")  # a section row is kept, its figures blank
+    assert math.isnan(frame.data["Three Months Ended 2023"][section])
+
+
+def test_tables_are_read_only_on_the_pages_asked_and_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(finding, "MAX_PAGES", 3)  # the cap, kept small so the test reads few pages
+    pages: list = [f"Page {n} of a long report, prose only." for n in range(1, 31)]
+    pages[24] = [DrawnTable(SALES, caption="Table 9: Sales")]
+    path = draw_pdf(tmp_path / "long.pdf", pages)
+    cache = StructureCache(tmp_path / "cache")
+    store = FrameStore(cache)
+    (frame,) = store.frames(path, [25])
+    assert store.pages_read == 1 and frame.pages == (25,)
+    assert store.frames(path, [25, 24]) and store.pages_read == 2  # page 25 came from memory
+    again = FrameStore(cache)  # a new process: from the disk cache
+    (cached,) = again.frames(path, [25])
+    assert again.pages_read == 0 and cached.data.equals(frame.data) and cached.cells == frame.cells
+    capped = FrameStore()
+    assert capped.frames(path, range(1, 31)) == [] and capped.pages_read == 3  # never every page of a report
+
+
+def test_frames_of_several_files_with_the_same_columns_are_one_frame(tmp_path: Path) -> None:
+    north = [["Fund", "Assets", "Fee"], ["Lakeshore Value", "1,200", "0.5%"], ["Harbor Growth", "800", "0.7%"]]
+    south = [["Fund", "Assets", "Fee"], ["Prairie Income", "300", "0.4%"]]
+    files = {
+        "north.pdf": draw_pdf(tmp_path / "north.pdf", [[DrawnTable(north, caption="Table 1: Funds")]]),
+        "south.pdf": draw_pdf(tmp_path / "south.pdf", ["prose", [DrawnTable(south, caption="Table 1: Funds")]]),
+        "other.pdf": draw_pdf(tmp_path / "other.pdf", [[DrawnTable(SALES)]]),
+    }
+    frames = candidate_frames(FrameStore(), {"north.pdf": [1], "south.pdf": [2], "other.pdf": [1]}, files)
+    assert [f.name for f in frames] == ["t1", "t2"]
+    funds = frames[0]
+    assert funds.columns == ["file", "Fund", "Assets", "Fee"] and funds.files == ("north.pdf", "south.pdf")
+    assert funds.data["file"].tolist() == ["north.pdf", "north.pdf", "south.pdf"]
+    assert funds.data["Assets"].sum() == 2300
+    cell = funds.cell(2, "Assets")
+    assert cell is not None and (cell.file, cell.page, cell.text) == ("south.pdf", 2, "300")
+    assert frames[1].columns == ["Region", "Sales", "Share"]
+
+
+def test_a_corpus_table_matches_its_typed_truth(real) -> None:
+    truth = _truth("eu012_gdp_growth.json")
+    path = real(Path(truth["file"]).name)
+    (frame,) = FrameStore().frames(path, [truth["page"]])
+    head, *body = truth["rows"]
+    assert frame.columns == ["label", *head[1:]]
+    assert frame.caption.startswith("Table 1: Real GDP growth rate in Finland")
+    assert [[c.text for c in row if c] for row in frame.cells] == body  # each cell's text as printed
+    expected = [[read_number(t).value for t in row[1:]] for row in body]  # type: ignore[union-attr]
+    assert frame.data[head[1:]].values.tolist() == expected
+    assert all(c.page == truth["page"] and c.file == path.rsplit("/", 1)[-1] for row in frame.cells for c in row if c)
+
+
+def test_a_corpus_statement_keeps_its_heading_scale_and_rows(real) -> None:
+    truth = _truth("amazon_operations.json")
+    path = real(Path(truth["file"]).name)
+    (frame,) = FrameStore().frames(path, [truth["page"]])
+    assert frame.heading == "Year Ended December 31," and frame.scale == "million"
+    assert frame.columns == ["label", "2017", "2018", "2019"]
+    assert frame.row_labels() == [row[0] for row in truth["rows"][2:]]
+    for row in truth["rows"][2:]:
+        i = frame.row_labels().index(row[0])
+        numbers = [read_number(t) for t in row[1:]]
+        got = frame.data.loc[i, ["2017", "2018", "2019"]].tolist()
+        assert [n.value if n else None for n in numbers] == [None if math.isnan(v) else v for v in got], row[0]
+
+
+def test_the_schema_shows_each_frame_within_500_tokens(tmp_path: Path, real) -> None:
+    wide = [["State"] + [f"Col {c}" for c in range(2, 13)]] + [
+        [f"State {r}"] + [f"{r * c:,}" for c in range(2, 13)] for r in range(1, 41)
+    ]  # a frame too big to show whole: built from its cells, not drawn (finding a 480-cell table takes seconds)
+    raw = RawTable("wide.pdf", 4, 1, [[(t, None) for t in row] for row in wide], 1, "Table 7: Wide")
+    files = {
+        "sales.pdf": draw_pdf(tmp_path / "sales.pdf", [[DrawnTable(SALES, caption="Table 2: Sales by region")]]),
+        "amzn.pdf": real("financebench__AMAZON_2019_10K.pdf"),
+    }
+    found = candidate_frames(FrameStore(), {"sales.pdf": [1], "amzn.pdf": [38]}, files)
+    frames = name_frames([found[0], frame_of(raw), found[1]])  # type: ignore[list-item]
+    text = schema_text(frames)
+    assert tokens(text) <= 500, (tokens(text), text)
+    first = text.split("\nt2:")[0]
+    assert first.startswith("t1: Table 2: Sales by region (page 1 of sales.pdf)")
+    assert "'Region' text, 'Sales' $, 'Share' %" in first
+    assert "row labels ('Region'): 'North', 'South', 'West', 'East'" in first
+    assert "['North', 1200.5, 12]" in first  # a sample row, numbers as parsed
+    assert "t2: Table 7: Wide (page 4 of wide.pdf)" in text and "40 rows" in text and "'Col 12'" in text
+    assert "t3: AMAZON.COM" in text and "page 38 of amzn.pdf" in text and "amounts in millions" in text
+    alone = schema_text(frames[:1])
+    assert alone.count("  e.g. ") == 2  # two sample rows when there is room
+    asked = schema_text(frames, question="What was the diluted earnings per share in 2019?")
+    assert "row labels ('label'): 'Basic earnings per share', 'Diluted earnings per share'," in asked
+    assert tokens(asked) <= 500
