@@ -56,7 +56,7 @@ SCALES = {
 }
 WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
 NUMBER = re.compile(
-    r"(?P<open>\()?\s*(?P<sign>[-\u2212])?\s*[$€£]?\s*(?P<num>\d[\d,.]*\d|\d)(?:\s*(?P<close>\)))?"
+    r"(?P<open>\()?\s*(?P<sign>[-\u2212])?\s*[$€£]?\s*(?P<num>\d[\d,.]*\d|\d)(?P<inner>\s*%)?(?:\s*(?P<close>\)))?"
     r"(?:\s*(?P<pct>%|percent\b)|\s*(?P<scale>thousands?|millions?|billions?|mn|mln|bn|k|m|b)\b)?",
     re.I,
 )
@@ -94,8 +94,8 @@ def _readings(num: str) -> list[tuple[float, int]]:
 
 def answer_numbers(text: str) -> list[tuple[float, float, int, bool]]:
     """Each reading of each number in ``text``: (value, multiplier of a scale word after it, decimals written, is a
-    percent). "(56)" reads as -56 and as 56 (a figure in brackets after a name); "-56" as -56 unless the dash joins
-    it to a word or number before ("2010-2020")."""
+    percent). "(56)" and "(5.6%)" read as negative and as positive (a figure in brackets after a name); "-56" as -56
+    unless the dash joins it to a word or number before ("2010-2020")."""
     text = text.replace("\u00a0", " ")
     found: list[tuple[float, float, int, bool]] = []
     for m in NUMBER.finditer(text):
@@ -107,7 +107,7 @@ def answer_numbers(text: str) -> list[tuple[float, float, int, bool]]:
             signs = {1.0, -1.0} if joined else {-1.0}
         scale = SCALES.get((m["scale"] or "").lower(), 1.0)
         for value, decimals in _readings(m["num"]):
-            found += [(sign * value, scale, decimals, bool(m["pct"])) for sign in signs]
+            found += [(sign * value, scale, decimals, bool(m["pct"] or m["inner"])) for sign in signs]
     if _SHARED:
         found += [(v, 1.0, 0, False) for v in _SHARED[1](text)]
     return found

@@ -197,6 +197,10 @@ def test_scorer_reads_names_lists_counts_and_shares() -> None:
     assert judge(negative, {"answered": True, "answer": "(153)"})["verdict"] == "right"
     assert judge(negative, {"answered": True, "answer": "a loss of $153 million"})["verdict"] == "right"
     assert judge(negative, {"answered": True, "answer": "153"})["verdict"] == "wrong"
+    bracketed = q({"type": "number", "value": -0.8, "scale": 1})
+    for text in ("(0.8%)", "(0.8)%", "-0.8%"):
+        assert judge(bracketed, {"answered": True, "answer": text})["verdict"] == "right", text
+    assert judge(bracketed, {"answered": True, "answer": "0.8%"})["verdict"] == "wrong"
     comma = q({"type": "number", "value": 233.99, "scale": 1})
     assert judge(comma, {"answered": True, "answer": "€ 233,99"})["verdict"] == "right"
     dump = q({"type": "count", "value": 3})
