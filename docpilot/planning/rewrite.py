@@ -21,6 +21,7 @@ from docpilot.llm.prompting import render
 from docpilot.planning.language import read_plan, write_plan
 from docpilot.planning.language.forms import form_of
 from docpilot.planning.language.grammar import language_grammar
+from docpilot.planning.language.lexicon import named_tools
 from docpilot.planning.stats import Stats
 from docpilot.plans.plan import Plan
 from docpilot.plans.verify import Verdict, verify_plan
@@ -30,7 +31,9 @@ __all__ = ["Rewriter", "Rewrite", "hide_quotes"]
 
 _QUOTED = re.compile(r"(?<!\w)(['\"“‘])([^'\"“”‘’\n]{1,200}?)(['\"”’])(?!\w)")
 _TEXT = "TEXT_{n}"
-_GENERIC = ("output", "password")  # options every form has: said once in the prompt, not in each form
+_GENERIC = ("output", "password")
+ALWAYS_OFFERED = ("count_pages",)
+MAX_OFFERED = 12  # options every form has: said once in the prompt, not in each form
 _STRUCTURE_WORDS = re.compile(
     r"\b(?:chapter|section|part|appendix|appendices|annex|index|contents|introduction|preface|foreword|"
     r"conclusion|summary|glossary|bibliography|references|front matter|item|note|schedule|exhibit)\b",
@@ -97,15 +100,29 @@ class Rewriter:
     def __init__(self, llm: Any, tools: dict[str, Tool], retriever: Any | None, k: int = 4) -> None:
         self.llm, self.tools, self.retriever, self.k = llm, tools, retriever, k
 
+    def offered(self, request: str, files: dict[str, FileInfo], neighbours: list[Any]) -> dict[str, Tool]:
+        """The tools the grammar admits (every form stays on the prompt's page): those the rules see in the
+        request, the registry words it uses, the nearest examples' tools and the closest documentation.
+        A small grammar keeps constrained decoding fast."""
+        from docpilot.planning.fastpath import hint_tools
+
+        names = list(hint_tools(request, files))
+        for example, _ in neighbours:
+            names += [s["task"] for s in example.plan.get("steps", [])]
+        names += named_tools(request, self.tools)[:6]
+        if self.retriever is not None:
+            names += self.retriever.similar_tools(request, 3)
+        names += list(ALWAYS_OFFERED)
+        chosen = [n for n in dict.fromkeys(names) if n in self.tools][:MAX_OFFERED]
+        return {n: self.tools[n] for n in chosen} if neighbours or self.retriever else dict(self.tools)
+
     def job(self) -> Job:
         forms = [form_of(self.tools[name]).describe(_GENERIC) for name in sorted(self.tools)]
         return Job("rewrite", render("rewrite_system.j2", forms=forms), max_tokens=260)
 
-    def _examples(self, request: str) -> list[tuple[str, str]]:
-        if self.retriever is None:
-            return []
+    def _examples(self, neighbours: list[Any]) -> list[tuple[str, str]]:
         out = []
-        for example, _ in reversed(self.retriever.nearest(request, self.k)):  # the nearest right before the request
+        for example, _ in reversed(neighbours):  # the nearest right before the request
             files = {
                 f["name"]: FileInfo(
                     f["name"], "", "pdf" if f["name"].lower().endswith(".pdf") else "image", f.get("pages")
@@ -160,7 +177,8 @@ class Rewriter:
                 raise JobProblem(verdict.report())
             return Rewrite(sentences, verdict)
 
-        grammar = language_grammar(self.tools, [n for n in files])
-        result = run_job(self.llm, self.job(), user, check, examples=self._examples(safe), grammar=grammar)
+        neighbours = self.retriever.nearest(safe, self.k) if self.retriever is not None else []
+        grammar = language_grammar(self.offered(safe, files, neighbours), list(files))
+        result = run_job(self.llm, self.job(), user, check, examples=self._examples(neighbours), grammar=grammar)
         stats.plan_corrections += result.retries
         return result.value

@@ -237,3 +237,11 @@ def test_a_new_tool_is_read_from_its_registry_words_alone() -> None:
         assert not read_plan(sentence, tools, _files(["report.pdf"])).ok
     finally:
         unregister("frobnicate_pages")
+
+
+def test_the_language_page_is_the_one_the_registry_gives() -> None:
+    from docpilot.planning.language.page import language_page
+
+    committed = (ROOT / "docs" / "language.md").read_text()
+    assert committed == language_page(TOOLS), "run: python -m docpilot.planning.language.page > docs/language.md"
+    assert all(f"`{name}`" in committed for name in TOOLS)

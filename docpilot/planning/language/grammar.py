@@ -17,6 +17,8 @@ from pdftools import Tool
 
 __all__ = ["language_grammar"]
 
+_MAX_NAMES = 24  # names a grammar offers for one slot (the common colours; the reader takes every name)
+
 _COMMON = r"""
 quote ::= "'" [^'\n]+ "'" | "\"" [^"\n]+ "\""
 quotes ::= quote (", " quote)*
@@ -57,10 +59,10 @@ def _slot(form: Form, slot: Slot, rules: dict[str, str]) -> str:
             body = "spec" + (" | " + _alternatives(slot.choices) if slot.choices else "")
         elif slot.kind == "names":
             one = _rule(f"{form.tool.name}-{slot.arg}-one")
-            rules[one] = _alternatives(slot.choices)
+            rules[one] = _alternatives(slot.choices[:_MAX_NAMES])
             body = f'{one} (", " {one})*'
         else:
-            body = _alternatives(slot.choices)
+            body = _alternatives(slot.choices[:_MAX_NAMES])
         rules[name] = body
         return name
     return slot.kind
@@ -101,6 +103,6 @@ def language_grammar(tools: dict[str, Tool], uploads: list[str], max_sentences: 
     sentences = [_sentence(form_of(tool), rules) for tool in tools.values()]
     rules["sentence"] = " | ".join(sentences)
     rules["upload"] = " | ".join(_literal(f"'{u}'" if "'" not in u else f'"{u}"') for u in uploads) or "\"'-'\""
-    optional = "".join(' (sentence "\\n"' for _ in range(max_sentences - 1)) + ")?" * (max_sentences - 1)
-    root = f'root ::= sentence "\\n"{optional} | "Cannot: " reason "\\n"'
+    more = "".join(' ("\\n" sentence' for _ in range(max_sentences - 1)) + ")?" * (max_sentences - 1)
+    root = f'root ::= sentence{more} | "Cannot: " reason'
     return "\n".join([root, *(f"{k} ::= {v}" for k, v in rules.items())]) + _COMMON
