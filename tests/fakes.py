@@ -50,6 +50,7 @@ class ScriptedLLM:
         temperature: float = 0.0,
         should_stop: Callable[[], bool] | None = None,
         on_text: Callable[[str], None] | None = None,
+        on_wait: Callable[[int], bool] | None = None,
     ) -> Reply:
         start = time.perf_counter()
         index = len(self.calls)

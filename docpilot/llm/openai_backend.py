@@ -102,6 +102,7 @@ class OpenAIBackend:
         temperature: float = 0.0,
         should_stop: Callable[[], bool] | None = None,
         on_text: Callable[[str], None] | None = None,
+        on_wait: Callable[[int], bool] | None = None,  # a server keeps its own line and says nothing of it
     ) -> Reply:
         start = time.perf_counter()
         request: dict[str, Any] = {
