@@ -48,12 +48,13 @@ from results import write_result  # noqa: E402
 
 WAITING = re.compile(r"Waiting for the model: (\d+) requests? ahead of yours")
 RSS_LIMIT_MB = 8 * 1024
+REFUSALS = ("I can't do that", "I could not", "Stopped", "Something went wrong")  # the app's replies that say no
 # (action, request): "run" approves the plan and expects files; "question" reads the reply in the chat (and
 # approves a plan, when the question is answered by one). {c} is the session's canary.
 FAST = [
     ("run", "add a watermark saying {c}"),
-    ("run", "highlight {c}"),
     ("question", "how many times does {c} appear?"),
+    ("run", "highlight {c}"),
     ("run", "convert it to Word"),
 ]
 MODEL = [
@@ -81,7 +82,18 @@ class Session:
     shown: list[str] = field(default_factory=list)  # every text the app showed this session
     downloads: list[str] = field(default_factory=list)
     reply: str | None = None  # the chat's last message
+    approved: bool = False  # a plan was approved and run
+    client: Any = None  # kept open until the end: a client that goes away ends its session on the server
     error: str | None = None
+
+    @property
+    def done(self) -> bool:
+        """The request was carried out: a run delivered files, a question got a reply that is not a refusal."""
+        if self.error is not None or self.latency is None:
+            return False
+        if self.action == "run":
+            return bool(self.downloads)
+        return not (self.reply or "").startswith(REFUSALS)
 
 
 def make_sessions(count: int, model_count: int, folder: Path) -> list[Session]:
@@ -151,7 +163,7 @@ def drive(session: Session, url: str, start: threading.Barrier, timeout: float) 
     from gradio_client import Client, handle_file
 
     try:
-        client = Client(url, verbose=False, download_files=str(session.downloads_dir))
+        client = session.client = Client(url, verbose=False, download_files=str(session.downloads_dir))
         _note(session, _named("/upload", client.predict([handle_file(str(session.pdf))], api_name="/upload")))
     except Exception as exc:  # noqa: BLE001 - one failed session is reported, the others go on
         session.error = f"upload: {type(exc).__name__}: {exc}"
@@ -176,6 +188,7 @@ def drive(session: Session, url: str, start: threading.Barrier, timeout: float) 
         editor = _value(planned.get("editor"))  # the plan editor's table, as the browser would send it back
         if isinstance(editor, dict) and editor.get("data"):  # a plan waits for approval: run it
             ran = _named("/approve", client.predict(editor, api_name="/approve"))
+            session.approved = True
             _note(session, ran)
             session.downloads = [str(_value(d)) for d in _value(ran.get("downloads")) or []]
         session.latency = time.monotonic() - began
@@ -280,7 +293,7 @@ def main(argv: list[str] | None = None) -> int:
             server.stop()
             if any(s.error for s in sessions):
                 print("the server's log ends:\n" + (folder / "server.log").read_text()[-4000:], file=sys.stderr)
-    figures = _figures(sessions, report, found, server, high_water, wall, ready_seconds)
+        figures = _figures(sessions, report, found, server, high_water, wall, ready_seconds)  # downloads still here
     print(json.dumps(figures, indent=1))
     if not args.no_write:
         write_result(args.name, figures, load=load, notes=_notes(figures))
@@ -299,7 +312,9 @@ def _figures(
     fast = [s for s in sessions if s.kind == "fast"]
     model = [s for s in sessions if s.kind == "model"]
     runs = [s for s in sessions if s.action == "run"]
-    lost = [s.number for s in runs if s.error is None and not s.downloads]
+    # a run approved that did not deliver, or whose downloads are not there
+    lost = [s.number for s in runs if s.approved and not (s.downloads and all(Path(p).is_file() for p in s.downloads))]
+    not_done = {str(s.number): (s.reply or "")[:200] for s in sessions if s.error is None and not s.done}
     failed = {str(s.number): s.error for s in sessions if s.error}
     peak = max(high_water, server.peak_mb)
     places = {str(s.number): s.places for s in sessions if s.places}
@@ -325,6 +340,8 @@ def _figures(
         "own_canary_in_own_downloads": found["own_canary_in_own_downloads"],
         "server_session_folders": found["server_folders"],
         "lost_outputs": len(lost),
+        "done": f"{sum(s.done for s in sessions)}/{len(sessions)}",
+        "not_done": not_done,
         "failed_sessions": failed,
         "wall_seconds": round(wall, 1),
         "server_ready_seconds": round(ready_seconds, 1),
