@@ -19,7 +19,10 @@ process itself). Checked after all finish: each session's canary is searched in 
 (every message shown, logs, plan), downloads (PDF text, raw bytes, the members of zips and Office files)
 and session folder on the server (0 found); each session's own canary is found in its own chat, and in its
 own downloads for a run (the positive control: a search that cannot find anything proves nothing); every
-run delivered files (0 lost). Writes ``bench/results/<name>.json`` (label "measure").
+run the app said was done delivered its files (0 lost). Requests the app did not carry out (the model's
+60 s ran out, a model's plan failed when run: the chat says why, nothing is delivered) are counted apart
+(``done``, ``not_done`` with the app's reply). Writes ``bench/results/<name>.json`` (label "measure");
+exit status 1 when a leak, a lost output, a failed session, a second model or more than 8 GB was seen.
 """
 
 from __future__ import annotations
@@ -48,7 +51,8 @@ from results import write_result  # noqa: E402
 
 WAITING = re.compile(r"Waiting for the model: (\d+) requests? ahead of yours")
 RSS_LIMIT_MB = 8 * 1024
-REFUSALS = ("I can't do that", "I could not", "Stopped", "Something went wrong")  # the app's replies that say no
+# the app's replies that say a request was not carried out (each with why, and nothing delivered)
+REFUSALS = ("I can't do that", "I could not", "Stopped", "Something went wrong", "The run failed")
 # (action, request): "run" approves the plan and expects files; "question" reads the reply in the chat (and
 # approves a plan, when the question is answered by one). {c} is the session's canary.
 FAST = [
@@ -57,9 +61,10 @@ FAST = [
     ("run", "highlight {c}"),
     ("run", "convert it to Word"),
 ]
-MODEL = [
-    ("run", "Stamp it with the text {c} in the corner of each sheet"),  # no rule reads it: the model plans it
-    ("question", "What is the reference of this agreement?"),  # answered by the model from the page
+MODEL = [  # no rule reads these runs: the model plans them; the question is answered by the model from the page
+    ("run", "I need the first leaf only, as its own file"),
+    ("question", "What is the reference of this agreement?"),
+    ("run", "Stamp it with the text {c} in the corner of each sheet"),
 ]
 
 
@@ -312,8 +317,14 @@ def _figures(
     fast = [s for s in sessions if s.kind == "fast"]
     model = [s for s in sessions if s.kind == "model"]
     runs = [s for s in sessions if s.action == "run"]
-    # a run approved that did not deliver, or whose downloads are not there
-    lost = [s.number for s in runs if s.approved and not (s.downloads and all(Path(p).is_file() for p in s.downloads))]
+    # a run the app said was done whose files did not arrive (a run that failed says so and delivers nothing)
+    lost = [
+        s.number
+        for s in runs
+        if s.approved
+        and not (s.reply or "").startswith(REFUSALS)
+        and not (s.downloads and all(Path(p).is_file() for p in s.downloads))
+    ]
     not_done = {str(s.number): (s.reply or "")[:200] for s in sessions if s.error is None and not s.done}
     failed = {str(s.number): s.error for s in sessions if s.error}
     peak = max(high_water, server.peak_mb)
