@@ -52,6 +52,7 @@ class ScriptedLLM:
         should_stop: Callable[[], bool] | None = None,
         on_text: Callable[[str], None] | None = None,
         grammar: str | None = None,
+        on_wait: Callable[[int], bool] | None = None,
     ) -> Reply:
         start = time.perf_counter()
         index = len(self.calls)

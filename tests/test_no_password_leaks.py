@@ -19,7 +19,7 @@ from docpilot.files import inspect_files
 from docpilot.planning.planner import Planner, make_planner
 from docpilot.running.executor import Executor
 from docpilot.service import DocPilot, exact_plan
-from docpilot.ui.actions import SerialPilot, approve, handle_message, handle_revise, handle_upload
+from docpilot.ui.actions import SharedPilot, approve, handle_message, handle_revise, handle_upload
 from docpilot.ui.panels import render
 from docpilot.ui.session import SessionStore
 
@@ -77,7 +77,7 @@ def test_cli_plan_json_and_the_explanation(make_pdf: Callable[..., str], tmp_pat
 
 
 def test_the_app_chat_logs_plan_view_and_editor(make_pdf: Callable[..., str], tmp_path: Path) -> None:
-    pilot = SerialPilot(DocPilot(make_planner("rules", {}), Executor(records=tmp_path / "records")))
+    pilot = SharedPilot(DocPilot(make_planner("rules", {}), Executor(records=tmp_path / "records")))
     store = SessionStore(tmp_path / "sessions", idle_timeout=60)
     try:
         session = store.create()

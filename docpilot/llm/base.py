@@ -67,6 +67,7 @@ class LLM(Protocol):
         should_stop: Callable[[], bool] | None = None,
         on_text: Callable[[str], None] | None = None,
         grammar: str | None = None,
+        on_wait: Callable[[int], bool] | None = None,
     ) -> Reply:
         """Answer ``messages`` (OpenAI-style ``{"role", "content"}`` dicts).
 
@@ -82,6 +83,10 @@ class LLM(Protocol):
                 the returned :class:`Reply` is the whole of it.
             grammar: a llama.cpp grammar (GBNF) the reply must follow, where the backend can constrain
                 decoding; other backends ignore it (the caller checks the reply).
+            on_wait: while the call waits for a model other requests are using (the embedded model serves
+                one call at a time, first come, first served): told how many calls are ahead of it each
+                time that changes and a few times a second, then 0 when its turn comes; returning True
+                gives the place up (:class:`~docpilot.errors.Stopped`). A server backend never calls it.
 
         Raises:
             LLMError: the model or server could not answer; the message says why and what to do.
@@ -96,6 +101,8 @@ class Metered:
     ``usage`` is the request's counter (a new one when not given); every reply is counted there once.
     ``stop``: the request's cancel switch and model-time limit; every call is watched by it, and a
     stopped call raises the stop's own :class:`~docpilot.errors.Stopped` (cancelled, or out of time).
+    A call waiting for the model tells the stop its place in the line (:meth:`Stop.waiting`), and leaves
+    the line when the request is cancelled; time spent waiting is not model time.
     """
 
     def __init__(self, llm: LLM, usage: Usage | None = None, stop: Stop | None = None) -> None:
@@ -114,11 +121,15 @@ class Metered:
         should_stop: Callable[[], bool] | None = None,
         on_text: Callable[[str], None] | None = None,
         grammar: str | None = None,
+        on_wait: Callable[[int], bool] | None = None,
     ) -> Reply:
         stop = self.stop
         extra: dict = {"on_text": on_text} if on_text is not None else {}  # backends that cannot stream get none
         if grammar is not None:
             extra["grammar"] = grammar
+        waiting = _told_both(stop.waiting, on_wait) if stop is not None else on_wait
+        if waiting is not None:
+            extra["on_wait"] = waiting
         if stop is None:
             reply = self.llm.chat(
                 messages,
@@ -145,6 +156,13 @@ class Metered:
                 raise stop.error() from None
         self.usage.add(reply)
         return reply
+
+
+def _told_both(first: Callable[[int], bool], second: Callable[[int], bool] | None) -> Callable[[int], bool]:
+    """One wait listener telling both; the place is given up when either says so."""
+    if second is None:
+        return first
+    return lambda ahead: bool(first(ahead)) | bool(second(ahead))
 
 
 def metered(llm: LLM, usage: Usage | None = None, stop: Stop | None = None) -> Metered:

@@ -1,8 +1,10 @@
 """The embedded default: Qwen2.5-Coder-1.5B-Instruct (GGUF) run in-process by llama-cpp-python.
 
 The model is loaded once per process (a lock-protected cache keyed by path and context size) and its
-calls are serialized, so the Gradio app can share it between sessions. Replies with a schema use
-llama.cpp's grammar-constrained decoding. Two prompt caches make repeated static prefixes cheap:
+calls take turns in a :class:`~docpilot.llm.queue.FairQueue` (first come, first served), so the Gradio
+app shares one instance between sessions and each waiting call is told how many are ahead of it.
+Replies with a schema use llama.cpp's grammar-constrained decoding. Two prompt caches make repeated
+static prefixes cheap:
 
 * in a process, llama.cpp keeps the KV cache of the last prompt and reuses the common prefix;
 * across processes, the KV state of the first ``system`` message (the static prefix) is saved under
@@ -28,9 +30,10 @@ from typing import Any, cast
 
 from docpilot.errors import DocPilotError, LLMError, Stopped
 from docpilot.llm.base import Reply, Usage
+from docpilot.llm.queue import FairQueue, WaitListener
 from docpilot.settings import cache_dir
 
-__all__ = ["LocalBackend", "LocalConfig", "loaded_models", "local_available"]
+__all__ = ["LocalBackend", "LocalConfig", "loaded_models", "local_available", "queued_calls"]
 
 _MAX_THREADS = 8
 
@@ -90,7 +93,8 @@ def local_available() -> bool:
 
 
 class _Loaded:
-    """One Llama object, its call lock, its prefix store, and the stop check of the call running on it.
+    """One Llama object, the line of calls taking turns on it, its prefix store, and the stop check of the
+    call running on it.
 
     llama.cpp calls the abort callback between the nodes of every graph it computes (prompt batches
     and generated tokens alike), so a call stops within a fraction of a second of ``should_stop``
@@ -101,7 +105,7 @@ class _Loaded:
         self.llama = llama
         self.path = path
         self.load_seconds = load_seconds
-        self.lock = threading.Lock()
+        self.queue = FairQueue()
         self.grammars: dict[str, bool] = {}
         self.compiled: dict[str, Any] = {}  # GBNF text → its LlamaGrammar
         self.prefixes: dict[str, list[int]] = {}  # system message → its static-prefix tokens
@@ -138,6 +142,13 @@ def loaded_models() -> dict[tuple[str, int], float]:
     """The models loaded in this process and their load times in seconds (for diagnostics and tests)."""
     with _MODELS_LOCK:
         return {key: value.load_seconds for key, value in _MODELS.items()}
+
+
+def queued_calls() -> int:
+    """Calls holding or waiting for a loaded model, all models together (0: every model is free)."""
+    with _MODELS_LOCK:
+        models = list(_MODELS.values())
+    return sum(len(model.queue) for model in models)
 
 
 def _load(path: Path, n_ctx: int, n_threads: int) -> _Loaded:
@@ -206,7 +217,7 @@ class LocalBackend:
         loaded = self._model()
         if self.config.prefix_cache_dir is None:
             return None
-        with loaded.lock:
+        with loaded.queue.turn():
             return _PrefixStore(loaded, self.config).prepare([{"role": "system", "content": system}])
 
     def chat(
@@ -219,6 +230,7 @@ class LocalBackend:
         should_stop: Callable[[], bool] | None = None,
         on_text: Callable[[str], None] | None = None,
         grammar: str | None = None,
+        on_wait: WaitListener | None = None,
     ) -> Reply:
         loaded = self._model()
         request: dict[str, Any] = {
@@ -232,7 +244,7 @@ class LocalBackend:
             request["response_format"] = {"type": "json_object", "schema": schema}
         elif grammar is not None:
             request["grammar"] = _grammar(loaded, grammar)
-        with loaded.lock:
+        with loaded.queue.turn(on_wait):  # raises Stopped when on_wait gives the place up
             start = time.perf_counter()
             decoded = _decoded(loaded.llama)
             loaded.should_stop, loaded.stopped = should_stop, False

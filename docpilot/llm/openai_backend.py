@@ -103,6 +103,7 @@ class OpenAIBackend:
         should_stop: Callable[[], bool] | None = None,
         on_text: Callable[[str], None] | None = None,
         grammar: str | None = None,  # a server does not take llama.cpp grammars: the caller checks the reply
+        on_wait: Callable[[int], bool] | None = None,  # a server keeps its own line and says nothing of it
     ) -> Reply:
         start = time.perf_counter()
         request: dict[str, Any] = {

@@ -5,7 +5,11 @@ A :class:`Stop` belongs to one request (one plan or one revision). The request's
 backend calls between units of work: the local backend from llama.cpp's abort callback (between graph
 nodes, so even a long prompt stops within a fraction of a second), a server backend while it waits
 for the reply. The time limit counts the model's own time on the request (the sum of its calls), not
-the time spent waiting for the model lock or building the prompt.
+the time spent waiting for the model's turn or building the prompt.
+
+While a call waits for its turn at the shared model, the model's line tells the stop how many calls are
+ahead (:meth:`Stop.waiting`); the face listening (``on_wait``) shows it, and a cancelled request leaves
+the line at once instead of waiting for its turn to be stopped.
 """
 
 from __future__ import annotations
@@ -32,11 +36,23 @@ def _too_long(limit: float) -> str:
 
 
 class Stop:
-    """A request's cancel switch and model-time limit (``limit`` seconds; thread-safe)."""
+    """A request's cancel switch and model-time limit (``limit`` seconds; thread-safe).
 
-    def __init__(self, limit: float = MODEL_SECONDS) -> None:
+    ``on_wait``: told how many calls are ahead of this request's while it waits for the shared model (0
+    when its turn comes), for a face to show.
+    """
+
+    def __init__(self, limit: float = MODEL_SECONDS, on_wait: Callable[[int], None] | None = None) -> None:
         self.limit = limit
+        self.on_wait = on_wait
         self._cancel = threading.Event()
+
+    def waiting(self, ahead: int) -> bool:
+        """Told by the model's line that ``ahead`` calls come before this request's; True: leave the line
+        (the request was cancelled)."""
+        if self.on_wait is not None:
+            self.on_wait(ahead)
+        return self.cancelled
 
     def cancel(self) -> None:
         """Ask the model to stop (from any thread); the running call ends within a moment."""

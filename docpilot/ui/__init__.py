@@ -72,7 +72,7 @@ def build_app(
 
     from docpilot import service
     from docpilot.settings import Settings
-    from docpilot.ui.actions import SerialPilot
+    from docpilot.ui.actions import SharedPilot
     from docpilot.ui.events import wire
     from docpilot.ui.layout import build_layout
     from docpilot.ui.session import SessionStore, default_root
@@ -85,7 +85,7 @@ def build_app(
     root = Path(session_root) if session_root else default_root()
     _check_root(root)
     store = SessionStore(root, idle_timeout, limits=limits)
-    pilot = SerialPilot(pilot_factory())
+    pilot = SharedPilot(pilot_factory())
     sweep = max(10, min(600, int(idle_timeout / 2)))
     with gr.Blocks(
         title="DocPilot", analytics_enabled=False, delete_cache=(sweep, int(max(idle_timeout, 300)))

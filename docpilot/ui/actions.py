@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,7 @@ __all__ = [
     "REMOTE_NOTICE",
     "UPLOAD_FIRST",
     "answer_text",
-    "SerialPilot",
+    "SharedPilot",
     "add_message",
     "approve",
     "cancel",
@@ -50,23 +49,22 @@ _NEXT = (
 )
 
 
-class SerialPilot:
-    """The one DocPilot service, with planning serialised (a local LLM serves one request at a time).
+class SharedPilot:
+    """The one DocPilot service every session calls; requests run side by side.
 
-    Execution runs concurrently: each run has its own sandbox process and output folder.
+    A fast-path plan never waits behind the model: only the model's own calls take turns, on the model
+    itself (first come, first served; a waiting request is told its place, see :func:`_stoppable`). Each
+    run has its own sandbox process and output folder.
     """
 
     def __init__(self, pilot: Any) -> None:
         self.pilot = pilot
-        self._plan_lock = threading.Lock()
 
     def plan(self, request: str, files: dict[str, Any], stop: Any = None) -> Any:
-        with self._plan_lock:
-            return self.pilot.plan(request, files, stop)
+        return self.pilot.plan(request, files, stop)
 
     def revise(self, outcome: Any, critique: str, files: dict[str, Any], stop: Any = None) -> Any:
-        with self._plan_lock:
-            return self.pilot.revise(outcome, critique, files, stop)
+        return self.pilot.revise(outcome, critique, files, stop)
 
     def ask(
         self,
@@ -76,16 +74,14 @@ class SerialPilot:
         stop: Any = None,
         on_draft: Callable[[str], None] | None = None,
     ) -> dict[str, Any]:
-        with self._plan_lock:  # the model answers one at a time
-            return dict(self.pilot.ask(question, files, cache=cache, stop=stop, on_draft=on_draft))
+        return dict(self.pilot.ask(question, files, cache=cache, stop=stop, on_draft=on_draft))
 
     def remote_server(self) -> str | None:
         return self.pilot.remote_server() if hasattr(self.pilot, "remote_server") else None
 
     def warm(self) -> list[str]:
         """Prepare the model and the example index (the app does this before it takes requests)."""
-        with self._plan_lock:
-            return list(self.pilot.warm())
+        return list(self.pilot.warm())
 
     def rows(self, outcome: Any) -> list[list[str]]:
         return self.pilot.rows(outcome)
@@ -249,10 +245,16 @@ def _answer(pilot: Any, session: Session, text: str) -> None:
 def _stoppable(session: Session, plan: Callable[[Any], Any]) -> Any:
     """``plan(stop)`` with a stop that Cancel can reach (:func:`stop_planning`); None when it was cancelled.
 
+    While the work waits for the model (other sessions' requests are ahead), ``session.queued`` holds how
+    many, for the chat to show (:func:`~docpilot.ui.panels.chat_of`); a Cancel then leaves the line at once.
     Work that ends by raising the stop's cancellation (an answer being written) is cancelled too; a stop for
     running out of time is raised for the caller to say.
     """
-    session.stop = stop = service.Stop()
+
+    def queued(ahead: int) -> None:
+        session.queued = ahead
+
+    session.stop = stop = service.Stop(on_wait=queued)
     try:
         outcome = plan(stop)
     except Stopped:
@@ -260,7 +262,7 @@ def _stoppable(session: Session, plan: Callable[[Any], Any]) -> Any:
             raise
         return None
     finally:
-        session.stop = None
+        session.stop, session.queued = None, None
     return None if stop.cancelled else outcome
 
 

@@ -3,11 +3,12 @@
 A message is shown in the chat at once and planned in a second step (``send`` then ``plan``, chained
 with ``.then()``), so the person sees it while the planner works. Sending also turns the plan buttons
 off (the plan they would act on is being replaced); the planning step shows "Planning…" in the chat
-only, with no progress overlay, and the viewer is never touched. Cancel stops a planning under way
-(the model stops within a moment, see :mod:`docpilot.llm.stopping`) or a run (its sandbox is killed)
-without waiting for the session's lock, which the planning or run holds. Handlers lock the person's session
-for one request (:meth:`~docpilot.ui.session.SessionStore.use`) and call the plain functions of
-:mod:`docpilot.ui.actions`.
+only, with no progress overlay, and the viewer is never touched. While the request waits for the model
+(other sessions' requests are ahead of it) the chat shows its place in the model's line as it moves.
+Cancel stops a planning under way, even one still waiting for the model (the model stops within a
+moment, see :mod:`docpilot.llm.stopping`), or a run (its sandbox is killed) without waiting for the
+session's lock, which the planning or run holds. Handlers lock the person's session for one request
+(:meth:`~docpilot.ui.session.SessionStore.use`) and call the plain functions of :mod:`docpilot.ui.actions`.
 
 No ``from __future__ import annotations`` here: gradio reads the handlers' annotations (``gr.Request``,
 ``gr.Progress``, ``gr.SelectData``) at run time to inject them.
@@ -24,7 +25,12 @@ from docpilot.ui.session import SessionStore
 
 __all__ = ["wire"]
 
-DRAFT_POLL = 0.2  # seconds between looks at the answer being written
+DRAFT_POLL = 0.2  # seconds between looks at the request under way (its place in the model's line, its draft)
+
+# Planning (and answering) events that may run at once. They wait for the model in its own line, where the chat
+# shows each one's place; gradio's default limit (4) would instead hold a fast-path plan, which needs no model,
+# in gradio's queue behind four requests waiting for the model. Runs keep the default: each starts a sandbox.
+PLANNING_CONCURRENCY = 32
 
 EXPIRED = "Your previous session expired after being idle, and its files were removed. Upload your files again."
 
@@ -95,10 +101,11 @@ def wire(demo: Any, c: Components, store: SessionStore, pilot: Any) -> None:
         return act(sid, request, lambda s: actions.add_message(s, text), [*chat, c.request, *buttons], clear_box=True)
 
     def streamed(
-        sid: str | None, request: Any, work: Callable[[Any], object], outputs: list[Any]
+        sid: str | None, request: Any, work: Callable[[Any], object], outputs: list[Any], clear_box: bool = False
     ) -> Iterator[tuple[Any, ...]]:
-        """``act`` on a worker thread (the session's lock stays on that one thread), the chat shown again
-        each time the answer being written grows; then every output once it is done."""
+        """``act`` on a worker thread (the session's lock stays on that one thread), the chat shown again each
+        time the request's place in the model's line moves or the answer being written grows; then every
+        output once it is done."""
         box: dict[str, Any] = {}
 
         def run() -> None:
@@ -107,19 +114,19 @@ def wire(demo: Any, c: Components, store: SessionStore, pilot: Any) -> None:
                 return work(session)
 
             try:
-                box["values"] = act(sid, request, tracked, outputs)
+                box["values"] = act(sid, request, tracked, outputs, clear_box)
             except BaseException as exc:  # noqa: BLE001 - raised again on the event's own thread
                 box["error"] = exc
 
         worker = threading.Thread(target=run, name="docpilot-respond", daemon=True)
         worker.start()
-        shown: str | None = None
+        shown: tuple[Any, Any] = (None, None)
         while worker.is_alive():
             worker.join(DRAFT_POLL)
             session = box.get("session")
-            draft = session.draft if session is not None else None
-            if session is not None and draft is not None and draft != shown and worker.is_alive():
-                shown = draft
+            live = (session.queued, session.draft) if session is not None else (None, None)
+            if session is not None and live != shown and worker.is_alive():
+                shown = live
                 yield tuple(chat_of(session) if o is c.chat else gr.skip() for o in outputs)
         if "error" in box:
             raise box["error"]
@@ -128,8 +135,8 @@ def wire(demo: Any, c: Components, store: SessionStore, pilot: Any) -> None:
     def on_plan(sid: str | None, request: gr.Request) -> Iterator[tuple[Any, ...]]:
         yield from streamed(sid, request, lambda s: actions.respond(pilot, s), [*chat, *plan, *logs, c.sources])
 
-    def on_revise(text: str, sid: str | None, request: gr.Request) -> tuple[Any, ...]:
-        return act(
+    def on_revise(text: str, sid: str | None, request: gr.Request) -> Iterator[tuple[Any, ...]]:
+        yield from streamed(
             sid,
             request,
             lambda s: actions.handle_revise(pilot, s, text),
@@ -185,8 +192,21 @@ def wire(demo: Any, c: Components, store: SessionStore, pilot: Any) -> None:
         [*chat, c.request, *buttons],
         api_name="send",
         queue=False,
-    ).then(on_plan, [c.state], [*chat, *plan, *logs, c.sources], api_name="plan", show_progress="hidden")
-    c.revise.click(on_revise, [c.request, c.state], [*chat, c.request, *plan, *logs], api_name="revise")
+    ).then(
+        on_plan,
+        [c.state],
+        [*chat, *plan, *logs, c.sources],
+        api_name="plan",
+        show_progress="hidden",
+        concurrency_limit=PLANNING_CONCURRENCY,
+    )
+    c.revise.click(
+        on_revise,
+        [c.request, c.state],
+        [*chat, c.request, *plan, *logs],
+        api_name="revise",
+        concurrency_limit=PLANNING_CONCURRENCY,
+    )
     c.approve.click(on_approve, [c.editor, c.state], [*chat, *plan, *viewer, *results, *logs], api_name="approve")
     c.cancel.click(on_cancel, [c.state], [*chat, *plan, *results, *logs], api_name="cancel")
     c.reset.click(on_reset, [c.state], everything, api_name="reset")

@@ -16,7 +16,7 @@ from docpilot import service
 from docpilot.ui.session import Session
 from docpilot.ui.views import page_view, thumbnails
 
-__all__ = ["View", "render", "select_doc", "select_page", "select_source", "source_labels"]
+__all__ = ["View", "chat_of", "render", "select_doc", "select_page", "select_source", "source_labels", "waiting_text"]
 
 RESULT = "result: "
 log = logging.getLogger("docpilot.ui")
@@ -105,16 +105,31 @@ def _files_md(session: Session) -> str:
 
 
 READING = "Reading the documents… (press Cancel to stop)"
+WORKING = "The model is working on your request… (press Cancel to stop)"
+
+
+def waiting_text(ahead: int) -> str:
+    """ "Waiting for the model: 2 requests ahead of yours" (other sessions are using the one model)."""
+    requests = "request" if ahead == 1 else "requests"
+    return f"Waiting for the model: {ahead} {requests} ahead of yours… (press Cancel to stop)"
 
 
 def chat_of(session: Session) -> list[dict[str, Any]]:
-    """The chat's messages, with the answer being written (if any) as the last one, marked as a draft."""
+    """The chat's messages, then what the request under way is doing as a last, pending one: its place in the
+    model's line while it waits, the answer being written (marked as a draft), or the model at work."""
     chat = [dict(m) for m in list(session.history)]
-    draft = session.draft
-    if draft is not None:
-        text = f"{draft} ▍" if draft else READING
-        chat.append({"role": "assistant", "content": text, "metadata": {"title": "Writing", "status": "pending"}})
+    draft, queued = session.draft, session.queued
+    if queued:
+        chat.append({"role": "assistant", "content": waiting_text(queued), **_pending("Waiting")})
+    elif draft is not None:
+        chat.append({"role": "assistant", "content": f"{draft} ▍" if draft else READING, **_pending("Writing")})
+    elif queued == 0:
+        chat.append({"role": "assistant", "content": WORKING, **_pending("Working")})
     return chat
+
+
+def _pending(title: str) -> dict[str, Any]:
+    return {"metadata": {"title": title, "status": "pending"}}
 
 
 def render(session: Session | None, pilot: Any, pictures: bool = True) -> View:

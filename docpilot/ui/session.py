@@ -99,6 +99,7 @@ class Session:
     citations: list[dict[str, Any]] = field(default_factory=list)  # the latest answer's sources
     view_quote: str | None = None  # the quote highlighted on the page shown (a source was opened)
     draft: str | None = None  # an answer being written ("" while the documents are read), shown as it grows
+    queued: int | None = None  # calls ahead of this session's at the model while it waits (0: its turn came)
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
     held: HeldFolder | None = field(default=None, repr=False)  # the folder's lock, held while the session lives
     limits: UploadLimits = field(default_factory=UploadLimits)

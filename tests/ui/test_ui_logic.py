@@ -17,7 +17,7 @@ from docpilot.service import DocPilot
 from docpilot.ui.actions import (
     PLANNING,
     UPLOAD_FIRST,
-    SerialPilot,
+    SharedPilot,
     add_message,
     approve,
     cancel,
@@ -36,9 +36,9 @@ PAGES = ["Page one: the parties.", "Page two: the terms.", "Page three: signatur
 
 
 @pytest.fixture(scope="module")
-def pilot(tmp_path_factory) -> SerialPilot:
+def pilot(tmp_path_factory) -> SharedPilot:
     records = tmp_path_factory.mktemp("records")  # run records stay out of the user's cache
-    return SerialPilot(DocPilot(make_planner("rules", {}), Executor(records=records)))
+    return SharedPilot(DocPilot(make_planner("rules", {}), Executor(records=records)))
 
 
 @pytest.fixture
@@ -363,7 +363,16 @@ class _Waits:
         self.usage = Usage()
 
     def chat(
-        self, messages, *, schema=None, max_tokens=512, temperature=0.0, should_stop=None, on_text=None, grammar=None
+        self,
+        messages,
+        *,
+        schema=None,
+        max_tokens=512,
+        temperature=0.0,
+        should_stop=None,
+        on_text=None,
+        grammar=None,
+        on_wait=None,
     ):
         from docpilot.errors import Stopped
 
@@ -381,7 +390,7 @@ def test_cancel_stops_planning_without_the_session_lock(store, make_pdf, tmp_pat
     from docpilot.planning.planner import Planner
     from docpilot.ui.actions import STOPPED, stop_planning
 
-    waiting = SerialPilot(DocPilot(Planner(llm=_Waits()), Executor(records=tmp_path / "records")))
+    waiting = SharedPilot(DocPilot(Planner(llm=_Waits()), Executor(records=tmp_path / "records")))
     session = store.create()
     handle_upload(session, [make_pdf(PAGES, name="contract.pdf")])
     assert not stop_planning(session)  # nothing is being planned
@@ -400,7 +409,7 @@ def test_cancel_stops_planning_without_the_session_lock(store, make_pdf, tmp_pat
     assert last(session) == STOPPED and session.outcome is None and session.stop is None
 
 
-class _RemotePilot(SerialPilot):
+class _RemotePilot(SharedPilot):
     """The real rules service, reporting a remote server as an OpenAI-compatible backend would."""
 
     def remote_server(self) -> str | None:
@@ -463,9 +472,85 @@ def test_an_answer_is_shown_as_it_is_written_then_replaced_by_the_checked_one(st
     s = store.create()
     handle_upload(s, [synthetic("contract.pdf")])
     model = _Watching(s, ['{"answer": "David Chen", "evidence": [1]}'])
-    streaming = SerialPilot(DocPilot(Planner(llm=model), Executor(records=tmp_path / "records")))
+    streaming = SharedPilot(DocPilot(Planner(llm=model), Executor(records=tmp_path / "records")))
     handle_message(streaming, s, "Who represents the Consultant?")
     drafts = [text for text in model.shown if text.endswith("▍")]
     assert len(drafts) >= 2 and drafts[-1] == "David Chen ▍", model.shown  # grows in the chat as written
     assert s.draft is None and "David Chen" in last(s) and "Sources:" in last(s)
     assert not any(str(m["content"]).endswith("▍") for m in chat_of(s))  # the draft is gone
+
+
+class _SharedModel:
+    """A scripted model (loop logic only) taking turns in the real line (FairQueue) as the embedded model does;
+    each call holds the model until ``release`` is set."""
+
+    name = "scripted"
+
+    def __init__(self) -> None:
+        import threading
+
+        from docpilot.llm.base import Usage
+        from docpilot.llm.queue import FairQueue
+
+        self.usage, self.queue = Usage(), FairQueue(poll=0.02)
+        self.serving, self.release = threading.Event(), threading.Event()
+
+    def chat(self, messages, *, on_wait=None, **kwargs):
+        from docpilot.llm.base import Reply
+
+        with self.queue.turn(on_wait):
+            self.serving.set()
+            assert self.release.wait(10), "the test never let the model answer"
+            return Reply('{"answer": "The terms are on page two.", "evidence": [1]}')
+
+
+def test_a_question_waiting_for_the_model_shows_its_place_and_can_leave_the_line(store, make_pdf, tmp_path):
+    import threading
+
+    from docpilot.planning.planner import Planner
+    from docpilot.ui.actions import ANSWER_STOPPED, stop_planning
+    from docpilot.ui.panels import waiting_text
+
+    model = _SharedModel()
+    shared = SharedPilot(DocPilot(Planner(llm=model), Executor(records=tmp_path / "records")))
+    first, second, third = (store.create() for _ in range(3))
+    for s in (first, second, third):
+        handle_upload(s, [make_pdf(PAGES, name="contract.pdf")])
+    question = "what does it say about the terms?"
+
+    def ask(s):
+        worker = threading.Thread(target=lambda: handle_message(shared, s, question), daemon=True)
+        worker.start()
+        return worker
+
+    def shown(s) -> str:
+        return str(chat_of(s)[-1]["content"])
+
+    def until(condition) -> None:
+        deadline = time.monotonic() + 10
+        while not condition():
+            assert time.monotonic() < deadline, "timed out"
+            time.sleep(0.01)
+
+    workers = [ask(first)]
+    until(model.serving.is_set)  # the first question has the model
+    workers.append(ask(second))
+    until(lambda: shown(second) == waiting_text(1))
+    workers.append(ask(third))
+    until(lambda: shown(third) == waiting_text(2))
+    assert waiting_text(2).startswith("Waiting for the model: 2 requests ahead of yours")
+    assert waiting_text(1).startswith("Waiting for the model: 1 request ahead of yours")
+
+    assert stop_planning(second)  # Cancel while waiting: the second leaves the line at once
+    until(lambda: not workers[1].is_alive())
+    assert last(second) == ANSWER_STOPPED and second.queued is None
+    until(lambda: shown(third) == waiting_text(1))  # the third moved up; the first still has the model
+    assert workers[0].is_alive()
+
+    model.release.set()
+    for worker in workers:
+        worker.join(10)
+        assert not worker.is_alive()
+    for s in (first, third):
+        assert "The terms are on page two." in last(s) and s.queued is None
+        assert not any("Waiting for the model" in str(m["content"]) for m in chat_of(s))
