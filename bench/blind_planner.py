@@ -9,7 +9,7 @@ would be: page count, outline, headings) or made-up ones (``{"name", "pages"}``)
 judge: right, wrong (a plan that is not the expected one, or a plan where a question was expected), or
 safe (a question, a refusal or no plan where steps were expected). Rows are never printed: only counts,
 so the batch stays blind for the next change. ``--write`` keeps the figure in
-``bench/results/blind-<batch>-planner.json``; the first measurement of a batch is the one to keep.
+``bench/results/blind-<batch>-<planner>.json``; the first measurement of a batch is the one to keep.
 """
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ def main() -> None:
     print(json.dumps(figures, indent=1))
     if opts.write:
         write_result(
-            f"blind-{opts.batch}-planner",
+            f"blind-{opts.batch}-{opts.planner}",
             figures,
             label="blind",
             load=load,

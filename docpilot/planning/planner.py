@@ -22,10 +22,9 @@ from docpilot.planning.codegen import CodeWriter
 from docpilot.planning.fastpath import LOGIC, NeedInfo, fast_plan, fast_reading
 from docpilot.planning.fastpath.grounding import ground_files
 from docpilot.planning.language import write_plan
-from docpilot.planning.llm_planner import Retriever
 from docpilot.planning.outcome import PlanOutcome, Question
 from docpilot.planning.revision import is_undo, remove_steps, replace_arguments, replaces
-from docpilot.planning.rewrite import Rewriter
+from docpilot.planning.rewrite import Retriever, Rewriter
 from docpilot.planning.stats import Stats
 from docpilot.planning.triage import QA_ROUTED, is_content_question, vague_suggestions
 from docpilot.planning.unsupported import refusal

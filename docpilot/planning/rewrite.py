@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from docpilot.files import FileInfo
 from docpilot.llm.jobs import Job, JobProblem, run_job
@@ -27,7 +27,7 @@ from docpilot.plans.plan import Plan
 from docpilot.plans.verify import Verdict, verify_plan
 from pdftools import Tool
 
-__all__ = ["Rewriter", "Rewrite", "hide_quotes"]
+__all__ = ["Rewriter", "Rewrite", "Retriever", "hide_quotes"]
 
 _QUOTED = re.compile(r"(?<!\w)(['\"“‘])([^'\"“”‘’\n]{1,200}?)(['\"”’])(?!\w)")
 _TEXT = "TEXT_{n}"
@@ -66,6 +66,14 @@ def _restore(value: Any, swaps: dict[str, str]) -> Any:
     return value
 
 
+class Retriever(Protocol):
+    """The few-shot index: the nearest example requests, and the tools whose documentation is closest."""
+
+    def nearest(self, request: str, k: int = 4) -> list[tuple[Any, float]]: ...
+
+    def similar_tools(self, request: str, k: int = 6) -> list[str]: ...
+
+
 @dataclass
 class Rewrite:
     """The model's sentences (placeholders put back, passwords still hidden) and the verified plan."""
@@ -97,7 +105,7 @@ def _describe(info: FileInfo, request: str) -> str:
 class Rewriter:
     """Plans through the model's rewrite into the tool language."""
 
-    def __init__(self, llm: Any, tools: dict[str, Tool], retriever: Any | None, k: int = 4) -> None:
+    def __init__(self, llm: Any, tools: dict[str, Tool], retriever: Retriever | None, k: int = 4) -> None:
         self.llm, self.tools, self.retriever, self.k = llm, tools, retriever, k
 
     def offered(self, request: str, files: dict[str, FileInfo], neighbours: list[Any]) -> dict[str, Tool]:
@@ -134,6 +142,7 @@ class Rewriter:
                 "rewrite_user.j2",
                 files=", ".join(i.describe() for i in files.values()),
                 request=example.request,
+                draft="",
                 reading="",
                 critique="",
             )
@@ -152,12 +161,16 @@ class Rewriter:
         Raises:
             JobFailed: neither reply could be read into a valid plan.
         """
+        from docpilot.planning.fastpath import partial_plan
+
         swaps: dict[str, str] = {}
         safe = hide_quotes(request, swaps)
+        draft = partial_plan(request, files) if critique is None else None
         user = render(
             "rewrite_user.j2",
             files=", ".join(_describe(i, request) for i in files.values()),
             request=safe,
+            draft="\n".join(hide_quotes(s, swaps) for s in write_plan(draft, self.tools, files)) if draft else "",
             reading="\n".join(hide_quotes(s, swaps) for s in critique[0]) if critique else "",
             critique=hide_quotes(critique[1], swaps) if critique else "",
         )

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["Step", "Plan", "REF", "refs_in", "plan_json_schema"]
+__all__ = ["Step", "Plan", "REF", "refs_in"]
 
 REF = re.compile(r"^\$([A-Za-z_][A-Za-z0-9_]*)$")
 
@@ -69,52 +69,3 @@ def refs_in(value: Any) -> Iterable[str]:
     elif isinstance(value, dict):
         for item in value.values():
             yield from refs_in(item)
-
-
-def plan_json_schema(tools: dict[str, Any]) -> dict[str, Any]:
-    """JSON schema for constrained decoding: tool names as an enum, per-tool argument schemas.
-
-    ``tools`` maps names to registry ``Tool`` objects (only those the prompt offers).
-    Each step is ``anyOf`` one shape per tool, so the decoder can only write a known
-    task with that task's argument names.
-    """
-    variants = []
-    for name, entry in tools.items():
-        args = entry.schema()
-        props = {k: _loosen(v) for k, v in args.get("properties", {}).items()}
-        variants.append(
-            {
-                "type": "object",
-                "properties": {
-                    "id": {"type": "integer"},
-                    "task": {"type": "string", "enum": [name]},
-                    "dep": {"type": "array", "items": {"type": "integer"}},
-                    "args": {
-                        "type": "object",
-                        "properties": props,
-                        "required": args.get("required", []),
-                        "additionalProperties": False,
-                    },
-                    "return": {"type": "string"},
-                },
-                "required": ["id", "task", "dep", "args", "return"],
-                "additionalProperties": False,
-            }
-        )
-    return {
-        "type": "object",
-        "properties": {"steps": {"type": "array", "minItems": 1, "items": {"anyOf": variants}}},
-        "required": ["steps"],
-        "additionalProperties": False,
-    }
-
-
-def _loosen(prop: dict[str, Any]) -> dict[str, Any]:
-    """Drop descriptions/defaults (prompt noise for the grammar); keep types and enums."""
-    out = {k: v for k, v in prop.items() if k not in ("description", "default", "title")}
-    for key in ("anyOf", "oneOf"):
-        if key in out:
-            out[key] = [_loosen(p) for p in out[key]]
-    if "items" in out and isinstance(out["items"], dict):
-        out["items"] = _loosen(out["items"])
-    return out

@@ -9,6 +9,7 @@ LLM-written program and produce the right files.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,12 +17,12 @@ from typing import Any
 import pymupdf
 import pytest
 
-from docpilot.errors import RepairFailed
 from docpilot.files import inspect_files
 from docpilot.llm.base import metered
-from docpilot.planning.llm_planner import LLMPlanner
+from docpilot.llm.jobs import JobFailed
 from docpilot.planning.outcome import WrittenProgram
 from docpilot.planning.planner import LazyRetriever, Planner
+from docpilot.planning.rewrite import Rewriter
 from docpilot.planning.stats import Stats
 from docpilot.running.executor import Executor
 from docpilot.service import DocPilot
@@ -46,11 +47,12 @@ class Injecting:
         self.calls += 1
         if self.calls > 1:
             return reply
-        data = json.loads(reply.text)
-        for step in data.get("steps", []):
-            step["args"]["pages"] = "99"
-            break
-        return type(reply)(json.dumps(data), reply.prompt_tokens, reply.completion_tokens, reply.seconds)
+        pages = r"pages? [0-9a-z,-]+|the (?:last|first|odd|even) pages?|all pages"
+        text, count = re.subn(pages, "page 99", reply.text, count=1)
+        if not count:  # no page said: the first sentence gets one
+            first, _, rest = reply.text.partition("\n")
+            text = first.rstrip(".") + " on page 99." + ("\n" + rest if rest else "")
+        return type(reply)(text, reply.prompt_tokens, reply.completion_tokens, reply.seconds)
 
 
 CORRECTION_CASES = [
@@ -68,13 +70,14 @@ def test_self_correction_with_the_real_model(llm: Any, retriever: LazyRetriever,
     results = []
     for request, expected in CORRECTION_CASES:
         stats = Stats()
-        planner = LLMPlanner(metered(Injecting(llm), stats.usage), tools, retriever)
+        rewriter = Rewriter(metered(Injecting(llm), stats.usage), tools, retriever)
         try:
-            verdict = planner.plan(request, files, stats).verdict
-        except RepairFailed as exc:
-            verdict = exc.attempts[-1].result.verdict
-        tasks = {s.task for s in verdict.plan.steps} if verdict.ok and verdict.plan else None
-        results.append((request, verdict.ok, tasks, expected, stats.plan_corrections, stats.llm_calls))
+            verdict = rewriter.rewrite(request, files, stats).verdict
+        except JobFailed:
+            verdict = None
+        ok = verdict is not None and verdict.ok and verdict.plan is not None
+        tasks = {s.task for s in verdict.plan.steps} if ok and verdict and verdict.plan else None
+        results.append((request, ok, tasks, expected, stats.plan_corrections, stats.llm_calls))
     print("\nself-correction:", json.dumps(results, default=list))
     # the claim: verified, with the tools the request needs, after one correction (the injected page fixed)
     fixed_once = [r for r in results if r[1] and r[2] == r[3] and r[4] == 1]
