@@ -79,7 +79,11 @@ def convert_to_docx(file: str, pages: Pages = "all", password: str | None = None
     result_name="slides",
     converts_to="pptx",
     say="Convert it to PowerPoint",
-    words=Words(verbs=("convert", "export", "turn"), nouns=("powerpoint", "pptx", "slides", "deck", "slideshow", "presentation"), makes=("slides",)),
+    words=Words(
+        verbs=("convert", "export", "turn"),
+        nouns=("powerpoint", "pptx", "slides", "deck", "slideshow", "presentation"),
+        makes=("slides",),
+    ),
 )
 def convert_to_pptx(file: str, pages: Pages = "all", password: str | None = None, output: str | None = None) -> str:
     """Convert a PDF to a PowerPoint deck (.pptx): one slide per page, showing the page as a picture.
@@ -199,7 +203,9 @@ def _page_images(
     result_name="png_images",
     converts_to="png",
     say="Save the pages as PNG images",
-    words=Words(verbs=("convert", "save", "export"), nouns=("png", "picture", "pictures", "image", "images"), makes=("images",)),
+    words=Words(
+        verbs=("convert", "save", "export"), nouns=("png", "picture", "pictures", "image", "images"), makes=("images",)
+    ),
 )
 def convert_to_png(
     file: str,

@@ -105,7 +105,7 @@ def read_plan(text: str, tools: dict[str, Tool], files: dict[str, FileInfo]) -> 
             args["file"] = default
         name = _fresh(tool.result_name, used)
         deps = sorted({n for n, ref in names.items() for v in _values(args) if v == f"${ref}"})
-        steps.append(Step(id=number, task=tool.name, dep=deps, args=args, returns=name))
+        steps.append(Step(id=number, task=tool.name, dep=deps, args=args, returns=name))  # type: ignore[call-arg]
         if tool.kind in ("pdf", "files"):
             names[number] = name
         if tool.kind == "pdf":
