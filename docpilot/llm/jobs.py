@@ -8,7 +8,8 @@ A job (rewrite a request into command sentences, write a program over a table, â
 - a few retrieved examples (user/assistant turns right before the input),
 - a constrained output where the backend allows it (a llama.cpp grammar) or a checked one (any backend:
   the ``check`` reads the reply and says what is wrong with it),
-- one retry with the problem stated, and the caller's time limit (the metered model's stop).
+- one retry with the problem stated in the question (not after the wrong answer: a small model copies
+  its own answer), and the caller's time limit (the metered model's stop).
 
 ``check`` returns the job's value or raises :class:`JobProblem` with a sentence for the model.
 """
@@ -33,7 +34,7 @@ class Job:
     name: str
     system: str
     max_tokens: int = 200
-    retry: str = "That could not be used: {problem}\nWrite it again, using only the allowed forms."
+    retry: str = "{user}\nA first answer could not be used ({problem}); write a correct one."
 
 
 class JobProblem(ValueError):
@@ -65,8 +66,11 @@ def run_job(
     *,
     examples: Sequence[tuple[str, str]] = (),
     grammar: str | None = None,
+    retry_grammar: Callable[[str], str] | None = None,
 ) -> JobResult[T]:
     """Ask ``llm`` (a metered backend) for ``job`` on ``user``; ``check`` turns a reply into the value.
+    ``retry_grammar``: the grammar of the retry, made from the first reply, when it must be narrower
+    (a correction fixes the reply, it does not add to it); default: ``grammar``.
 
     Raises:
         JobFailed: both replies had a problem.
@@ -76,18 +80,17 @@ def run_job(
     for question, answer in examples:
         messages += [{"role": "user", "content": question}, {"role": "assistant", "content": answer}]
     messages.append({"role": "user", "content": user})
-    extra: dict[str, Any] = {"grammar": grammar} if grammar is not None else {}
     replies: list[str] = []
     problems: list[str] = []
     for attempt in range(2):
+        constraint = retry_grammar(replies[-1]) if attempt and retry_grammar is not None else grammar
+        extra: dict[str, Any] = {"grammar": constraint} if constraint is not None else {}
         text = llm.chat(messages, max_tokens=job.max_tokens, **extra).text
         replies.append(text)
         try:
             return JobResult(check(text), replies, attempt)
         except JobProblem as exc:
             problems.append(str(exc))
-            messages = messages + [
-                {"role": "assistant", "content": text},
-                {"role": "user", "content": job.retry.format(problem=exc)},
-            ]
+            # the problem goes into the question itself: a small model shown its own wrong answer copies it
+            messages = messages[:-1] + [{"role": "user", "content": job.retry.format(problem=exc, user=user)}]
     raise JobFailed(job.name, replies, problems)

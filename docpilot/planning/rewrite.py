@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from docpilot.files import FileInfo
 from docpilot.llm.jobs import Job, JobProblem, run_job
 from docpilot.llm.prompting import render
-from docpilot.planning.language import read_plan, write_plan
+from docpilot.planning.language import read_plan, split_sentences, write_plan
 from docpilot.planning.language.forms import form_of
 from docpilot.planning.language.grammar import language_grammar
 from docpilot.planning.language.lexicon import named_tools
@@ -191,7 +191,17 @@ class Rewriter:
             return Rewrite(sentences, verdict)
 
         neighbours = self.retriever.nearest(safe, self.k) if self.retriever is not None else []
-        grammar = language_grammar(self.offered(safe, files, neighbours), list(files))
-        result = run_job(self.llm, self.job(), user, check, examples=self._examples(neighbours), grammar=grammar)
+        offered = self.offered(safe, files, neighbours)
+        result = run_job(
+            self.llm,
+            self.job(),
+            user,
+            check,
+            examples=self._examples(neighbours),
+            grammar=language_grammar(offered, list(files)),
+            retry_grammar=lambda first: language_grammar(
+                offered, list(files), max(1, len(split_sentences(first))), cannot=False
+            ),
+        )
         stats.plan_corrections += result.retries
         return result.value

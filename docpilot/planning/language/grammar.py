@@ -97,12 +97,13 @@ def _sentence(form: Form, rules: dict[str, str]) -> str:
     return name
 
 
-def language_grammar(tools: dict[str, Tool], uploads: list[str], max_sentences: int = 8) -> str:
-    """A GBNF grammar for up to ``max_sentences`` sentences over ``tools`` naming only ``uploads``."""
+def language_grammar(tools: dict[str, Tool], uploads: list[str], max_sentences: int = 8, *, cannot: bool = True) -> str:
+    """A GBNF grammar for up to ``max_sentences`` sentences over ``tools`` naming only ``uploads``; with
+    ``cannot`` one line "Cannot: <reason>" is allowed instead (not on a retry, which must fix the sentences)."""
     rules: dict[str, str] = {}
     sentences = [_sentence(form_of(tool), rules) for tool in tools.values()]
     rules["sentence"] = " | ".join(sentences)
     rules["upload"] = " | ".join(_literal(f"'{u}'" if "'" not in u else f'"{u}"') for u in uploads) or "\"'-'\""
     more = "".join(' ("\\n" sentence' for _ in range(max_sentences - 1)) + ")?" * (max_sentences - 1)
-    root = f'root ::= sentence{more} | "Cannot: " reason'
+    root = f"root ::= sentence{more}" + (' | "Cannot: " reason' if cannot else "")
     return "\n".join([root, *(f"{k} ::= {v}" for k, v in rules.items())]) + _COMMON
