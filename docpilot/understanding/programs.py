@@ -13,12 +13,13 @@ How a question is routed here (after the rules, before the passages; only with a
 The model then gets the job's static prompt (the rules of the allow-list and a small fixed set of question →
 program examples from ``fewshot/table_programs.jsonl``, all in the cached prefix) and the frames' schema (≤ 500
 tokens), and writes one short pandas program; :func:`frames.answer_with_program` checks and runs it in the
-sandbox. A refusal, a failure, an empty result or an answer naming a text that is not a cell it read goes back
-once with the message (:func:`docpilot.llm.jobs.run_job`); then "I could not compute this from the tables: …"
-(``answered: false``). A model that writes ``NOT IN TABLES`` hands the question on to the passages.
+sandbox. A refusal, a failure, an empty result, an answer naming a text that is not a cell it read, or a share
+of a whole outside 0-100 % goes back once with the message (:func:`docpilot.llm.jobs.run_job`); then "I could not
+compute this from the tables: …" (``answered: false``). ``NOT IN TABLES`` hands the question on to the passages.
 
-The answer is the program's value as a person reads it; its citations are the cells that decided it; its
-workflow is the program's plain-language reading and the program itself.
+Total rows at a table's foot (labelled so, or holding the sums of the rows above) are left out of the frames
+a program sees (:func:`without_totals`). The answer is the program's value as a person reads it; its citations
+are the cells that decided it; its workflow is the program's reading, the rows left out, and the program.
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ RANKED = 12  # retrieval's best units whose pages may be read
 CANNOT = "NOT IN TABLES"
 COULD_NOT = "I could not compute this from the tables"
 _TOTAL = re.compile(r"^\s*(?:grand\s+|sub-?)?totals?\b", re.I)
+_WHOLE = re.compile(r"\b(?:total|all|whole|overall|combined|share|proportion|fraction)\b", re.I)  # "of the total"
 _FENCE = re.compile(r"```(?:python|py)?\s*\n?(.*?)(?:```|$)", re.S)
 
 
@@ -153,12 +155,9 @@ def data_frames(documents: list[Document], question: str, embed: EmbedFn | None)
     pages = table_pages(documents, question, embed)
     if not pages:
         return [], {}
-    by_name = {d.name: d for d in documents}
-    store = FrameStore(documents[0].cache)
-    found: list[Frame] = []
-    for name, wanted in pages.items():  # one file at a time: each has its own password
-        doc = by_name[name]
-        found += candidate_frames(store, {name: wanted}, {name: doc.path}, doc.password)
+    files = {d.name: d.path for d in documents if d.name in pages}
+    # frames of several files with the same columns come as one, with a ``file`` column (the same form's records)
+    found = candidate_frames(FrameStore(documents[0].cache), pages, files, documents[0].password)
     asked = set(stems(question))
     scored = [(_named(frame, asked), frame) for frame in found]
     kept = [(score, frame) for score, frame in scored if score[1] > 0]
@@ -168,7 +167,8 @@ def data_frames(documents: list[Document], question: str, embed: EmbedFn | None)
     if not named and asked_kind(question) is None:
         return [], {}  # neither a row or column named nor a value asked for: a question for the passages
     kept.sort(key=lambda item: item[0], reverse=True)
-    frames, notes = [], {}
+    frames: list[Frame] = []
+    notes: dict[str, str] = {}
     for frame in name_frames([frame for _, frame in kept[:MAX_FRAMES]]):
         body, totals = without_totals(frame)
         frames.append(body)
@@ -179,17 +179,38 @@ def data_frames(documents: list[Document], question: str, embed: EmbedFn | None)
 
 
 def without_totals(frame: Frame) -> tuple[Frame, list[str]]:
-    """The frame without the total rows at its foot ("Total", "Grand total", "Subtotal"), and their labels.
+    """The frame without the total rows at its foot, and their labels: a row labelled "Total" ("Grand total",
+    "Subtotal"), or one whose amounts are the sums of the rows above it ("All offices": 3,454 = 273 + … + 227).
 
     They add up the rows above, and a program that ranks, counts, averages or adds up rows must not take
     them in (a small model forgets to leave them out); a total asked for is the sum of the rows kept."""
     labels = frame.row_labels()
     end = len(labels)
-    while end > 1 and _TOTAL.match(labels[end - 1]):
+    while end > 2 and (_TOTAL.match(labels[end - 1]) or _sums_above(frame, end - 1)):
         end -= 1
     if end == len(labels):
         return frame, []
     return replace(frame, data=frame.data.iloc[:end].reset_index(drop=True), cells=frame.cells[:end]), labels[end:]
+
+
+def _sums_above(frame: Frame, row: int) -> bool:
+    """Whether every amount column (not a % column) that row ``row`` fills holds the sum of the rows above it
+    (to the rounding of printed figures), and there is at least one such column."""
+    import math
+
+    checked = 0
+    for column in frame.columns:
+        kind = frame.kinds.get(column, "text")
+        if kind in ("text", "percent"):
+            continue
+        value = frame.data[column].iloc[row]
+        above = [v for v in frame.data[column].iloc[:row].tolist() if not math.isnan(v)]
+        if math.isnan(value) or len(above) < 2:
+            continue
+        if abs(sum(above) - value) > max(0.001 * abs(value), 0.06 * len(above) ** 0.5):
+            return False
+        checked += 1
+    return checked > 0
 
 
 def _named(frame: Frame, asked: set[str]) -> tuple[int, int]:
@@ -224,6 +245,7 @@ def answer_by_program(
         return None
     schema = schema_text(frames, question=question)
     user = render("program_user.j2", schema=data_block(schema), question=question, feedback=feedback or "")
+    share = asked_kind(question) == "percent" and bool(_WHOLE.search(question))
 
     def check(reply: str) -> ProgramResult | None:
         program = program_of(reply)
@@ -233,6 +255,11 @@ def answer_by_program(
             result = answer_with_program(program, frames, sandbox=sandbox)
         except (ProgramRefused, ProgramFailed) as exc:
             raise JobProblem(str(exc)) from exc
+        if share and _number(result.value) and not 0 <= float(result.value) <= 100:
+            raise JobProblem(
+                f"The question asks for a share of a whole, which lies between 0 and 100 percent, but the program "
+                f"gave {format_number(float(result.value))}. Divide the part by the whole, then multiply by 100."
+            )
         missing = _not_cited(result, frames)
         if missing:
             listed = ", ".join(repr(m) for m in missing[:3])

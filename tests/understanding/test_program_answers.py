@@ -17,7 +17,8 @@ from table_pdfs import DrawnTable, draw_pdf
 from docpilot.understanding.answer import Answer, answer_question
 from docpilot.understanding.cache import StructureCache
 from docpilot.understanding.document import Document, open_documents
-from docpilot.understanding.programs import COULD_NOT, answer_by_program, program_job
+from docpilot.understanding.frames import Frame, RawTable, frame_of
+from docpilot.understanding.programs import COULD_NOT, answer_by_program, program_job, without_totals
 
 SALES = [
     ["Region", "Sales 2023", "Units"],
@@ -153,3 +154,41 @@ def test_the_program_prompt_is_static_and_small(documents: list[Document]) -> No
 def test_a_model_reply_in_a_code_fence_is_read(documents: list[Document]) -> None:
     answer, _ = ask(documents, "Which region had the highest sales in 2023?", [f"```python\n{ARGMAX}\n```"])
     assert answer.answer == "West"
+
+
+def frame(rows: list[list[str]]) -> Frame:
+    cells: list = [[(text, None) if text else None for text in row] for row in rows]
+    built = frame_of(RawTable("t.pdf", 1, 1, cells, 1, "Table 1"))
+    assert built is not None
+    return built
+
+
+@pytest.mark.parametrize(
+    ("last", "left_out"),
+    [
+        (["Total", "", "99"], ["Total"]),  # labelled a total: left out, whatever it holds
+        (["All offices", "", "1,220"], ["All offices"]),  # unlabelled, but it is the sum of the rows above
+        (["Lisbon", "South", "634"], []),  # an ordinary last row stays
+        (["All other", "South", "75"], []),  # "All other" is a row of its own, not a sum
+    ],
+)
+def test_total_rows_at_a_tables_foot_are_found_by_label_or_by_sum(last: list[str], left_out: list[str]) -> None:
+    rows = [
+        ["Office", "Cluster", "Staff"],
+        ["London", "West", "273"],
+        ["Paris", "West", "323"],
+        ["Dublin", "West", "624"],
+    ]
+    body, dropped = without_totals(frame([*rows, last]))
+    assert dropped == left_out
+    assert body.row_labels() == ["London", "Paris", "Dublin"] + ([] if left_out else [last[0]])
+    assert len(body.cells) == len(body.data)
+
+
+def test_a_share_of_the_whole_outside_0_to_100_percent_goes_back(documents: list[Document]) -> None:
+    inverted = 't1["Sales 2023"].sum() * 100 / t1.loc[t1["Region"] == "West", "Sales 2023"].iloc[0]'
+    right = 't1.loc[t1["Region"] == "West", "Sales 2023"].iloc[0] / t1["Sales 2023"].sum() * 100'
+    llm = ScriptedLLM([inverted, right])
+    computed = answer_by_program(documents, "What percentage of total 2023 sales came from West?", llm, None)
+    assert computed is not None and computed.retries == 1 and computed.answer.startswith("56.25")
+    assert "between 0 and 100 percent" in llm.calls[1].messages[-1]["content"]
