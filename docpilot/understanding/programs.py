@@ -8,7 +8,10 @@ How a question is routed here (after the rules, before the passages; only with a
    share words with the question (caption, heading, column names, row labels), best first, at most
    :data:`MAX_FRAMES`;
 3. the question asks for a value of them: it names a row or a column of one, or its words ask for a kind of
-   value (an amount, a count, a percent, a date, a name: :func:`asked.asked_kind`).
+   value (an amount, a count, a percent, a date, a name: :func:`asked.asked_kind`);
+4. no sentence of the best passages that states a figure (prose, not a table's cells) shares more of the
+   question's words than the frames do: "by how many percent did module prices fall?" is said in a sentence,
+   while a table on the page only has a row "Modules".
 
 The model then gets the job's static prompt (the rules of the allow-list and a small fixed set of question →
 program examples from ``fewshot/table_programs.jsonl``, all in the cached prefix) and the frames' schema (≤ 500
@@ -36,7 +39,7 @@ from docpilot.llm.jobs import Job, JobFailed, JobProblem, run_job
 from docpilot.llm.prompting import render
 from docpilot.llm.untrusted import DATA_RULE, data_block
 from docpilot.understanding.asked import asked_kind
-from docpilot.understanding.document import Document
+from docpilot.understanding.document import Document, Unit
 from docpilot.understanding.frames import (
     Frame,
     FrameStore,
@@ -71,10 +74,12 @@ __all__ = [
 MAX_PAGES = 3  # table pages read for one question
 MAX_FRAMES = 3  # frames shown to the model
 RANKED = 12  # retrieval's best units whose pages may be read
+PROSE_UNITS = 3  # retrieval's best units whose sentences may say the answer in the question's words
 CANNOT = "NOT IN TABLES"
 COULD_NOT = "I could not compute this from the tables"
 _TOTAL = re.compile(r"^\s*(?:grand\s+|sub-?)?totals?\b", re.I)
 _WHOLE = re.compile(r"\b(?:total|all|whole|overall|combined|share|proportion|fraction)\b", re.I)  # "of the total"
+_FIGURE = re.compile(r"\(?-?\$?\d[\d,.]*%?\)?")
 _FENCE = re.compile(r"```(?:python|py)?\s*\n?(.*?)(?:```|$)", re.S)
 
 
@@ -131,14 +136,12 @@ def program_job() -> Job:
 
 
 # --- routing --------------------------------------------------------------------------------------------
-def table_pages(documents: list[Document], question: str, embed: EmbedFn | None) -> dict[str, list[int]]:
-    """The likely table pages retrieval ranks best for ``question``: {file name: pages}, ≤ MAX_PAGES in all."""
+def table_pages(ranked: list[Unit], documents: list[Document]) -> dict[str, list[int]]:
+    """The likely table pages among retrieval's ``ranked`` units: {file name: pages}, ≤ MAX_PAGES in all."""
     likely = {d.name: set(d.structure.table_pages) for d in documents}
-    if not any(likely.values()):
-        return {}
     chosen: dict[str, list[int]] = {}
     count = 0
-    for unit, _ in Retriever(documents, embed).rank(question, k=RANKED):
+    for unit in ranked:
         pages = chosen.setdefault(unit.file, [])
         if unit.page in likely.get(unit.file, ()) and unit.page not in pages:
             pages.append(unit.page)
@@ -152,7 +155,10 @@ def data_frames(documents: list[Document], question: str, embed: EmbedFn | None)
     """The frames a program may answer ``question`` from, best first and named ``t1`` …, without their total
     rows, and a note per frame whose total rows were left out; no frames when the question is not one over
     table values (see the module's routing)."""
-    pages = table_pages(documents, question, embed)
+    if not any(d.structure.table_pages for d in documents):
+        return [], {}
+    ranked = [unit for unit, _ in Retriever(documents, embed).rank(question, k=RANKED)]
+    pages = table_pages(ranked, documents)
     if not pages:
         return [], {}
     files = {d.name: d.path for d in documents if d.name in pages}
@@ -166,6 +172,8 @@ def data_frames(documents: list[Document], question: str, embed: EmbedFn | None)
     named = any(score[0] for score, _ in kept)
     if not named and asked_kind(question) is None:
         return [], {}  # neither a row or column named nor a value asked for: a question for the passages
+    if _said_in_prose(asked, ranked[:PROSE_UNITS], [f for _, f in kept]) > max(s[1] for s, _ in kept):
+        return [], {}  # a sentence of the best passages says it in the question's words: the passages answer
     kept.sort(key=lambda item: item[0], reverse=True)
     frames: list[Frame] = []
     notes: dict[str, str] = {}
@@ -176,6 +184,20 @@ def data_frames(documents: list[Document], question: str, embed: EmbedFn | None)
             rows = " and ".join(repr(t) for t in totals)
             notes[frame.name] = f"The {rows} row{'s' if len(totals) > 1 else ''} of {frame.describe()} left out."
     return frames, notes
+
+
+def _said_in_prose(asked: set[str], units: list[Unit], frames: list[Frame]) -> int:
+    """How many of the question's words the best sentence of ``units`` that states a figure shares with it —
+    a sentence of prose, not a table's cells printed in a row ("Module prices fell by 18 percent")."""
+    cells = {norm(c.text) for frame in frames for row in frame.cells for c in row if c}
+    best = 0
+    for unit in units:
+        for sentence in re.split(r"(?<=[.!?;])\s+", unit.text):
+            figures = _FIGURE.findall(sentence)
+            if not figures or sum(norm(f) in cells for f in figures) * 2 >= len(figures):
+                continue  # no figure, or mostly the tables' own cells
+            best = max(best, len(asked & set(stems(sentence))))
+    return best
 
 
 def without_totals(frame: Frame) -> tuple[Frame, list[str]]:

@@ -9,6 +9,7 @@ back. The scripted model only drives the loop; the programs run for real in the 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from fakes import ScriptedLLM
@@ -18,7 +19,13 @@ from docpilot.understanding.answer import Answer, answer_question
 from docpilot.understanding.cache import StructureCache
 from docpilot.understanding.document import Document, open_documents
 from docpilot.understanding.frames import Frame, RawTable, frame_of
-from docpilot.understanding.programs import COULD_NOT, answer_by_program, program_job, without_totals
+from docpilot.understanding.programs import (
+    COULD_NOT,
+    answer_by_program,
+    data_frames,
+    program_job,
+    without_totals,
+)
 
 SALES = [
     ["Region", "Sales 2023", "Units"],
@@ -192,3 +199,17 @@ def test_a_share_of_the_whole_outside_0_to_100_percent_goes_back(documents: list
     computed = answer_by_program(documents, "What percentage of total 2023 sales came from West?", llm, None)
     assert computed is not None and computed.retries == 1 and computed.answer.startswith("56.25")
     assert "between 0 and 100 percent" in llm.calls[1].messages[-1]["content"]
+
+
+def test_a_figure_said_in_a_sentence_is_left_to_the_passages(tmp_path: Path) -> None:
+    pages: list = [
+        "2.2 Costs. Module prices fell by 18 percent, while installation labour costs rose by 6 percent.",
+        [DrawnTable([["Cost item", "Share of revenue"], ["Modules", "31%"], ["Labour", "27%"], ["Other", "42%"]])],
+    ]
+    documents = open_documents({"report.pdf": draw_pdf(tmp_path / "report.pdf", pages)}, StructureCache(None))
+    llm = ScriptedLLM(['{"answer": "18 percent", "evidence": [1]}'])
+    answer = answer_question(documents, "By how many percent did module prices fall?", llm, embed=None)
+    assert program_calls(llm) == [] and answer.answer == "18 percent"
+    # the table's own row, asked about, is a question over table values (the job would be asked)
+    frames, _ = data_frames(documents, "What share of revenue did labour take?", None)
+    assert [f.row_labels() for f in frames] == [["Modules", "Labour", "Other"]]
