@@ -10,6 +10,7 @@ used, so ``docpilot call`` and ``docpilot tools`` stay quick.
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -140,7 +141,15 @@ class DocPilot:
 
     def warm(self) -> list[str]:
         """Prepare the model and the example index now (at install or server start); what was done."""
-        return self.planner.warm()
+        done = self.planner.warm()
+        prime = getattr(self.planner.llm, "prime", None)
+        if callable(prime):  # the table-program job's static prefix, read once here, not on a first question
+            from docpilot.understanding.programs import program_job
+
+            started = time.perf_counter()
+            event = prime(program_job().system)
+            done.append(f"table-program prefix {event or 'not cached'} in {time.perf_counter() - started:.0f} s")
+        return done
 
     def rows(self, outcome: PlanOutcome | None) -> list[list[str]]:
         """The plan as editor rows ``[step, tool, parameter, value]`` (secrets masked)."""

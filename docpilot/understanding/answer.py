@@ -3,10 +3,14 @@
 The way through, cheapest first:
 1. the document's own facts (its title, its author) when the question asks for them;
 2. a workflow over records (a value looked up, a ratio, a total, which ones, how many) — code reads
-   the values and computes; the workflow's summary is returned for the person to check;
-3. retrieval (lexical + embeddings) of ≤1,200 tokens of evidence, from which the model writes a short
-   answer citing passage numbers; an answer whose numbers are not in the evidence is not trusted;
-4. without a model, or when it finds nothing: the closest passages, cited, with an honest sentence.
+   the values and computes; the workflow's summary is returned for the person to check; a rule's answer
+   that is not a value of the kind asked (:mod:`.asked`) is handed on;
+3. with a model, a question over table values: the model writes a short pandas program over the frames of
+   the pages retrieval points at, code runs it, the deciding cells are cited (:mod:`.programs`);
+4. retrieval (lexical + embeddings) of ≤1,200 tokens of evidence, from which the model writes a short
+   answer citing passage numbers; an answer whose numbers or names are not in the passages it cites is
+   not trusted (:mod:`.support`);
+5. without a model, or when it finds nothing: the closest passages, cited, with an honest sentence.
 Every quote is checked to be text of its cited page (NFKC, whitespace collapsed) before it is returned.
 """
 
@@ -19,11 +23,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from docpilot.errors import LLMError, Stopped
+from docpilot.understanding.asked import answer_fits
 from docpilot.understanding.document import Document, Unit
 from docpilot.understanding.drafts import Listener, drafting
 from docpilot.understanding.parts import Parts, read_parts, the_number, total_text
 from docpilot.understanding.records import records_of
 from docpilot.understanding.retrieve import EmbedFn, Retriever
+from docpilot.understanding.support import unsupported_names
 from docpilot.understanding.textnorm import format_number, norm, numbers_in, stems, words
 from docpilot.understanding.workflow import Finding, plan_workflow, revise_workflow, run_workflow
 
@@ -82,12 +88,15 @@ def answer_question(
     if result is None:  # who it is billed to, who sold it: the name under the page's label
         result = _party(documents, question)
     parts = read_parts(question)
+    # the rules below answer only with a value of the kind asked (not a caption for a number): else handed on
     if result is None and parts:  # "the combined price of A and B": each asked alone, the sum done here
-        result = _combined(documents, parts, llm, embed)
+        result = _of_kind(question, _combined(documents, parts, llm, embed))
     if result is None and not parts:  # a row and a period: one cell (or two, for a change) of a table
-        result = _cell_value(documents, question, llm)
+        result = _of_kind(question, _cell_value(documents, question, llm))
     if result is None:
-        result = _computed(documents, question, feedback)
+        result = _of_kind(question, _computed(documents, question, feedback))
+    if result is None and llm is not None:  # a question over table values: a program the model writes
+        result = _program(documents, question, llm, embed, feedback)
     if result is None:
         result = _retrieved(documents, question, llm, embed, on_draft)
     result.seconds = time.perf_counter() - started
@@ -197,6 +206,30 @@ def _party(documents: list[Document], question: str) -> Answer | None:
         return None
     steps = [f"Find the label '{party.label.rstrip(': ')}' on page {party.page}.", "Read the name given under it."]
     return Answer(party.name, [_cite(doc, party.page, quote)], workflow=steps)
+
+
+def _of_kind(question: str, answer: Answer | None) -> Answer | None:
+    """A rule's answer when it is a value of the kind the question asks for; None (hand it on) otherwise."""
+    return answer if answer is None or answer_fits(question, answer.answer) else None
+
+
+# --- 2a. a program over the tables --------------------------------------------------------------------
+def _program(
+    documents: list[Document], question: str, llm: Any, embed: EmbedFn | None, feedback: str | None
+) -> Answer | None:
+    from docpilot.understanding.programs import answer_by_program
+
+    computed = answer_by_program(documents, question, llm, embed, feedback)
+    if computed is None:
+        return None
+    by_name = {d.name: d for d in documents}
+    citations = []
+    for cell in computed.citations:  # each deciding cell, checked to be text of its page
+        doc = by_name.get(cell["file"])
+        quote = _quote_on(doc, cell["page"], [cell["quote"]]) if doc is not None else None
+        if doc is not None and quote:
+            citations.append({**_cite(doc, cell["page"], quote), "box": cell.get("box")})
+    return Answer(computed.answer, citations, workflow=computed.workflow, found=computed.found)
 
 
 # --- 2. workflows over records ---------------------------------------------------------------------
@@ -561,6 +594,8 @@ def _grounded(answer: str, support: list[_Evidence]) -> bool:
     if numbers_in(answer) and sum(c.isascii() for c in letters) < 0.5 * len(letters):
         return True  # a Korean passage, an English answer: its numbers are the passage's, its words cannot be
     present = set(stems(text))
+    if unsupported_names(answer, [e.block for e in support]):
+        return False  # a name the cited passages do not write
     return sum(w in present for w in want) >= 0.6 * len(want)
 
 

@@ -1,0 +1,99 @@
+"""What kind of value a question asks for, and whether an answer is a value of that kind (issue K item 3).
+
+A rule that answers with a value of another kind than the question asks for — a table's caption for "the
+largest value", a date for an amount, a bare count for "what percentage" — is wrong however its value was
+found; such an answer is handed on (to a program over the tables, or to the passages), not given.
+
+The kinds, read from the question's words the way Duckling reads a value's type:
+
+- ``percent``: "what percentage / percent / share / proportion", "as a percentage", "in percent";
+- ``date``: "what/which date, day, month, year", "in what year";
+- ``count``: "how many …";
+- ``amount``: "how much", a total, sum, aggregate, average, mean, median, difference, "what value";
+- ``name``: "which …", "who …", "whose …", "name the …" (a thing, not a figure, and not a table's total row:
+  "Total" is not one of the farms a "which farm" asks about).
+
+A question the reader cannot place is of no kind, and any answer fits it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from docpilot.understanding.textnorm import numbers_in
+
+__all__ = ["asked_kind", "answer_fits", "KINDS"]
+
+KINDS = ("percent", "date", "count", "amount", "name")
+_PERCENT = re.compile(
+    r"\b(?:what|which)\s+(?:percentage|percent|share|proportion)\b|\b(?:as|in)\s+(?:a\s+)?(?:percentage|percent)\b"
+    r"|\bhow many percent|\bpercentage (?:of|points?)\b|\bwhat\s+%",
+    re.I,
+)
+_DATE = re.compile(r"\b(?:what|which)\s+(?:date|day|month|year)s?\b|\bin what year\b|\bon what date\b", re.I)
+_COUNT = re.compile(r"^\W*(?:\w+\W+){0,2}?how many\b", re.I)
+_AMOUNT = re.compile(
+    r"\bhow much\b|\b(?:total|sum|aggregate|average|mean|median|difference|combined)\b"
+    r"|\bwhat (?:is|was|are|were) the (?:[\w-]+\s+){0,2}(?:value|amount|figure)s?\b|\bwhat (?:value|amount|figure)\b",
+    re.I,
+)
+_NAME = re.compile(r"^\W*(?:(?:in|for|of|from|at|among)\s+)?(?:which|who|whose|name)\b", re.I)
+# words that say the question is about a rate, so a percent is an amount of the kind asked
+_RATE_WORDS = re.compile(r"%|\b(?:percent\w*|rate|share|proportion|ratio|margin|return|growth|yield|fraction)\b", re.I)
+_MONTHS = (
+    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
+    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+)
+_A_DATE = re.compile(
+    rf"\b(?:19|20)\d\d\b|\b(?:{_MONTHS})\b|\b\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}\b|\bq[1-4]\b|\bfy\s?\d\d", re.I
+)
+_DATE_PART = (
+    rf"(?:\d{{1,2}}(?:st|nd|rd|th)?|(?:{_MONTHS})\.?|(?:19|20)\d\d(?:-\d\d-\d\d)?"
+    r"|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4})(?!\d|[,.]\d)"
+)
+_ONLY_A_DATE = re.compile(rf"^\W*{_DATE_PART}(?:[\s,.]+{_DATE_PART})*[\s.]*$", re.I)
+_A_PERCENT = re.compile(r"%|\bper\s?cent\b|\bpercentage\b", re.I)
+_LETTERS = re.compile(r"[^\W\d_]{2,}")
+_TOTAL_ROW = re.compile(r"^\W*(?:grand\s+|sub-?)?totals?\b", re.I)
+# a number that names a part, not a figure: "Table 2", "Note 14", "page 3"
+_REFERENCE = re.compile(
+    r"\b(?:table|figure|fig|exhibit|note|section|page|item|schedule|chapter|part)\.?\s+[\w.-]+", re.I
+)
+
+
+def asked_kind(question: str) -> str | None:
+    """The kind of value ``question`` asks for (one of :data:`KINDS`), or None when its words do not say."""
+    if _PERCENT.search(question):
+        return "percent"
+    if _DATE.search(question):
+        return "date"
+    if _NAME.search(question):
+        return "name"
+    if _COUNT.search(question):
+        return "count"
+    if _AMOUNT.search(question):
+        return "amount"
+    return None
+
+
+def answer_fits(question: str, answer: str) -> bool:
+    """Whether ``answer`` is a value of the kind ``question`` asks for (True when the kind is not known)."""
+    kind = asked_kind(question)
+    if kind is None:
+        return True
+    text = answer.strip()
+    has_number = bool(numbers_in(_REFERENCE.sub(" ", text)))
+    only_date = bool(_ONLY_A_DATE.match(text) and _A_DATE.search(text))
+    if kind == "percent":
+        return bool(_A_PERCENT.search(text))
+    if kind == "date":
+        return bool(_A_DATE.search(text))
+    if kind == "name":  # a thing named, not a figure, a date or a table's total row ("Total (5,645)")
+        return bool(_LETTERS.search(text)) and not only_date and not _TOTAL_ROW.match(text)
+    head = re.sub(r"\s[(=].*$", "", text)  # "18 (Cedar, …)", "194,750 = 45,000 + …": the value before its workings
+    if kind == "count":
+        return has_number and not only_date and not _A_PERCENT.search(head)
+    # an amount: a figure, not a date, and a percent only where the question is about a rate
+    if not has_number or only_date:
+        return False
+    return not (_A_PERCENT.search(head) and not _RATE_WORDS.search(question))

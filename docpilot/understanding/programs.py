@@ -1,0 +1,405 @@
+"""Questions over a document's tables, answered by a program the model writes and code runs (issue K item 2).
+
+How a question is routed here (after the rules, before the passages; only with a model):
+
+1. retrieval — the same hybrid ranking the passages use — points at pages that hold tables: the best-ranked
+   pages among the structure's likely table pages, at most :data:`MAX_PAGES`;
+2. the frames read there (lazily, each page once, cached with the structure: :class:`frames.FrameStore`) that
+   share words with the question (caption, heading, column names, row labels), best first, at most
+   :data:`MAX_FRAMES`;
+3. the question asks for a value of them: it names a row or a column of one, or its words ask for a kind of
+   value (an amount, a count, a percent, a date, a name: :func:`asked.asked_kind`);
+4. no sentence of the best passages that states a figure (prose, not a table's cells) shares more of the
+   question's words than the frames do: "by how many percent did module prices fall?" is said in a sentence,
+   while a table on the page only has a row "Modules".
+
+The model then gets the job's static prompt (the rules of the allow-list and a small fixed set of question →
+program examples from ``fewshot/table_programs.jsonl``, all in the cached prefix) and the frames' schema (≤ 500
+tokens), and writes one short pandas program; :func:`frames.answer_with_program` checks and runs it in the
+sandbox. A refusal, a failure, an empty result, an answer naming a text that is not a cell it read, or a share
+of a whole outside 0-100 % goes back once with the message (:func:`docpilot.llm.jobs.run_job`); then "I could not
+compute this from the tables: …" (``answered: false``). ``NOT IN TABLES`` hands the question on to the passages.
+
+Total rows at a table's foot (labelled so, or holding the sums of the rows above) are left out of the frames
+a program sees (:func:`without_totals`). The answer is the program's value as a person reads it; its citations
+are the cells that decided it; its workflow is the program's reading, the rows left out, and the program.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from dataclasses import dataclass, field, replace
+from importlib import resources
+from typing import Any
+
+from docpilot.errors import LLMError, ProgramFailed, ProgramRefused, Stopped
+from docpilot.llm.jobs import Job, JobFailed, JobProblem, run_job
+from docpilot.llm.prompting import render
+from docpilot.llm.untrusted import DATA_RULE, data_block
+from docpilot.understanding.asked import asked_kind
+from docpilot.understanding.document import Document, Unit
+from docpilot.understanding.frames import (
+    Frame,
+    FrameStore,
+    ProgramResult,
+    RawTable,
+    answer_with_program,
+    candidate_frames,
+    frame_of,
+    name_frames,
+    schema_text,
+)
+from docpilot.understanding.frames.checking import BUILTINS, METHODS
+from docpilot.understanding.frames.running import MAX_CITATIONS
+from docpilot.understanding.retrieve import EmbedFn, Retriever
+from docpilot.understanding.support import unsupported_numbers
+from docpilot.understanding.textnorm import format_number, norm, stems
+
+__all__ = [
+    "Computed",
+    "answer_by_program",
+    "data_frames",
+    "without_totals",
+    "program_job",
+    "program_of",
+    "examples",
+    "example_frames",
+    "shown",
+    "CANNOT",
+    "COULD_NOT",
+]
+
+MAX_PAGES = 3  # table pages read for one question
+MAX_FRAMES = 3  # frames shown to the model
+RANKED = 12  # retrieval's best units whose pages may be read
+PROSE_UNITS = 3  # retrieval's best units whose sentences may say the answer in the question's words
+CANNOT = "NOT IN TABLES"
+COULD_NOT = "I could not compute this from the tables"
+_TOTAL = re.compile(r"^\s*(?:grand\s+|sub-?)?totals?\b", re.I)
+_WHOLE = re.compile(r"\b(?:total|all|whole|overall|combined|share|proportion|fraction)\b", re.I)  # "of the total"
+_FIGURE = re.compile(r"\(?-?\$?\d[\d,.]*%?\)?")
+_FENCE = re.compile(r"```(?:python|py)?\s*\n?(.*?)(?:```|$)", re.S)
+
+
+@dataclass
+class Computed:
+    """A program's answer (or why there is none) as the question's reply needs it."""
+
+    answer: str
+    citations: list[dict[str, Any]]  # {"file": the file's name, "page", "quote", "box"}: the deciding cells
+    workflow: list[str] = field(default_factory=list)
+    found: bool = True
+    retries: int = 0
+    program: str = ""
+
+
+# --- the job ------------------------------------------------------------------------------------------
+@functools.cache
+def examples() -> list[dict[str, Any]]:
+    """The question → program examples (``fewshot/table_programs.jsonl``): a table each, with its questions."""
+    text = resources.files("fewshot").joinpath("table_programs.jsonl").read_text("utf-8")
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def example_frames(example: dict[str, Any]) -> list[Frame]:
+    """An example's table as the frames a program over it sees (named ``t1``)."""
+    cells: list[list[tuple[str, Any] | None]] = [[(c, None) if c else None for c in row] for row in example["rows"]]
+    header_rows = int(example.get("header_rows", 1))
+    frame = frame_of(RawTable(example["file"], int(example["page"]), 1, cells, header_rows, example.get("caption", "")))
+    if frame is None:
+        raise ValueError(f"the example table of {example['file']} holds no data")
+    return name_frames([without_totals(frame)[0]])
+
+
+@functools.cache
+def program_job() -> Job:
+    """The "program" job: its static prompt (rules, allowed methods, the examples) is the same for every question."""
+    shown = [
+        {
+            "schema": data_block(schema_text(example_frames(example))),
+            "pairs": [{"question": q["question"], "program": q["program"]} for q in example["questions"]],
+        }
+        for example in examples()
+    ]
+    system = render(
+        "program_system.j2",
+        data_rule=DATA_RULE,
+        methods=", ".join(sorted(METHODS)),
+        builtins=", ".join(sorted(BUILTINS)),
+        cannot=CANNOT,
+        examples=shown,
+    )
+    retry = "That program could not be used: {problem}\nWrite the program again (only the program), or " + CANNOT + "."
+    return Job("program", system, max_tokens=160, retry=retry)
+
+
+# --- routing --------------------------------------------------------------------------------------------
+def table_pages(ranked: list[Unit], documents: list[Document]) -> dict[str, list[int]]:
+    """The likely table pages among retrieval's ``ranked`` units: {file name: pages}, ≤ MAX_PAGES in all."""
+    likely = {d.name: set(d.structure.table_pages) for d in documents}
+    chosen: dict[str, list[int]] = {}
+    count = 0
+    for unit in ranked:
+        pages = chosen.setdefault(unit.file, [])
+        if unit.page in likely.get(unit.file, ()) and unit.page not in pages:
+            pages.append(unit.page)
+            count += 1
+            if count == MAX_PAGES:
+                break
+    return {name: pages for name, pages in chosen.items() if pages}
+
+
+def data_frames(documents: list[Document], question: str, embed: EmbedFn | None) -> tuple[list[Frame], dict[str, str]]:
+    """The frames a program may answer ``question`` from, best first and named ``t1`` …, without their total
+    rows, and a note per frame whose total rows were left out; no frames when the question is not one over
+    table values (see the module's routing)."""
+    if not any(d.structure.table_pages for d in documents):
+        return [], {}
+    ranked = [unit for unit, _ in Retriever(documents, embed).rank(question, k=RANKED)]
+    pages = table_pages(ranked, documents)
+    if not pages:
+        return [], {}
+    files = {d.name: d.path for d in documents if d.name in pages}
+    # frames of several files with the same columns come as one, with a ``file`` column (the same form's records)
+    found = candidate_frames(FrameStore(documents[0].cache), pages, files, documents[0].password)
+    asked = set(stems(question))
+    scored = [(_named(frame, asked), frame) for frame in found]
+    kept = [(score, frame) for score, frame in scored if score[1] > 0]
+    if not kept:
+        return [], {}
+    named = any(score[0] for score, _ in kept)
+    if not named and asked_kind(question) is None:
+        return [], {}  # neither a row or column named nor a value asked for: a question for the passages
+    if _said_in_prose(asked, ranked[:PROSE_UNITS], [f for _, f in kept]) > max(s[1] for s, _ in kept):
+        return [], {}  # a sentence of the best passages says it in the question's words: the passages answer
+    kept.sort(key=lambda item: item[0], reverse=True)
+    frames: list[Frame] = []
+    notes: dict[str, str] = {}
+    for frame in name_frames([frame for _, frame in kept[:MAX_FRAMES]]):
+        body, totals = without_totals(frame)
+        frames.append(body)
+        if totals:
+            rows = " and ".join(repr(t) for t in totals)
+            notes[frame.name] = f"The {rows} row{'s' if len(totals) > 1 else ''} of {frame.describe()} left out."
+    return frames, notes
+
+
+def _said_in_prose(asked: set[str], units: list[Unit], frames: list[Frame]) -> int:
+    """How many of the question's words the best sentence of ``units`` that states a figure shares with it —
+    a sentence of prose, not a table's cells printed in a row ("Module prices fell by 18 percent")."""
+    cells = {norm(c.text) for frame in frames for row in frame.cells for c in row if c}
+    best = 0
+    for unit in units:
+        for sentence in re.split(r"(?<=[.!?;])\s+", unit.text):
+            figures = _FIGURE.findall(sentence)
+            if not figures or sum(norm(f) in cells for f in figures) * 2 >= len(figures):
+                continue  # no figure, or mostly the tables' own cells
+            best = max(best, len(asked & set(stems(sentence))))
+    return best
+
+
+def without_totals(frame: Frame) -> tuple[Frame, list[str]]:
+    """The frame without the total rows at its foot, and their labels: a row labelled "Total" ("Grand total",
+    "Subtotal"), or one whose amounts are the sums of the rows above it ("All offices": 3,454 = 273 + … + 227).
+
+    They add up the rows above, and a program that ranks, counts, averages or adds up rows must not take
+    them in (a small model forgets to leave them out); a total asked for is the sum of the rows kept."""
+    labels = frame.row_labels()
+    end = len(labels)
+    while end > 2 and (_TOTAL.match(labels[end - 1]) or _sums_above(frame, end - 1)):
+        end -= 1
+    if end == len(labels):
+        return frame, []
+    return replace(frame, data=frame.data.iloc[:end].reset_index(drop=True), cells=frame.cells[:end]), labels[end:]
+
+
+def _sums_above(frame: Frame, row: int) -> bool:
+    """Whether every amount column (not a % column) that row ``row`` fills holds the sum of the rows above it
+    (to the rounding of printed figures), and there is at least one such column."""
+    import math
+
+    checked = 0
+    for column in frame.columns:
+        kind = frame.kinds.get(column, "text")
+        if kind in ("text", "percent"):
+            continue
+        value = frame.data[column].iloc[row]
+        above = [v for v in frame.data[column].iloc[:row].tolist() if not math.isnan(v)]
+        if math.isnan(value) or len(above) < 2:
+            continue
+        if abs(sum(above) - value) > max(0.001 * abs(value), 0.06 * len(above) ** 0.5):
+            return False
+        checked += 1
+    return checked > 0
+
+
+def _named(frame: Frame, asked: set[str]) -> tuple[int, int]:
+    """(rows and columns the question names, words it shares with the frame's description)."""
+    rows = sum(1 for label in frame.row_labels() if (have := set(stems(label))) and have <= asked)
+    columns = 0
+    for column in frame.columns:
+        have = {w for w in stems(column) if len(w) > 1 and not w.isdigit()}
+        if have and len(have & asked) * 2 >= len(have):
+            columns += 1
+    described = " ".join([frame.caption, frame.heading, *frame.columns, *frame.row_labels()])
+    return rows + columns, len(asked & set(stems(described)))
+
+
+# --- the answer -----------------------------------------------------------------------------------------
+def answer_by_program(
+    documents: list[Document],
+    question: str,
+    llm: Any,
+    embed: EmbedFn | None,
+    feedback: str | None = None,
+    sandbox: Any = None,
+) -> Computed | None:
+    """The question answered by a program over the tables retrieval points at; None when it is not a question
+    over table values, or the model says the tables do not hold it (the passages are read next).
+
+    Raises:
+        Stopped: the model's time ran out or the person cancelled.
+    """
+    frames, notes = data_frames(documents, question, embed)
+    if not frames:
+        return None
+    schema = schema_text(frames, question=question)
+    user = render("program_user.j2", schema=data_block(schema), question=question, feedback=feedback or "")
+    share = asked_kind(question) == "percent" and bool(_WHOLE.search(question))
+
+    def check(reply: str) -> ProgramResult | None:
+        program = program_of(reply)
+        if program is None:
+            return None
+        try:
+            result = answer_with_program(program, frames, sandbox=sandbox)
+        except (ProgramRefused, ProgramFailed) as exc:
+            raise JobProblem(str(exc)) from exc
+        if share and _number(result.value) and not 0 <= float(result.value) <= 100:
+            raise JobProblem(
+                f"The question asks for a share of a whole, which lies between 0 and 100 percent, but the program "
+                f"gave {format_number(float(result.value))}. Divide the part by the whole, then multiply by 100."
+            )
+        missing = _not_cited(result, frames)
+        if missing:
+            listed = ", ".join(repr(m) for m in missing[:3])
+            raise JobProblem(
+                f"The answer names {listed}, which is not a cell the program read. Select the answer from the "
+                'table\'s cells (e.g. t1.loc[..., "Name"]); do not write it into the program.'
+            )
+        return result
+
+    try:
+        done = run_job(llm, program_job(), user, check)
+    except Stopped:
+        raise
+    except JobFailed as exc:
+        reason = re.sub(r"\s+", " ", exc.problems[-1]).strip()
+        reason = reason if len(reason) <= 240 else reason[:239].rstrip() + "…"
+        tried = program_of(exc.replies[-1]) or exc.replies[-1]
+        return Computed(f"{COULD_NOT}: {reason}", [], [f"The last program tried: {tried.strip()}"], found=False)
+    except LLMError:
+        return None  # the model failed: the passages may still answer
+    result = done.value
+    if result is None:
+        return None
+    left_out = [notes[name] for name in result.frames if name in notes]
+    return Computed(
+        shown(result),
+        result.citations,
+        [result.reading, *left_out, f"The program: {result.program.strip()}"],
+        retries=done.retries,
+        program=result.program,
+    )
+
+
+def program_of(reply: str) -> str | None:
+    """The program in a model's reply (code fences and a "Program:" label taken off); None for NOT IN TABLES."""
+    text = reply.strip()
+    fenced = _FENCE.search(text)
+    if fenced:
+        text = fenced.group(1).strip()
+    text = re.sub(r"^\s*program\s*:\s*", "", text, flags=re.I)
+    if CANNOT.lower() in text.lower():
+        return None
+    return text
+
+
+def _not_cited(result: ProgramResult, frames: list[Frame]) -> list[str]:
+    """Texts in the answer that are not cells the program read (the cited cells; beyond the citation limit, any
+    cell of its frames), and numbers the program did not produce."""
+    quotes = {norm(c["quote"]) for c in result.citations}
+    if len(result.citations) >= MAX_CITATIONS:
+        quotes |= {norm(c.text) for f in frames if f.name in result.frames for row in f.cells for c in row if c}
+    texts = [t for t in _texts(result.value) if t.strip()]
+    missing = [t for t in texts if norm(t) not in quotes]
+    return missing + unsupported_numbers(shown(result), [], _numbers(result.value))
+
+
+def _texts(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in _texts(v)]
+    if isinstance(value, list):
+        return [t for v in value for t in _texts(v)]
+    return []
+
+
+def _numbers(value: Any) -> list[float]:
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, (int, float)):
+        return [float(value)]
+    if isinstance(value, dict):
+        return [n for v in value.values() for n in _numbers(v)]
+    if isinstance(value, list):
+        return [n for v in value for n in _numbers(v)]
+    return []
+
+
+def shown(result: ProgramResult) -> str:
+    """The program's value as a person reads it: "$5,700 (in thousands)", "12.5%", "West", "North, East"."""
+    value = result.value
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (int, float)):
+        return _amount(float(value), result.unit)
+    if isinstance(value, dict):
+        if value and all(isinstance(v, str) for v in value.values()):
+            return ", ".join(dict.fromkeys(value.values()))
+        return "; ".join(f"{k}: {_amount(v, result.unit) if _number(v) else v}" for k, v in value.items())
+    if isinstance(value, list):
+        if not value:
+            return "none"
+        return ", ".join(_item(v, result.unit) for v in value)
+    return str(value)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _item(value: Any, unit: str) -> str:
+    if _number(value):
+        return _amount(float(value), unit)
+    if isinstance(value, dict):
+        texts = [str(v) for v in value.values() if isinstance(v, str) and v]
+        return texts[0] if texts else str(value)
+    return str(value)
+
+
+def _amount(value: float, unit: str) -> str:
+    """A number with its unit: "%" after it, a currency sign before it, "(in thousands)" last."""
+    text = format_number(value)
+    scale = re.search(r"\(in \w+\)", unit)
+    money = unit[: scale.start()].strip() if scale else unit.strip()
+    if money == "%":
+        text = f"{text}%"
+    elif money and len(money) == 1:
+        text = f"-{money}{text[1:]}" if text.startswith("-") else f"{money}{text}"
+    elif money:
+        text = f"{text} {money}"
+    return f"{text} {scale.group(0)}" if scale else text

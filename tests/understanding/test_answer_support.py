@@ -1,0 +1,90 @@
+"""No confident wrong answer: a rule answers only with a value of the kind asked, and a model-written answer only
+with numbers and names its cited passages (or the program) support; otherwise the question is handed on or not
+answered."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fakes import ScriptedLLM
+from table_pdfs import DrawnTable, draw_pdf
+
+from docpilot.understanding.answer import answer_question
+from docpilot.understanding.asked import answer_fits, asked_kind
+from docpilot.understanding.cache import StructureCache
+from docpilot.understanding.document import open_documents
+from docpilot.understanding.support import unsupported, unsupported_names, unsupported_numbers
+
+KINDS = [
+    ("What percentage of total revenue is Cloud's?", "percent", "980", False),
+    ("What fraction of the stock is mugs, as a percentage?", "percent", "4.49%", True),
+    ("What is the largest value in the Sales column?", "amount", "Table 2: Sales by region", False),
+    ("What is the total amount due?", "amount", "March 3, 2024", False),
+    ("What is the total amount due?", "amount", "$1,250.00", True),
+    ("I need the aggregate operating profit for Devices and Payments.", "amount", "(10.1%)", False),
+    ("What is the difference in one-year return between A and B?", "amount", "8.4%", True),
+    ("How many funds are described across all the filings?", "count", "18 (Cedar, Lakeshore)", True),
+    ("How many funds are described across all the filings?", "count", "Table 3", False),
+    ("In which years did revenue fall compared with the year before?", "date", "2020, 2023", True),
+    ("In what year was the company founded?", "date", "Acme Corp", False),
+    ("Which fund has the largest net assets?", "name", "Northgate Municipal Fund (2,849,333,333)", True),
+    ("Which fund has the largest net assets?", "name", "2,849,333,333", False),
+    ("Which farm harvested the most apples?", "name", "Total (5,645)", False),
+    ("What is the series identifier of the Cedar Small Cap Fund?", None, "S000047002", True),
+    ("When is the kick-off payment due?", None, "within 30 days of signing", True),
+]
+
+
+@pytest.mark.parametrize(("question", "kind", "answer", "fits"), KINDS)
+def test_a_value_of_the_kind_asked(question: str, kind: str | None, answer: str, fits: bool) -> None:
+    assert asked_kind(question) == kind
+    assert answer_fits(question, answer) is fits
+
+
+def test_numbers_must_be_produced_or_written_in_a_source() -> None:
+    sources = ["Revenue was $1,203.5 million in 2023", "(300)"]
+    assert unsupported_numbers("Revenue was 1,203.5 million", sources) == []
+    assert unsupported_numbers("It fell by 300", sources) == []  # "(300)" is written, as a negative
+    assert unsupported_numbers("13.1168%", [], [13.116847578]) == []  # the program's value, rounded to show
+    assert unsupported_numbers("Revenue was 1,250 million", sources) == ["1,250"]
+
+
+def test_names_must_be_text_of_a_source() -> None:
+    passage = "The Consultant is represented by David Chen, Managing Partner of Brightline LLP."
+    assert unsupported_names("David Chen, Managing Partner.", [passage]) == []
+    assert unsupported_names("The Consultant is represented by Maria Lopez.", [passage]) == ["Maria", "Lopez"]
+    assert unsupported_names("Yes. It is due in March.", ["due in march"]) == []  # a sentence's first word is no name
+    assert unsupported("Maria Lopez, 45", [passage]) == ["45", "Maria", "Lopez"]
+
+
+@pytest.fixture
+def segments(tmp_path: Path) -> list:
+    rows = [
+        ["Segment", "Revenue", "Operating profit", "Operating margin"],
+        ["Consumer Devices", "2,410", "212", "8.8%"],
+        ["Payments", "1,515", "(153)", "(10.1%)"],
+        ["Enterprise Software", "1,603", "388", "24.2%"],
+        ["Cloud", "980", "97", "9.9%"],
+    ]
+    path = draw_pdf(tmp_path / "segments.pdf", [[DrawnTable(rows, caption="Table 3: Results by segment ($ millions)")]])
+    return open_documents({"segments.pdf": path}, StructureCache(None))
+
+
+def test_a_rule_answer_of_another_kind_is_handed_on(segments: list) -> None:
+    # without a model the rules answer what they can read; a share asked for is not a cell's amount
+    assert answer_question(segments, "What is the revenue of Cloud?", None, None).answer == "980"
+    share = answer_question(segments, "What percentage of total revenue is Cloud's?", None, None)
+    assert not share.found and "980" not in share.answer.split('"')[0]
+
+
+def test_a_model_answer_naming_someone_the_passages_do_not_is_not_given(make_pdf) -> None:
+    path = make_pdf(["Consulting agreement. The Consultant is represented by David Chen, Managing Partner."])
+    documents = open_documents({"fixture.pdf": path}, StructureCache(None))
+    invented = '{"answer": "The Consultant is represented by Maria Lopez", "evidence": [1]}'
+    llm = ScriptedLLM([invented, invented, '{"choice": 0}'])
+    answer = answer_question(documents, "Who represents the Consultant?", llm, embed=None)
+    assert not answer.found and "Lopez" not in answer.answer
+    right = '{"answer": "David Chen, Managing Partner", "evidence": [1]}'
+    answer = answer_question(documents, "Who represents the Consultant?", ScriptedLLM([right]), embed=None)
+    assert answer.found and answer.answer == "David Chen, Managing Partner"

@@ -1,0 +1,215 @@
+"""Questions over table values answered by a program the model writes (the scripted model drives the loop).
+
+The loop: a refused or failing program goes back to the model once with the problem; a second failure is "I could
+not compute this from the tables: …" with ``answered`` false. The answer's citations are the cells that decided
+it; the program's plain reading is the answer's workflow; an answer naming a text no cell it read holds is sent
+back. The scripted model only drives the loop; the programs run for real in the sandbox over a real PDF's table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fakes import ScriptedLLM
+from table_pdfs import DrawnTable, draw_pdf
+
+from docpilot.understanding.answer import Answer, answer_question
+from docpilot.understanding.cache import StructureCache
+from docpilot.understanding.document import Document, open_documents
+from docpilot.understanding.frames import Frame, RawTable, frame_of
+from docpilot.understanding.programs import (
+    COULD_NOT,
+    answer_by_program,
+    data_frames,
+    program_job,
+    without_totals,
+)
+
+SALES = [
+    ["Region", "Sales 2023", "Units"],
+    ["North", "1,200", "14"],
+    ["South", "300", "3"],
+    ["West", "4,500", "40"],
+    ["East", "2,000", "22"],
+    ["Total", "8,000", "79"],
+]
+ARGMAX = 't1.loc[t1["Sales 2023"].idxmax(), "Region"]'
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> str:
+    folder = tmp_path_factory.mktemp("programs")
+    pages: list = ["Our sales report for 2023. Sales grew in every region; the table follows on the next page."]
+    pages.append([DrawnTable(SALES, caption="Table 1: Sales by region (in thousands)")])
+    return draw_pdf(folder / "sales.pdf", pages)
+
+
+@pytest.fixture
+def documents(report: str) -> Iterator[list[Document]]:
+    yield open_documents({"sales.pdf": report}, StructureCache(None))
+
+
+def ask(documents: list[Document], question: str, replies: list[str]) -> tuple[Answer, ScriptedLLM]:
+    llm = ScriptedLLM(replies)
+    return answer_question(documents, question, llm, embed=None), llm
+
+
+def program_calls(llm: ScriptedLLM) -> list:
+    system = program_job().system
+    return [call for call in llm.calls if call.messages[0]["content"] == system]
+
+
+def quotes(answer: Answer) -> set[str]:
+    return {c["quote"] for c in answer.citations}
+
+
+def test_a_refused_program_goes_back_once_and_the_second_one_answers(documents: list[Document]) -> None:
+    answer, llm = ask(documents, "Which region had the highest sales in 2023?", ["import os\nos.listdir('.')", ARGMAX])
+    assert answer.found and answer.answer == "West"
+    calls = program_calls(llm)
+    assert len(llm.calls) == len(calls) == 2  # one retry, and no other model call
+    retry = calls[1].messages[-1]["content"]
+    assert "Imports are not allowed" in retry and "Write the program again" in retry
+    # the deciding cells: the winning row's label and value, on the table's page; the reading is shown
+    assert quotes(answer) == {"West", "4,500"}
+    assert {c["page"] for c in answer.citations} == {2}
+    assert all(c["file"].endswith("sales.pdf") for c in answer.citations)
+    assert "largest Sales 2023" in answer.workflow[0]
+    assert answer.workflow[-1] == f"The program: {ARGMAX}"
+
+
+def test_the_total_row_is_left_out_of_the_rows_a_program_ranks(documents: list[Document]) -> None:
+    answer, llm = ask(documents, "Which region had the highest sales in 2023?", [ARGMAX])
+    assert answer.answer == "West"  # not 'Total', whose 8,000 is the column's largest figure
+    shown = llm.calls[0].messages[-1]["content"]
+    assert "'North', 'South', 'West', 'East'" in shown and "'Total'" not in shown
+    assert any("'Total' row" in step and "left out" in step for step in answer.workflow)
+
+
+def test_two_failures_are_no_answer_with_the_reason(documents: list[Document]) -> None:
+    failing = 't1["Revenue"].sum()'
+    answer, llm = ask(documents, "What were the total sales of all regions?", [failing, failing])
+    assert not answer.found and answer.citations == []
+    assert answer.answer.startswith(COULD_NOT + ": ")
+    assert "Revenue" in answer.answer and "is not a column" in answer.answer
+    assert len(program_calls(llm)) == len(llm.calls) == 2
+    assert answer.to_dict()["answered"] is False
+
+
+def test_an_empty_result_goes_back_with_the_row_labels(documents: list[Document]) -> None:
+    # the job itself (the rules before it answer this one): an empty selection is sent back with the labels
+    empty = 't1.loc[t1["Region"] == "Northern", "Units"].sum()'
+    llm = ScriptedLLM([empty, 't1.loc[t1["Region"] == "North", "Units"].iloc[0]'])
+    computed = answer_by_program(documents, "How many units did North sell?", llm, None)
+    assert computed is not None and computed.found and computed.retries == 1
+    assert computed.answer.split()[0] == "14"
+    assert "no row matched" in llm.calls[1].messages[-1]["content"]
+    assert "'North'" in llm.calls[1].messages[-1]["content"]  # the labels the program should have matched
+    assert {c["quote"] for c in computed.citations} == {"North", "14"}
+
+
+def test_the_citations_of_a_sum_are_the_summed_cells_only(documents: list[Document]) -> None:
+    program = 't1.loc[t1["Region"].isin(["North", "East"]), "Sales 2023"].sum()'
+    answer, _ = ask(documents, "What is the sum of the 2023 sales of North and East?", [program])
+    assert answer.found and answer.answer == "3,200 (in thousands)"
+    assert quotes(answer) == {"North", "1,200", "East", "2,000"}
+
+
+def test_an_answer_naming_a_text_no_cell_holds_goes_back(documents: list[Document]) -> None:
+    guessed = '"Atlantis" if t1["Sales 2023"].max() > 0 else "West"'
+    answer, llm = ask(documents, "Which region had the highest sales in 2023?", [guessed, ARGMAX])
+    assert answer.answer == "West"
+    assert "'Atlantis'" in program_calls(llm)[1].messages[-1]["content"]
+
+
+def test_an_unanswerable_table_question_is_not_answered(documents: list[Document]) -> None:
+    # the model says the tables do not hold it; the passages do not either
+    answer, llm = ask(
+        documents,
+        "What were the sales of the North region in 2019?",
+        ["NOT IN TABLES", '{"answer": "NOT FOUND", "evidence": []}'],
+    )
+    assert not answer.found and answer.to_dict()["answered"] is False
+    assert len(program_calls(llm)) == 1
+    # the model tries a column that is not there, twice: no answer either, never a number
+    answer, _ = ask(documents, "What were the sales of the North region in 2019?", ['t1["2019"].sum()'] * 2)
+    assert not answer.found and answer.answer.startswith(COULD_NOT)
+
+
+def test_a_question_about_the_text_is_not_given_to_the_program_job(documents: list[Document]) -> None:
+    answer, llm = ask(
+        documents,
+        "What does the report say happened this year?",
+        ['{"answer": "Sales grew in every region", "evidence": [1]}'],
+    )
+    assert program_calls(llm) == []
+    assert answer.found and answer.answer == "Sales grew in every region"
+
+
+def test_the_program_prompt_is_static_and_small(documents: list[Document]) -> None:
+    first, second = program_job(), program_job()
+    assert first.system == second.system and first.name == "program"
+    assert len(first.system) / 4 < 1400  # the cached prefix: rules and the examples
+    _, llm = ask(documents, "Which region had the highest sales in 2023?", [ARGMAX])
+    user = llm.calls[0].messages[-1]["content"]
+    assert user.startswith("Tables:\n<document>") and user.rstrip().endswith("Program:")
+    assert len(user) / 4 < 600  # the schema (≤ 500 tokens) and the question
+
+
+def test_a_model_reply_in_a_code_fence_is_read(documents: list[Document]) -> None:
+    answer, _ = ask(documents, "Which region had the highest sales in 2023?", [f"```python\n{ARGMAX}\n```"])
+    assert answer.answer == "West"
+
+
+def frame(rows: list[list[str]]) -> Frame:
+    cells: list = [[(text, None) if text else None for text in row] for row in rows]
+    built = frame_of(RawTable("t.pdf", 1, 1, cells, 1, "Table 1"))
+    assert built is not None
+    return built
+
+
+@pytest.mark.parametrize(
+    ("last", "left_out"),
+    [
+        (["Total", "", "99"], ["Total"]),  # labelled a total: left out, whatever it holds
+        (["All offices", "", "1,220"], ["All offices"]),  # unlabelled, but it is the sum of the rows above
+        (["Lisbon", "South", "634"], []),  # an ordinary last row stays
+        (["All other", "South", "75"], []),  # "All other" is a row of its own, not a sum
+    ],
+)
+def test_total_rows_at_a_tables_foot_are_found_by_label_or_by_sum(last: list[str], left_out: list[str]) -> None:
+    rows = [
+        ["Office", "Cluster", "Staff"],
+        ["London", "West", "273"],
+        ["Paris", "West", "323"],
+        ["Dublin", "West", "624"],
+    ]
+    body, dropped = without_totals(frame([*rows, last]))
+    assert dropped == left_out
+    assert body.row_labels() == ["London", "Paris", "Dublin"] + ([] if left_out else [last[0]])
+    assert len(body.cells) == len(body.data)
+
+
+def test_a_share_of_the_whole_outside_0_to_100_percent_goes_back(documents: list[Document]) -> None:
+    inverted = 't1["Sales 2023"].sum() * 100 / t1.loc[t1["Region"] == "West", "Sales 2023"].iloc[0]'
+    right = 't1.loc[t1["Region"] == "West", "Sales 2023"].iloc[0] / t1["Sales 2023"].sum() * 100'
+    llm = ScriptedLLM([inverted, right])
+    computed = answer_by_program(documents, "What percentage of total 2023 sales came from West?", llm, None)
+    assert computed is not None and computed.retries == 1 and computed.answer.startswith("56.25")
+    assert "between 0 and 100 percent" in llm.calls[1].messages[-1]["content"]
+
+
+def test_a_figure_said_in_a_sentence_is_left_to_the_passages(tmp_path: Path) -> None:
+    pages: list = [
+        "2.2 Costs. Module prices fell by 18 percent, while installation labour costs rose by 6 percent.",
+        [DrawnTable([["Cost item", "Share of revenue"], ["Modules", "31%"], ["Labour", "27%"], ["Other", "42%"]])],
+    ]
+    documents = open_documents({"report.pdf": draw_pdf(tmp_path / "report.pdf", pages)}, StructureCache(None))
+    llm = ScriptedLLM(['{"answer": "18 percent", "evidence": [1]}'])
+    answer = answer_question(documents, "By how many percent did module prices fall?", llm, embed=None)
+    assert program_calls(llm) == [] and answer.answer == "18 percent"
+    # the table's own row, asked about, is a question over table values (the job would be asked)
+    frames, _ = data_frames(documents, "What share of revenue did labour take?", None)
+    assert [f.row_labels() for f in frames] == [["Modules", "Labour", "Other"]]
