@@ -10,6 +10,8 @@ judge: right, wrong (a plan that is not the expected one, or a plan where a ques
 safe (a question, a refusal or no plan where steps were expected). Rows are never printed: only counts,
 so the batch stays blind for the next change. ``--write`` keeps the figure in
 ``bench/results/blind-<batch>-<planner>.json``; the first measurement of a batch is the one to keep.
+``--dump FILE`` writes each row's outcome (request, expected, reading, plan, why it was judged so) for study; it is
+refused until the batch's first measurement is kept, since a batch read is a tuning set from then on.
 """
 
 from __future__ import annotations
@@ -60,13 +62,48 @@ def verdict(outcome: Any, row: dict[str, Any], files: dict[str, FileInfo]) -> st
     return "safe"
 
 
+def _fast_planned(request: str, files: dict[str, FileInfo]) -> bool:
+    """Whether the fast path plans (or asks about) the request without the model."""
+    from docpilot.planning.fastpath import NeedInfo, fast_plan
+
+    try:
+        return fast_plan(request, files) is not None
+    except NeedInfo:
+        return True
+
+
+def _outcome_row(row: dict[str, Any], outcome: Any, files: dict[str, FileInfo], result: str) -> dict[str, Any]:
+    why = None
+    if outcome.plan is not None and row["expect"] != "question":
+        why = judge(outcome.plan, row["expect"], files)
+    return {
+        "id": row["id"],
+        "request": row["request"],
+        "expect": row["expect"],
+        "result": result,
+        "backend": outcome.backend,
+        "reading": outcome.reading,
+        "plan": outcome.plan.dump()["steps"] if outcome.plan is not None else None,
+        "question": outcome.question.text if outcome.question is not None else None,
+        "error": outcome.error,
+        "why": why,
+        "seconds": round(outcome.stats.seconds, 1),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--batch", default="i1")
     parser.add_argument("--planner", choices=("local", "openai", "rules"), default="local")
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--write", action="store_true", help="keep the figure in bench/results/")
+    parser.add_argument("--dump", type=Path, help="each row's outcome, as JSON lines (a measured batch only)")
+    parser.add_argument("--only", choices=("model",), help="only the rows the fast path hands to the model")
     opts = parser.parse_args()
+    if opts.only and opts.write:
+        raise SystemExit("--only measures part of the batch: it cannot be its figure")
+    if opts.dump and not list((HERE / "results").glob(f"blind-{opts.batch}-*.json")):
+        raise SystemExit(f"batch {opts.batch} has no first measurement kept: measure it (--write) before reading it")
     from docpilot.planning.planner import make_planner
 
     rows = [json.loads(x) for x in (HERE / f"blind_{opts.batch}.jsonl").read_text().splitlines() if x.strip()]
@@ -80,8 +117,11 @@ def main() -> None:
     by_path: Counter[str] = Counter()
     seconds: list[float] = []
     tracebacks = 0
+    dump = opts.dump.open("w") if opts.dump else None
     for number, row in enumerate(rows, 1):
         files = files_of(row)
+        if opts.only == "model" and _fast_planned(row["request"], files):
+            continue
         started = time.perf_counter()
         try:
             outcome = planner.plan(row["request"], files)
@@ -96,6 +136,9 @@ def main() -> None:
         result = verdict(outcome, row, files)
         counts[result] += 1
         by_path[f"{outcome.backend}:{result}"] += 1
+        if dump is not None:
+            dump.write(json.dumps(_outcome_row(row, outcome, files, result)) + "\n")
+            dump.flush()
         if row.get("note"):
             structure[result] += 1
         print(f"{number}/{len(rows)} {dict(counts)}", file=sys.stderr, flush=True)
