@@ -110,13 +110,14 @@ class Asker:
             self.proc.wait()
             self.proc = None
 
-    def ask(self, question: str, file: str) -> dict[str, Any]:
+    def ask(self, question: str, file: str | list[str]) -> dict[str, Any]:
+        files = [file] if isinstance(file, str) else file
         if self.via == "cli":
-            return self._ask_cli(question, file)
+            return self._ask_cli(question, files)
         if self.proc is None:
             self.proc = self._start()
         assert self.proc.stdin is not None
-        self.proc.stdin.write(json.dumps({"question": question, "files": [file]}) + "\n")
+        self.proc.stdin.write(json.dumps({"question": question, "files": files}) + "\n")
         self.proc.stdin.flush()
         line = self._line(self.proc, self.timeout)
         if line is None:
@@ -124,8 +125,8 @@ class Asker:
             return {"error": f"no reply in {self.timeout:.0f} s"}
         return dict(json.loads(line))
 
-    def _ask_cli(self, question: str, file: str) -> dict[str, Any]:
-        cmd = [sys.executable, "-m", "docpilot", "ask", question, file, "--json", "--backend", self.backend]
+    def _ask_cli(self, question: str, files: list[str]) -> dict[str, Any]:
+        cmd = [sys.executable, "-m", "docpilot", "ask", question, *files, "--json", "--backend", self.backend]
         try:
             done = subprocess.run(cmd, capture_output=True, text=True, timeout=self.timeout, cwd=ROOT, env=_env())
         except subprocess.TimeoutExpired:

@@ -15,7 +15,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Part", "read_parts", "shares_pages", "part_number", "front_matter", "HEADINGS_MAX_PAGES"]
+__all__ = ["WORD_NUMBERS", "Part", "read_parts", "shares_pages", "part_number", "front_matter", "HEADINGS_MAX_PAGES"]
 
 HEADINGS_MAX_PAGES = 120  # without an outline, headings are read from the pages of files up to this long
 
@@ -37,7 +37,7 @@ _FRONT = re.compile(
     r"manual\s+transmittal)$",
     re.IGNORECASE,
 )
-_WORD_NUMBERS = {
+WORD_NUMBERS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
     "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
     "eighteen": 18, "nineteen": 19, "twenty": 20,
@@ -47,7 +47,7 @@ _ROMAN = re.compile(r"^(?=[ivxlc]+$)c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})$"
 _NUMBERED = re.compile(
     r"^(?:(?P<noun>chapter|section|part|article|appendix|annex|schedule|kapitel|teil|chapitre)\s+)?"
     r"(?P<number>\d+(?:\.\d+)*|[IVXLC]+(?:-[A-Z])?|[A-Z](?:-[A-Z])?|"
-    + "|".join(_WORD_NUMBERS)
+    + "|".join(WORD_NUMBERS)
     + r")(?=[\s.:)–—-]|$)[.:)]?(?:\s*[–—-]\s*|\s+|$)",
     re.IGNORECASE,
 )
@@ -78,8 +78,8 @@ class Part:
 def part_number(text: str) -> str:
     """A number as a title or a request says it, made comparable: "Three" → "3", "iv" → "4", "2.10" stays."""
     low = text.strip().lower().rstrip(".")
-    if low in _WORD_NUMBERS:
-        return str(_WORD_NUMBERS[low])
+    if low in WORD_NUMBERS:
+        return str(WORD_NUMBERS[low])
     if _ROMAN.match(low) and low not in ("c", "l"):  # "Appendix C" is a letter, not 100
         values = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
         total = 0

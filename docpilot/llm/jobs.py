@@ -51,11 +51,12 @@ class JobResult(Generic[T]):
 class JobFailed(DocPilotError):
     """The model's reply could not be used, even after one retry; ``replies`` and ``problems`` say why."""
 
-    def __init__(self, job: str, replies: list[str], problems: list[str]) -> None:
-        super().__init__(f"The model's {job} could not be used: {problems[-1]}")
+    def __init__(self, job: str, replies: list[str], errors: list[JobProblem]) -> None:
+        super().__init__(f"The model's {job} could not be used: {errors[-1]}")
         self.job = job
         self.replies = replies
-        self.problems = problems
+        self.errors = errors  # the problem of each reply, the last one's last
+        self.problems = [str(e) for e in errors]
 
 
 def run_job(
@@ -81,7 +82,7 @@ def run_job(
         messages += [{"role": "user", "content": question}, {"role": "assistant", "content": answer}]
     messages.append({"role": "user", "content": user})
     replies: list[str] = []
-    problems: list[str] = []
+    problems: list[JobProblem] = []
     for attempt in range(2):
         constraint = retry_grammar(replies[-1]) if attempt and retry_grammar is not None else grammar
         extra: dict[str, Any] = {"grammar": constraint} if constraint is not None else {}
@@ -90,7 +91,7 @@ def run_job(
         try:
             return JobResult(check(text), replies, attempt)
         except JobProblem as exc:
-            problems.append(str(exc))
+            problems.append(exc)
             # the problem goes into the question itself: a small model shown its own wrong answer copies it
             messages = messages[:-1] + [{"role": "user", "content": job.retry.format(problem=exc, user=user)}]
     raise JobFailed(job.name, replies, problems)

@@ -21,10 +21,12 @@ from docpilot.llm.stopping import MODEL_SECONDS, Stop
 from docpilot.planning.codegen import CodeWriter
 from docpilot.planning.fastpath import LOGIC, NeedInfo, fast_plan, fast_reading
 from docpilot.planning.fastpath.grounding import ground_files
+from docpilot.planning.fastpath.parts import pages_told
 from docpilot.planning.language import write_plan
 from docpilot.planning.outcome import PlanOutcome, Question
 from docpilot.planning.revision import is_undo, remove_steps, replace_arguments, replaces
-from docpilot.planning.rewrite import Retriever, Rewriter
+from docpilot.planning.rewrite import Retriever, Rewriter, Unsaid
+from docpilot.planning.said import QUOTED
 from docpilot.planning.stats import Stats
 from docpilot.planning.triage import QA_ROUTED, is_content_question, vague_suggestions
 from docpilot.planning.unsupported import refusal
@@ -201,13 +203,26 @@ class Planner:
             if critique is None and LOGIC.search(request):
                 return self._with_program(safe_request, files, outcome, llm)
             before = write_plan(safe_critique[0], self.tools, files) if safe_critique is not None else None
+            # the document's parts named in the request are bound to their pages here, not by the model
+            told = safe_request if safe_critique is not None else pages_told(safe_request, files, QUOTED)
             rewrite = Rewriter(llm, self.tools, self.retriever).rewrite(
-                safe_request, files, outcome.stats, (before, safe_critique[1]) if before and safe_critique else None
+                told, files, outcome.stats, (before, safe_critique[1]) if before and safe_critique else None
             )
+        except NeedInfo as exc:
+            return PlanOutcome(request, "rules", question=Question(str(exc), exc.choices))
         except Stopped as exc:
             outcome.error = str(exc)
             return outcome
         except JobFailed as exc:
+            if isinstance(exc.errors[-1], Unsaid):  # a reading that says more or less than the person did
+                outcome.stats.plan_corrections += 1
+                outcome.question = Question(
+                    "I am not sure I read this right. I read it as: "
+                    + " ".join(exc.replies[-1].split())
+                    + f" But {exc.errors[-1]}. Say it again with the pages and values you mean "
+                    "(e.g. \"highlight 'Disney' on pages 35-44\")."
+                )
+                return outcome
             outcome.stats.plan_corrections += 1
             outcome.error = (
                 "I could not make a valid plan from the model's reading of this request "

@@ -16,20 +16,20 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from docpilot.files import FileInfo
-from docpilot.llm.jobs import Job, JobProblem, run_job
+from docpilot.llm.jobs import Job, JobFailed, JobProblem, run_job
 from docpilot.llm.prompting import render
 from docpilot.planning.language import read_plan, split_sentences, write_plan
 from docpilot.planning.language.forms import form_of
 from docpilot.planning.language.grammar import language_grammar
 from docpilot.planning.language.lexicon import named_tools
+from docpilot.planning.said import QUOTED, unsaid
 from docpilot.planning.stats import Stats
 from docpilot.plans.plan import Plan
 from docpilot.plans.verify import Verdict, verify_plan
 from pdftools import Tool
 
-__all__ = ["Rewriter", "Rewrite", "Retriever", "hide_quotes"]
+__all__ = ["Rewriter", "Rewrite", "Retriever", "Unsaid", "hide_quotes"]
 
-_QUOTED = re.compile(r"(?<!\w)(['\"“‘])([^'\"“”‘’\n]{1,200}?)(['\"”’])(?!\w)")
 _TEXT = "TEXT_{n}"
 _GENERIC = ("output", "password")
 ALWAYS_OFFERED = ("count_pages",)
@@ -39,6 +39,21 @@ _STRUCTURE_WORDS = re.compile(
     r"conclusion|summary|glossary|bibliography|references|front matter|item|note|schedule|exhibit)\b",
     re.I,
 )
+
+
+class Unsaid(JobProblem):
+    """The reading sets values the request does not say, or leaves out what it says (:mod:`.said`)."""
+
+
+# a request that names its result ("call it summary.docx", "save as …", "file name"): only then may a sentence
+# set the result's name; otherwise a small model takes a chapter's title for one
+_NAMES_RESULT = re.compile(r"\b(?:call|name|save\s+(?:it\s+|them\s+)?as|file\s*name)\b|\.[a-z]{2,4}\b", re.I)
+
+
+def _result_named(request: str, files: dict[str, FileInfo]) -> bool:
+    for name in files:
+        request = request.replace(name, " ")
+    return _NAMES_RESULT.search(request) is not None
 
 
 def hide_quotes(text: str, swaps: dict[str, str]) -> str:
@@ -52,7 +67,7 @@ def hide_quotes(text: str, swaps: dict[str, str]) -> str:
         swaps[name] = value
         return f"'{name}'"
 
-    return _QUOTED.sub(swap, text)
+    return QUOTED.sub(swap, text)
 
 
 def _restore(value: Any, swaps: dict[str, str]) -> Any:
@@ -188,20 +203,42 @@ class Rewriter:
             verdict = verify_plan(plan, self.tools, files, request)
             if not verdict.ok:
                 raise JobProblem(verdict.report())
+            if critique is None:
+                problems = unsaid(plan, request, self.tools, files)
+            else:  # the values may come from the request or the change asked for
+                problems = unsaid(plan, f"{request}\n{critique[1]}", self.tools, files, left_out=False)
+            if problems:
+                raise Unsaid("; ".join(problems))
             return Rewrite(sentences, verdict)
 
         neighbours = self.retriever.nearest(safe, self.k) if self.retriever is not None else []
         offered = self.offered(safe, files, neighbours)
-        result = run_job(
+        try:
+            leave_out = () if _result_named(request, files) else ("output",)
+            result = self._run(user, check, neighbours, offered, files, leave_out)
+        except JobFailed as exc:  # what the model wrote, shown to the person, with the quoted text put back
+            exc.replies = [_restore(r, swaps) for r in exc.replies]
+            raise
+        stats.plan_corrections += result.retries
+        return result.value
+
+    def _run(
+        self,
+        user: str,
+        check: Any,
+        neighbours: list[Any],
+        offered: dict[str, Tool],
+        files: dict[str, FileInfo],
+        leave_out: tuple[str, ...],
+    ) -> Any:
+        return run_job(
             self.llm,
             self.job(),
             user,
             check,
             examples=self._examples(neighbours),
-            grammar=language_grammar(offered, list(files)),
+            grammar=language_grammar(offered, list(files), leave_out=leave_out),
             retry_grammar=lambda first: language_grammar(
-                offered, list(files), max(1, len(split_sentences(first))), cannot=False
+                offered, list(files), max(1, len(split_sentences(first))), cannot=False, leave_out=leave_out
             ),
         )
-        stats.plan_corrections += result.retries
-        return result.value

@@ -17,7 +17,7 @@ from docpilot.fileparts import Part, front_matter, part_number, shares_pages
 from docpilot.files import FileInfo
 from docpilot.planning.fastpath.rules import NeedInfo
 
-__all__ = ["told_by_parts"]
+__all__ = ["told_by_parts", "pages_told"]
 
 _NUMS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|" + (
     "seventeen|eighteen|nineteen|twenty"
@@ -68,13 +68,16 @@ def _acted_on(text: str, at: int) -> bool:
     return _PAGE_VERB.search(text, starts[-1] if starts else 0, at) is not None
 
 
-def told_by_parts(text: str, quotes: Sequence[str], files: dict[str, FileInfo], pdfs: Sequence[str]) -> str:
-    """``text`` with each structure reference after a page verb written as the pages it binds to.
+def told_by_parts(
+    text: str, quotes: Sequence[str], files: dict[str, FileInfo], pdfs: Sequence[str], anywhere: bool = False
+) -> str:
+    """``text`` with each structure reference after a page verb (``anywhere``: wherever it stands) written
+    as the pages it binds to.
 
     Raises:
         NeedInfo: a reference that fits several parts or none, pages another part shares, or several files.
     """
-    found = [m for m in _REF.finditer(text) if _acted_on(text, m.start())]
+    found = [m for m in _REF.finditer(text) if anywhere or _acted_on(text, m.start())]
     if not found:
         return text
     picked = _PICKED.search(text)
@@ -89,6 +92,30 @@ def told_by_parts(text: str, quotes: Sequence[str], files: dict[str, FileInfo], 
     for m in reversed(found):
         out = out[: m.start()] + _pages_said(_bind(m, quotes, info)) + out[m.end() :]
     return out
+
+
+def pages_told(request: str, files: dict[str, FileInfo], quoted: re.Pattern[str]) -> str:
+    """The request as the model is to read it: each structure reference, wherever it stands, written as
+    the pages it binds to ("highlight Disney in chapter one" → "highlight Disney in pages 35-44"), so
+    the model never works out a part's pages itself; the rest of the words as they were. ``quoted``
+    finds quoted texts (group 2), which may name a part ("the 'Catalogs' chapter").
+
+    Raises:
+        NeedInfo: as :func:`told_by_parts`.
+    """
+    pdfs = [n for n, i in files.items() if i.kind == "pdf"]
+    if not pdfs or not any(files[n].parts for n in pdfs):
+        return request
+    quotes: list[str] = []
+    spans: list[str] = []
+
+    def mark(match: re.Match[str]) -> str:  # as the fast path marks them: ⟦n⟧ for the quoted span
+        quotes.append(match.group(2))
+        spans.append(match.group(0))
+        return f"⟦{len(quotes) - 1}⟧"
+
+    told = told_by_parts(quoted.sub(mark, request), quotes, files, pdfs, anywhere=True)
+    return re.sub(r"⟦(\d+)⟧", lambda m: spans[int(m.group(1))], told)
 
 
 def _bare(said: str) -> str:
@@ -177,7 +204,7 @@ def _chosen(m: re.Match[str], quotes: Sequence[str], parts: tuple[Part, ...], wh
         return _some(what, [p for p in appendices if p.level == top], parts, info)
     if m.group("noun"):
         noun = m.group("noun").lower().rstrip("s")
-        numbers = re.findall(_NUM, re.sub(rf"\b{_NOUN}s?\b", " ", m.group("num"), flags=re.IGNORECASE))
+        numbers = re.findall(_NUM, re.sub(rf"\b{_NOUN}s?\b", " ", m.group("num"), flags=re.I), flags=re.I)
         spans = re.search(r"\d\s*(?:-|–|to|through)\s*\S", m.group("num"))
         picked = [_one(f"{noun} {n}", _numbered(noun, n, parts), parts, info)[0] for n in numbers]
         if spans and len(picked) == 2:  # "chapters 3 to 5": every part in between too

@@ -80,28 +80,37 @@ def _pieces(form: Form, pieces: list[Any], rules: dict[str, str]) -> str:
     return " ".join(out)
 
 
-def _sentence(form: Form, rules: dict[str, str]) -> str:
+def _sentence(form: Form, rules: dict[str, str], leave_out: tuple[str, ...] = ()) -> str:
     name = _rule(f"say-{form.tool.name}")
     parts = [_pieces(form, form.pieces, rules)]
     if form.on_arg:
         parts.append(f'(" on " {_slot(form, form.slots[form.on_arg], rules)})?')
     if form.of_arg:
         parts.append('(" of " file)?')
-    if form.options:
+    options = [a for a in form.options if a not in leave_out]
+    if options:
         option = _rule(f"opt-{form.tool.name}")
         rules[option] = " | ".join(
-            f"{_literal(form.slots[a].label + ' ')} {_slot(form, form.slots[a], rules)}" for a in form.options
+            f"{_literal(form.slots[a].label + ' ')} {_slot(form, form.slots[a], rules)}" for a in options
         )
         parts.append(f'(" with " {option} (", " {option})*)?')
     rules[name] = " ".join(parts) + ' "."'
     return name
 
 
-def language_grammar(tools: dict[str, Tool], uploads: list[str], max_sentences: int = 8, *, cannot: bool = True) -> str:
+def language_grammar(
+    tools: dict[str, Tool],
+    uploads: list[str],
+    max_sentences: int = 8,
+    *,
+    cannot: bool = True,
+    leave_out: tuple[str, ...] = (),
+) -> str:
     """A GBNF grammar for up to ``max_sentences`` sentences over ``tools`` naming only ``uploads``; with
-    ``cannot`` one line "Cannot: <reason>" is allowed instead (not on a retry, which must fix the sentences)."""
+    ``cannot`` one line "Cannot: <reason>" is allowed instead (not on a retry, which must fix the sentences).
+    ``leave_out``: options no sentence may set (a result's name when the request gives none)."""
     rules: dict[str, str] = {}
-    sentences = [_sentence(form_of(tool), rules) for tool in tools.values()]
+    sentences = [_sentence(form_of(tool), rules, leave_out) for tool in tools.values()]
     rules["sentence"] = " | ".join(sentences)
     rules["upload"] = " | ".join(_literal(f"'{u}'" if "'" not in u else f'"{u}"') for u in uploads) or "\"'-'\""
     more = "".join(' ("\\n" sentence' for _ in range(max_sentences - 1)) + ")?" * (max_sentences - 1)

@@ -1,0 +1,220 @@
+"""Whether a plan the model wrote says what the request says: no more, and nothing of it left out.
+
+The model rewrites a request the rules could not read into command sentences; the reader then checks each
+sentence's form, but form is not meaning. A small model fills gaps: pages the request never named (the
+whole afterword for "the 'Shorter Terms' proposal in the afterword"), a threshold of 0, a chapter title
+used as a file name, or it drops what the request did say (a section's pages, a quoted phrase). Such a
+plan runs and is confidently wrong, the worst outcome. So the values of the model's plan are checked
+against the request, by the kind of each argument (its slot, from the registry), both ways:
+
+- every value the plan sets (other than a default) is said in the request: a text is in it, a number is
+  one of its numbers (digits, number words, ordinals, a percentage as a fraction), a page selection is
+  one the request names (or only pages it names), a colour is named in its words (a kind of personal
+  data or a level is the model's reading of meaning: "salary amounts" are money);
+- what the request says is used: each quoted text is a value of the plan (or an uploaded file's name),
+  each page selection it names is covered by the plan's page values, and each of its numbers is a value
+  of the plan (counts of files and "one" aside): "after page 2 and another after page 4" needs both.
+
+A plan that fails is shown to the model once with the problem; after that the person is asked (a
+question, with the reading), never handed a plan that does something else than what they said.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from docpilot.fileparts import WORD_NUMBERS
+from docpilot.files import FileInfo
+from docpilot.planning.language.slots import Slot, slots_of
+from docpilot.plans.plan import Plan
+from docpilot.understanding.textnorm import norm, stem, words
+from pdftools import PdfToolError, Tool
+from pdftools.pages import parse_pages
+
+__all__ = ["unsaid", "QUOTED"]
+
+# a quoted span: its quote marks stand apart from words ("don't … it's" holds none); group 2 is the text
+QUOTED = re.compile(r"(?<!\w)(['\"“‘])([^'\"“”‘’\n]{1,200}?)(['\"”’])(?!\w)")
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w])|(?<![\w.])\d+(?=st|nd|rd|th\b)")
+_ORDINALS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+    "ninth": 9, "tenth": 10, "half": 50, "double": 2, "twice": 2,
+}  # fmt: skip
+_PAGE_KINDS = ("pages", "spec")
+_MAX_PAGES_LISTED = 8
+
+
+def unsaid(
+    plan: Plan, request: str, tools: dict[str, Tool], files: dict[str, FileInfo], *, left_out: bool = True
+) -> list[str]:
+    """What in ``plan`` the request does not say, and (with ``left_out``) what the request says that the
+    plan leaves out: one sentence each (for the model's retry and the person's question); empty when the
+    plan keeps to it. A revision is checked one way only, against the request and the critique together
+    ("not page 5, page 6" says a page that must not be used)."""
+    said = _Said(request, _page_count(files), files)
+    problems: list[str] = []
+    used_pages: set[int] = set()
+    used_texts: list[str] = []
+    used_values: list[Any] = []
+    for step in plan.steps:
+        tool = tools.get(step.task)
+        if tool is None:
+            continue
+        slots = slots_of(tool)
+        for arg, value in step.args.items():
+            slot = slots.get(arg)
+            if slot is None or slot.kind in ("file", "files") or value is None:
+                continue
+            if isinstance(value, str) and value.startswith("$"):
+                continue  # a step's result
+            used_texts += _texts(value)  # a default the request says uses its words too ("30% opacity")
+            used_values += value if isinstance(value, list) else [value]
+            if _is_default(slot, value):
+                continue  # (all pages, the default, uses no page the request names)
+            if slot.kind in _PAGE_KINDS or (slot.kind in ("number", "numbers") and said.count):
+                used_pages |= said.pages_of(value)
+            problem = _check(slot, value, said)
+            if problem:
+                problems.append(f"{step.task}'s {slot.label} {problem}")
+    if not left_out:
+        return list(dict.fromkeys(problems))
+    for text in said.quotes:
+        if not any(_same_text(text, t) for t in used_texts) and not _names_file(text, files):
+            problems.append(f"the request's '{text}' is used by no step")
+    for selection in said.selections:
+        left = said.pages_of(selection) - used_pages
+        if left:
+            problems.append(f"the request names {_listed(left)}, which no step uses")
+    used_numbers = {float(n) for v in used_texts + used_values for n in re.findall(r"\d+(?:\.\d+)?", str(v))}
+    counted = said.counts | {float(len(files))}  # "all six filings", "into one file": counts, not values
+    for number in sorted(said.numbers - counted - used_numbers - {float(p) for p in used_pages}):
+        if not any(_number_said(v, {number}) for v in used_values):
+            problems.append(f"the request's {number:g} is used by no step")
+    return list(dict.fromkeys(problems))
+
+
+class _Said:
+    """What a request says, read once: its words, numbers, quoted texts and page selections."""
+
+    def __init__(self, request: str, count: int | None, files: dict[str, FileInfo]) -> None:
+        from docpilot.planning.fastpath.extract import pages_in
+        from docpilot.planning.fastpath.text import split_request
+
+        self.count = count
+        self.text = norm(request)
+        self.quotes = [m.group(2) for m in QUOTED.finditer(request) if m.group(2).strip()]
+        plain = QUOTED.sub(" ", request)  # quoted texts are values, not words or pages of the request
+        for name in files:
+            plain = plain.replace(name, " ")
+        self.stems = {stem(w) for w in words(plain)}
+        self.numbers = _numbers(plain)
+        self.counts = {1.0} if "one" in words(plain) else set()  # "into one file", "another one"
+        self.selections: list[str] = []
+        for clause in split_request(plain).clauses:
+            selection = pages_in(clause, count)
+            if selection and selection != "all" and selection not in self.selections:
+                self.selections.append(selection)
+
+    def pages_of(self, value: Any) -> set[int]:
+        """The pages (1-based) a page value selects; empty when it cannot be read here."""
+        if self.count is None:
+            return {int(n) for n in re.findall(r"\d+", str(value))}
+        try:
+            return {i + 1 for i in parse_pages(value, self.count)}
+        except (PdfToolError, ValueError, TypeError):
+            return set()
+
+    def pages_said(self, value: Any) -> bool:
+        pages = self.pages_of(value)
+        if not pages:
+            return str(value).strip().lower() in ("", "all")
+        named = set().union(*(self.pages_of(s) for s in self.selections)) if self.selections else set()
+        return pages <= named or pages <= {int(n) for n in self.numbers if float(n).is_integer()}
+
+
+def _check(slot: Slot, value: Any, said: _Said) -> str | None:
+    kind = slot.kind
+    if kind in ("quote", "quotes"):
+        missing = [t for t in _texts(value) if t.strip() and norm(t) not in said.text]
+        return f"'{missing[0]}' is not in the request" if missing else None
+    if kind in ("number", "numbers"):
+        values = value if isinstance(value, list) else [value]
+        missing = [v for v in values if not _number_said(v, said.numbers)]
+        return f"{missing[0]} is not a number the request says" if missing else None
+    if kind == "spec" and str(value).lower() in slot.choices:  # a page word the tool takes ("reverse")
+        return None if _words_said(str(value), said) else f"'{value}' is not said in the request"
+    if kind in _PAGE_KINDS:
+        return None if said.pages_said(value) else f"{value} are not pages the request names"
+    if kind == "name":  # a colour, a single name: the request's words (a kind's or a level's meaning is
+        # the model's to read: "salary amounts" are money, "as small as possible" is the high level)
+        values = value if isinstance(value, list) else [value]
+        missing = [v for v in values if not _words_said(str(v), said)]
+        return f"'{missing[0]}' is not said in the request" if missing else None
+    if kind == "mapping" and isinstance(value, dict):
+        missing = [v for v in value.values() if isinstance(v, str) and v.strip() and norm(v) not in said.text]
+        return f"'{missing[0]}' is not in the request" if missing else None
+    return None  # yes/no: a switch the tool's words name
+
+
+def _is_default(slot: Slot, value: Any) -> bool:
+    if value is None or value == slot.default:
+        return True
+    return isinstance(value, list) and not value
+
+
+def _texts(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [v for v in value if isinstance(v, str)]
+    if isinstance(value, dict):
+        return [str(v) for v in value.values()]
+    return []
+
+
+def _numbers(text: str) -> set[float]:
+    found = {float(n.replace(",", ".")) for n in _NUMBER.findall(text)}
+    for word in words(text):
+        if word in WORD_NUMBERS:
+            found.add(float(WORD_NUMBERS[word]))
+        elif word in _ORDINALS:
+            found.add(float(_ORDINALS[word]))
+    return found
+
+
+def _number_said(value: Any, numbers: set[float]) -> bool:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return False
+    return any(abs(number - n) < 1e-9 or abs(number * 100 - n) < 1e-6 for n in numbers)
+
+
+def _words_said(value: str, said: _Said) -> bool:
+    if norm(value) in said.text:
+        return True
+    parts = [w for w in re.split(r"[\s_-]+", value.lower()) if w]
+    return bool(parts) and all(stem(w) in said.stems for w in parts)
+
+
+def _same_text(quoted: str, value: str) -> bool:
+    a, b = norm(quoted), norm(value)
+    return bool(a) and bool(b) and (a in b or b in a)
+
+
+def _names_file(text: str, files: dict[str, FileInfo]) -> bool:
+    low = norm(text)
+    return any(low == norm(n) or low == norm(n.rsplit(".", 1)[0]) for n in files)
+
+
+def _page_count(files: dict[str, FileInfo]) -> int | None:
+    counts = [i.pages for i in files.values() if i.kind == "pdf" and i.pages]
+    return counts[0] if len(counts) == 1 else None
+
+
+def _listed(pages: set[int]) -> str:
+    ordered = sorted(pages)
+    shown = ", ".join(str(p) for p in ordered[:_MAX_PAGES_LISTED])
+    more = "…" if len(ordered) > _MAX_PAGES_LISTED else ""
+    return f"page {shown}" if len(ordered) == 1 else f"pages {shown}{more}"

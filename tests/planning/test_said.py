@@ -1,0 +1,142 @@
+"""A model's plan keeps to what the request says (docpilot/planning/said.py): values it does not say are
+found, and so is what it says that the plan leaves out. The plans here are the model's real wrong readings
+seen on blind batch i1 (after its first measurement), and right readings that must pass."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fakes import ScriptedLLM
+
+from docpilot.files import FileInfo, inspect_files
+from docpilot.planning.fastpath import NeedInfo
+from docpilot.planning.fastpath.parts import pages_told
+from docpilot.planning.planner import Planner
+from docpilot.planning.said import QUOTED, unsaid
+from docpilot.plans.plan import Plan
+from pdftools import all_tools
+
+BOOK = Path(os.environ.get("DOCPILOT_SHARED", Path(__file__).resolve().parents[3] / "shared")) / (
+    "corpus/real/pdfjs__freeculture.pdf"
+)
+
+
+def _plan(*steps: tuple[str, dict[str, Any]]) -> Plan:
+    return Plan.model_validate(
+        {
+            "steps": [
+                {"id": i, "task": t, "args": {"file": "doc.pdf", **a}, "return": f"r{i}"}
+                for i, (t, a) in enumerate(steps, 1)
+            ]
+        }
+    )
+
+
+def _files(pages: int = 400) -> dict[str, FileInfo]:
+    return {"doc.pdf": FileInfo("doc.pdf", "/nowhere/doc.pdf", "pdf", pages=pages)}
+
+
+def _problems(request: str, *steps: tuple[str, dict[str, Any]]) -> list[str]:
+    return unsaid(_plan(*steps), request, all_tools(), _files())
+
+
+@pytest.mark.parametrize(
+    ("request_", "steps", "found"),
+    [  # pages the request never names, from a title the model could not find
+        ("Delete the Bildquellen and Abkürzungsverzeichnis pages", [("delete_pages", {"pages": "1"})], "page"),
+        # a threshold of 0 for "everything before the introduction"
+        ("Get rid of everything before the introduction", [("remove_blank_pages", {"threshold": 0})], "0"),
+        # the whole afterword for a proposal inside it: the quoted part is left out
+        (
+            "Convert the 'Shorter Terms' proposal in pages 280-312 to Markdown",
+            [("convert_to_markdown", {"pages": "280-312"})],
+            "Shorter Terms",
+        ),
+        # the section's pages dropped
+        (
+            "highlight 'Homöomorphismus' in green throughout pages 13-15",
+            [("highlight_text", {"terms": ["Homöomorphismus"], "color": "green"})],
+            "13",
+        ),
+        # a colour nobody asked for
+        (
+            "underline 'net sales' on page 2",
+            [("underline_text", {"terms": ["net sales"], "pages": "2", "color": "red"})],
+            "red",
+        ),
+        # a second place dropped
+        ("insert a blank page after page 2 and another one after page 4", [("insert_blank_pages", {"after": 2})], "4"),
+        # a text the request does not hold
+        ("put a watermark on it", [("add_watermark", {"text": "CONFIDENTIAL"})], "CONFIDENTIAL"),
+    ],
+)
+def test_a_value_not_said_or_a_said_one_left_out_is_found(
+    request_: str, steps: list[tuple[str, dict[str, Any]]], found: str
+) -> None:
+    problems = _problems(request_, *steps)
+    assert problems and any(found in p for p in problems), problems
+
+
+@pytest.mark.parametrize(
+    ("request_", "steps"),
+    [
+        ("delete pages 313-336 and then compress it", [("delete_pages", {"pages": "313-336"}), ("compress", {})]),
+        (
+            "Highlight every mention of Disney in pages 35-44",
+            [("highlight_text", {"terms": ["Disney"], "pages": "35-44"})],
+        ),
+        (
+            "Add page numbers to just pages 280-312, starting from 1, bottom right.",
+            [("add_page_numbers", {"pages": "280-312", "start": 1, "position": "bottom-right"})],
+        ),
+        ("pages 9-11 as JPGs at 300 dpi", [("convert_to_jpeg", {"pages": "9-11", "dpi": 300})]),
+        ("Summarise pages 265-279 in five bullet points", [("summarize", {"pages": "265-279", "sentences": 5})]),
+        ("a DRAFT watermark at 30% opacity", [("add_watermark", {"text": "DRAFT", "opacity": 0.3})]),
+        ("mark it confidential", [("add_watermark", {"text": "Confidential"})]),
+        ("pages 2 and 7 should be the other way up", [("rotate_pages", {"pages": "2,7", "degrees": 180})]),
+    ],
+)
+def test_a_plan_that_keeps_to_the_request_passes(request_: str, steps: list[tuple[str, dict[str, Any]]]) -> None:
+    problems = _problems(request_, *steps)
+    # the angle for "the other way up" is a value the request does not say in numbers: it is found
+    if steps[0][0] == "rotate_pages":
+        assert problems == ["rotate_pages's degrees 180 is not a number the request says"]
+        return
+    assert problems == []
+
+
+@pytest.mark.skipif(not BOOK.is_file(), reason="needs ../shared/corpus")
+def test_the_document_parts_a_request_names_reach_the_model_as_pages() -> None:
+    files = inspect_files([BOOK])
+    told = pages_told("Highlight every mention of Disney in Chapter One", files, QUOTED)
+    assert told == "Highlight every mention of Disney in pages 35-44"  # "One", capitalised, is a number too
+    told = pages_told("Convert the 'Shorter Terms' proposal in the afterword to Markdown", files, QUOTED)
+    assert told == "Convert the 'Shorter Terms' proposal in pages 280-312 to Markdown"
+    with pytest.raises(NeedInfo):  # no such part: a question, never a guess
+        pages_told("Extract the chapter on gardening", files, QUOTED)
+
+
+def test_a_reading_that_says_more_than_the_request_becomes_a_question(make_pdf: Callable[..., str]) -> None:
+    files = inspect_files([make_pdf(["a", "b", "c", "d"], name="deck.pdf")])
+    llm = ScriptedLLM(["Delete page 4.", "Delete page 3."])  # the request names no page
+    outcome = Planner(llm=llm).plan("Tidy up this file for the board meeting", files)
+    assert outcome.plan is None and outcome.question is not None
+    assert outcome.question.text.startswith("I am not sure I read this right. I read it as: Delete page 3.")
+    assert "not pages the request names" in outcome.question.text
+    assert "not pages the request names" in llm.calls[1].messages[-1]["content"]  # shown to the model once
+    assert outcome.stats.llm_calls == 2
+
+
+def test_a_result_is_named_only_when_the_request_names_it(make_pdf: Callable[..., str]) -> None:
+    files = inspect_files([make_pdf(["a", "b", "c"], name="deck.pdf")])
+    llm = ScriptedLLM(["Extract pages 2-3."])
+    Planner(llm=llm).plan("Tidy pages 2-3 up into their own file", files)
+    assert "opt-extract-pages ::=" not in llm.calls[0].grammar  # its one option, the result's name, left out
+    llm = ScriptedLLM(["Extract pages 2-3 with output 'part.pdf'."])
+    outcome = Planner(llm=llm).plan("Tidy pages 2-3 up into their own file called part.pdf", files)
+    assert 'opt-extract-pages ::= "output " quote' in llm.calls[0].grammar
+    assert outcome.ok and outcome.plan.steps[0].args["output"] == "part.pdf"
