@@ -4,7 +4,8 @@ The way through, cheapest first:
 1. the document's own facts (its title, its author) when the question asks for them;
 2. a workflow over records (a value looked up, a ratio, a total, which ones, how many) — code reads
    the values and computes; the workflow's summary is returned for the person to check; a rule's answer
-   that is not a value of the kind asked (:mod:`.asked`) is handed on;
+   stands only when its reading accounts for every word and number of the question (:mod:`.accounting`)
+   and it is a value of the kind asked (:mod:`.asked`); otherwise the question is handed on;
 3. with a model, a question over table values: the model writes a short pandas program over the frames of
    the pages retrieval points at, code runs it, the deciding cells are cited (:mod:`.programs`);
 4. retrieval (lexical + embeddings) of ≤1,200 tokens of evidence, from which the model writes a short
@@ -23,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from docpilot.errors import LLMError, Stopped
+from docpilot.understanding.accounting import Reading, unread
 from docpilot.understanding.asked import answer_fits
 from docpilot.understanding.document import Document, Unit
 from docpilot.understanding.drafts import Listener, drafting
@@ -56,6 +58,7 @@ class Answer:
     context_tokens: int = 0
     seconds: float = 0.0
     found: bool = True
+    reading: Reading | None = None  # a rule's: what it read of the question (not shown)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"answer": self.answer, "answered": self.found, "citations": self.citations}
@@ -83,18 +86,18 @@ def answer_question(
     """
     started = time.perf_counter()
     result = _summary(documents, question, llm, on_draft)
+    # the rules answer only when they read every word, with a value of the kind asked: else handed on
     if result is None:
-        result = _document_fact(documents, question)
+        result = _rule(documents, question, _document_fact(documents, question))
     if result is None:  # who it is billed to, who sold it: the name under the page's label
-        result = _party(documents, question)
+        result = _rule(documents, question, _party(documents, question))
     parts = read_parts(question)
-    # the rules below answer only with a value of the kind asked (not a caption for a number): else handed on
     if result is None and parts:  # "the combined price of A and B": each asked alone, the sum done here
-        result = _of_kind(question, _combined(documents, parts, llm, embed))
+        result = _rule(documents, question, _combined(documents, parts, llm, embed))
     if result is None and not parts:  # a row and a period: one cell (or two, for a change) of a table
-        result = _of_kind(question, _cell_value(documents, question, llm))
+        result = _rule(documents, question, _cell_value(documents, question, llm))
     if result is None:
-        result = _of_kind(question, _computed(documents, question, feedback))
+        result = _rule(documents, question, _computed(documents, question, feedback))
     if result is None and llm is not None:  # a question over table values: a program the model writes
         result = _program(documents, question, llm, embed, feedback)
     if result is None:
@@ -154,16 +157,17 @@ def _document_fact(documents: list[Document], question: str) -> Answer | None:
         for page in range(1, min(3, len(s.pages)) + 1):
             quote = _quote_on(doc, page, [s.title] + s.title.split("  "))
             if quote:
-                return Answer(s.title, [_cite(doc, page, quote)])
+                return Answer(s.title, [_cite(doc, page, quote)], reading=Reading("title"))
     # "who wrote it", "the author of this paper" — not "which university is the author … affiliated with"
     if re.search(r"\b(who (wrote|authored|is the author)|author of)\b", q) and not re.search(r"\b(which|where)\b", q):
         for page in range(1, min(12, len(s.pages)) + 1) if s.author else ():
             quote = _quote_on(doc, page, [s.author, s.author.upper()])
             if quote:
-                return Answer(s.author, [_cite(doc, page, quote)])
+                return Answer(s.author, [_cite(doc, page, quote)], reading=Reading("author"))
         byline = _byline(doc)
         if byline:
-            return Answer(byline, [_cite(doc, 1, name) for name in byline.split(", ")[:3]])
+            cites = [_cite(doc, 1, name) for name in byline.split(", ")[:3]]
+            return Answer(byline, cites, reading=Reading("author"))
     return None
 
 
@@ -194,23 +198,29 @@ def _byline(doc: Document) -> str | None:
 
 
 def _party(documents: list[Document], question: str) -> Answer | None:
-    from docpilot.understanding.parties import find_party, read_role
+    from docpilot.understanding.parties import asked_role, find_party
 
-    role = read_role(question) if len(documents) == 1 else None
-    if role is None:
+    asked = asked_role(question) if len(documents) == 1 else None
+    if asked is None:
         return None
+    role, said = asked
     doc = documents[0]
     party = find_party(doc.structure.pages, role)
     quote = _quote_on(doc, party.page, [party.name]) if party else None
     if party is None or quote is None:
         return None
     steps = [f"Find the label '{party.label.rstrip(': ')}' on page {party.page}.", "Read the name given under it."]
-    return Answer(party.name, [_cite(doc, party.page, quote)], workflow=steps)
+    reading = Reading("party", (said, party.label))
+    return Answer(party.name, [_cite(doc, party.page, quote)], workflow=steps, reading=reading)
 
 
-def _of_kind(question: str, answer: Answer | None) -> Answer | None:
-    """A rule's answer when it is a value of the kind the question asks for; None (hand it on) otherwise."""
-    return answer if answer is None or answer_fits(question, answer.answer) else None
+def _rule(documents: list[Document], question: str, answer: Answer | None) -> Answer | None:
+    """A rule's answer when its reading accounts for every word and number of the question and the answer is
+    a value of the kind the question asks for; None (hand it on) otherwise. A rule that read part of a
+    question answers another question ("A and B together" read as A), however right its arithmetic."""
+    if answer is None or answer.reading is None or unread(question, answer.reading, documents):
+        return None
+    return answer if answer_fits(question, answer.answer) else None
 
 
 # --- 2a. a program over the tables --------------------------------------------------------------------
@@ -241,15 +251,17 @@ def _computed(documents: list[Document], question: str, feedback: str | None) ->
     workflow = plan_workflow(question, records, first_pages)
     if workflow is None:
         return None
-    if feedback:
+    reading = workflow.reading(records)
+    if feedback:  # the question was read by the first plan; feedback may change its fields
         workflow = revise_workflow(workflow, feedback, records)
+        reading = reading.joined(workflow.reading(records))
     finding = run_workflow(workflow, records)
     if finding is None:
         return None
-    return _from_finding(documents, finding)
+    return _from_finding(documents, finding, reading)
 
 
-def _from_finding(documents: list[Document], finding: Finding) -> Answer | None:
+def _from_finding(documents: list[Document], finding: Finding, reading: Reading) -> Answer | None:
     by_name = {d.name: d for d in documents}
     citations = []
     for file, page, quote in finding.citations:
@@ -261,7 +273,7 @@ def _from_finding(documents: list[Document], finding: Finding) -> Answer | None:
     if finding.citations and not citations:
         return None  # values that cannot be shown on their pages are not an answer
     steps = finding.steps if finding.workflow.op != "lookup" else []
-    return Answer(finding.answer, citations, workflow=steps)
+    return Answer(finding.answer, citations, workflow=steps, reading=reading)
 
 
 # --- 2b. a table cell by row and period --------------------------------------------------------------
@@ -273,7 +285,7 @@ _CHOICE = {
 
 
 def _cell_value(documents: list[Document], question: str, llm: Any) -> Answer | None:
-    from docpilot.understanding.cells import find_cells, read_cell_question
+    from docpilot.understanding.cells import PERIOD_WORDS, find_cells, read_cell_question
 
     asked = read_cell_question(question)
     if asked is None:
@@ -333,7 +345,10 @@ def _cell_value(documents: list[Document], question: str, llm: Any) -> Answer | 
             f"Read its {asked.periods[0].describe()} and {asked.periods[1].describe()} columns.",
             "Subtract the first value from the second.",
         ]
-    return Answer(text, citations[:6], workflow=steps)
+    # what it read: the row, the heading or caption it was told apart by, the periods, the change asked
+    read = (cell.label, cell.unit, PERIOD_WORDS, *asked.said)
+    reading = Reading("lookup" if asked.op == "lookup" else "change", read, (cell.context, cell.heading))
+    return Answer(text, citations[:6], workflow=steps, reading=reading)
 
 
 _SCALE = {"thousands": 1e3, "millions": 1e6, "billions": 1e9}
@@ -390,8 +405,9 @@ def _choose(llm: Any, question: str, cells: list[Any]) -> Any:
 def _combined(documents: list[Document], parts: Parts, llm: Any, embed: EmbedFn | None) -> Answer | None:
     found: list[Answer] = []
     values: list[float] = []
-    for sub in parts.questions:
-        part = _cell_value(documents, sub, llm) or _computed(documents, sub, None)
+    for sub in parts.questions:  # each part read whole by a rule, or by the model from the passages
+        part = _rule(documents, sub, _cell_value(documents, sub, llm))
+        part = part or _rule(documents, sub, _computed(documents, sub, None))
         part = part or _retrieved(documents, sub, llm, embed)
         value = the_number(part.answer, sub) if part.found and part.citations else None
         if value is None:
@@ -408,6 +424,7 @@ def _combined(documents: list[Document], parts: Parts, llm: Any, embed: EmbedFn 
         workflow=parts.steps([format_number(v) for v in values]),
         llm_calls=sum(p.llm_calls for p in found),
         context_tokens=sum(p.context_tokens for p in found),
+        reading=Reading("total", parts.questions),  # each part's question was read whole; the rest is the sum's
     )
 
 

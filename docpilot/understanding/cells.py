@@ -19,7 +19,7 @@ from docpilot.understanding.document import Document
 from docpilot.understanding.tables import Table
 from docpilot.understanding.textnorm import STOPWORDS, norm, parse_number, stems
 
-__all__ = ["Cell", "CellQuestion", "read_cell_question", "find_cells"]
+__all__ = ["Cell", "CellQuestion", "read_cell_question", "find_cells", "PERIOD_WORDS"]
 
 MAX_PAGES = 15  # table pages read for one question (each is read once, then cached)
 _MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
@@ -40,6 +40,8 @@ _NOT_LABEL = STOPWORDS | {
 
 
 _UNIT_WORDS = "usd eur gbp $ million millions thousand thousands billion billions percent dollars"
+# the words around a period that say it is one ("fiscal 2022", "the 52 weeks ended", "as of"), read with it
+PERIOD_WORDS = "fiscal year years ended ending month months week weeks quarter period as of at"
 
 
 @cache
@@ -62,6 +64,7 @@ class Period:
 class CellQuestion:
     op: str  # "lookup" (one period) or "difference" (the second period less the first)
     periods: list[Period]
+    said: tuple[str, ...] = ()  # the question's words read as periods ("three months ended July 29, 2023")
 
 
 @dataclass
@@ -72,6 +75,7 @@ class Cell:
     context: str  # the table's caption or the sub-heading row above, for telling rows apart
     values: list[str]  # one per period, as the table writes them
     unit: str
+    heading: str = ""  # the top of its page ("CONSOLIDATED BALANCE SHEETS"), which names the table too
 
     def numbers(self) -> list[float]:
         return [n for n in (parse_number(v) for v in self.values) if n is not None]
@@ -85,11 +89,12 @@ def read_cell_question(question: str) -> CellQuestion | None:
     years = [Period(y, "", span) for y in _YEAR.findall(_DATE.sub(" ", question))]
     # "fiscal 2022, the 52 weeks ended January 28, 2023": a date says which column; bare years only without one
     periods = _unique(dates or years)
+    said = tuple(m.group(0) for pattern in (_DATE, _YEAR, _SPAN) for m in pattern.finditer(question))
     change = bool(_CHANGE.search(question))
     if change and len(periods) == 2:
-        return CellQuestion("difference", sorted(periods, key=lambda p: (p.year, _month_number(p.month))))
+        return CellQuestion("difference", sorted(periods, key=lambda p: (p.year, _month_number(p.month))), said)
     if not change and len(periods) == 1:
-        return CellQuestion("lookup", periods)
+        return CellQuestion("lookup", periods, said)
     return None
 
 
@@ -109,7 +114,8 @@ def find_cells(documents: list[Document], question: str, asked: CellQuestion) ->
         for table in doc.tables(_pages(doc, page_words, want, asked)):
             heads, own = _headers(table)
             # the statement's title at the top of its page ("CONSOLIDATED BALANCE SHEETS") names the table too
-            title = set(stems(" ".join(doc.structure.pages[table.page - 1].splitlines()[:6])))
+            heading = " ".join(doc.structure.pages[table.page - 1].splitlines()[:6])
+            title = set(stems(heading))
             columns = [_column(heads, own, period) for period in asked.periods]
             if any(c is None for c in columns):
                 continue
@@ -130,7 +136,7 @@ def find_cells(documents: list[Document], question: str, asked: CellQuestion) ->
                 if not core <= words | context_words | title:
                     continue  # the question says more than the row does ("stores in North America", "Flexibles")
                 bonus = 0.5 * len((context_words - words) & want)  # "Flexibles" above a "Net sales" row
-                cell = Cell(doc.path, table.page, label, context, values, _unit(table, columns))
+                cell = Cell(doc.path, table.page, label, context, values, _unit(table, columns), heading)
                 found.append((len(words) + bonus, cell))
     if not found:
         return []

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Party", "read_role", "find_party"]
+__all__ = ["Party", "read_role", "asked_role", "find_party"]
 
 _BUYER_ASKED = re.compile(
     r"\b(billed to|bill to|invoiced to|addressed to|sold to|shipped to|ship to|customer|client|buyer|purchaser|"
@@ -41,12 +41,18 @@ class Party:
 
 def read_role(question: str) -> str | None:
     """ "buyer" or "seller" when the question asks who a document is for or from; else None."""
+    asked = asked_role(question)
+    return asked[0] if asked else None
+
+
+def asked_role(question: str) -> tuple[str, str] | None:
+    """The role asked for with the question's words that say it (("buyer", "billed to")); else None."""
     if not re.search(r"\b(who|whom|which|what|name)\b", question, re.IGNORECASE):
         return None
-    if _SELLER_ASKED.search(question):
-        return "seller"
-    if _BUYER_ASKED.search(question):
-        return "buyer"
+    for role, pattern in (("seller", _SELLER_ASKED), ("buyer", _BUYER_ASKED)):
+        found = pattern.search(question)
+        if found:
+            return role, found.group(0)
     return None
 
 

@@ -41,6 +41,8 @@ class Record:
     page: int
     fields: dict[str, Field] = field(default_factory=dict)
     group: str = ""  # records of one group share it (their first label, or the table's caption)
+    noun: str = ""  # what a table's rows are, from the heading of its first column ("Fund", "Month")
+    heading: str = ""  # the title of the section a table stands in ("3. Fees and Payment")
 
     def get(self, label: str) -> Field | None:
         return self.fields.get(label)
@@ -63,7 +65,7 @@ def records_of(documents: list[Document], with_tables: bool = True) -> list[Reco
                 record.fields[pair.label] = Field(pair.label, pair.value, pair.page, f"{pair.label}: {pair.value}")
         if with_tables:
             for table in doc.tables():
-                records += _table_records(doc.name, table)
+                records += _table_records(doc.name, table, _heading(doc, table))
     groups = Counter(next(iter(r.fields), "") for r in records if r.fields)
     for record in records:
         first = next(iter(record.fields), "")
@@ -77,13 +79,26 @@ def _name(title: str) -> str:
     return match.group(1).strip() if match else title.strip()
 
 
-def _table_records(file: str, table: Table) -> list[Record]:
+def _heading(doc: Document, table: Table) -> str:
+    """The title of the last section that starts before ``table``: what the table is about when its caption
+    does not say ("Milestone | Due date | Amount" under "3. Fees and Payment")."""
+    text = doc.page_text(table.page)
+    start = text.find(table.header[0]) if table.header and table.header[0] else -1
+    title = ""
+    for section in doc.structure.sections:
+        if section.page < table.page or (section.page == table.page and 0 <= text.find(section.title) < start):
+            title = section.title
+    return title
+
+
+def _table_records(file: str, table: Table, heading: str = "") -> list[Record]:
     out: list[Record] = []
     group = table.caption or " | ".join(table.header)
     for i, row in enumerate(table.rows):
         if not row or not row[0]:
             continue
-        record = Record(file, row[0], row[0], table.page, group="table:" + group)
+        noun = table.header[0] if table.header else ""
+        record = Record(file, row[0], row[0], table.page, group="table:" + group, noun=noun, heading=heading)
         for col, header in enumerate(table.header[1:], start=1):
             if col < len(row) and re.search(r"\w", row[col]):  # a "$" set apart from its amount is no value
                 record.fields[header] = Field(header, row[col], table.page, table.row_text(i))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from docpilot.understanding.accounting import Reading
 from docpilot.understanding.records import Field, Record, find_named, label_score, match_label
 from docpilot.understanding.textnorm import format_number, norm, stem, stems
 
@@ -32,6 +33,22 @@ class Workflow:
     scope: list[str] = field(default_factory=list)  # the files it reads; empty: all
     value: str = ""  # "which" keeps the records whose field equals this
     group: str = ""  # the record group it ranges over
+    said: list[str] = field(default_factory=list)  # the question's names it chose records or files by
+
+    def reading(self, records: list[Record]) -> Reading:
+        """What the workflow read of the question (:mod:`.accounting`): its fields, the records' names and
+        kind (their titles less the names, what a table's rows are), the value it keeps, the names it chose
+        files by; what those stand under (the group's caption, the section heading); the fields it did not
+        read; and, over a group, how many records it read ("the three milestone payments")."""
+        members = self._members(records)
+        matched = [*self.labels, *self.names, *self.said, self.value]
+        context = [self.group.removeprefix("table:")] if not self.names else []
+        for record in members[:3]:
+            matched += [record.title.replace(record.name, " "), record.noun]  # "Item C.1 Fund: …", "Month"
+            context += [record.heading, record.group.removeprefix("table:")]
+        others = [lab for r in members[:3] for lab in r.fields if lab not in self.labels]
+        numbers = (float(len(members)),) if not self.names and self.op != "count" else ()
+        return Reading(self.op, _texts(matched), _texts(context), _texts(others), numbers)
 
     def summary(self, records: list[Record]) -> list[str]:
         """The plain-language steps, as shown before the answer."""
@@ -84,8 +101,19 @@ def plan_workflow(question: str, records: list[Record], file_texts: dict[str, st
     rest = q
     for record in named:
         rest = rest.replace(norm(record.name), " ")
-    scope = _scope(question, file_texts, named)
+    scope, scope_phrase = _scope(question, file_texts, named)
     names = list(dict.fromkeys(r.name for r in named))
+    workflow = _plan(q, rest, records, named, names, scope)
+    if workflow is not None:  # what it chose files by is read too: a name on a first page, a registrant's name
+        chosen = [r.name for r in named if r.file in workflow.scope] if workflow.scope != scope else []
+        workflow.said = [scope_phrase, *chosen]
+    return workflow
+
+
+def _plan(
+    q: str, rest: str, records: list[Record], named: list[Record], names: list[str], scope: list[str]
+) -> Workflow | None:
+    """The workflow of a question ``q`` (``rest``: without the named records' names)."""
     named_labels = [lab for r in named for lab in r.fields]
     group = _group(rest, records, scope)
 
@@ -224,8 +252,9 @@ def _label_for(text: str, labels: list[str], minimum: float = 0.5) -> str | None
     return best[2] if best else None
 
 
-def _scope(question: str, file_texts: dict[str, str], named: list[Record]) -> list[str]:
-    """Files the question restricts itself to by a proper name their first page has ("… of Lakeshore Funds Trust")."""
+def _scope(question: str, file_texts: dict[str, str], named: list[Record]) -> tuple[list[str], str]:
+    """Files the question restricts itself to by a proper name their first page has ("… of Lakeshore Funds
+    Trust"), with that name; ([], "") when it names none."""
     names = {norm(r.name) for r in named}
     phrases = [p for p in re.findall(r"(?:[A-Z][\w&'.-]*(?: (?:of|and|&) )?(?: |$)){2,}", question)]
     for phrase in phrases:
@@ -234,8 +263,8 @@ def _scope(question: str, file_texts: dict[str, str], named: list[Record]) -> li
             continue
         hits = [name for name, text in file_texts.items() if phrase in text]
         if hits and len(hits) < len(file_texts):
-            return hits
-    return []
+            return hits, phrase
+    return [], ""
 
 
 def _groups(records: list[Record], scope: list[str]) -> list[str]:
@@ -352,6 +381,10 @@ def run_workflow(workflow: Workflow, records: list[Record]) -> Finding | None:
             ", ".join(names) or "None.", [(r.file, f.page, f.quote) for r, f in picked][:5], workflow, steps, names
         )
     return None
+
+
+def _texts(texts: list[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(t for t in texts if t))
 
 
 def _spread(cites: list[tuple[str, int, str]], limit: int = 5) -> list[tuple[str, int, str]]:
