@@ -107,14 +107,16 @@ class _Said:
         plain = QUOTED.sub(" ", request)  # quoted texts are values, not words or pages of the request
         for name in files:
             plain = plain.replace(name, " ")
-        self.stems = {stem(w) for w in words(plain)}
+        said_words = words(plain)
+        self.stems = {stem(w) for w in said_words}
         self.numbers = _numbers(plain)
-        self.counts = {1.0} if "one" in words(plain) else set()  # "into one file", "another one"
+        self.counts = {1.0} if "one" in said_words else set()  # "into one file", "another one"
         self.selections: list[str] = []
         for clause in split_request(plain).clauses:
             selection = pages_in(clause, count)
             if selection and selection != "all" and selection not in self.selections:
                 self.selections.append(selection)
+        self.named_pages: set[int] = set().union(*(self.pages_of(s) for s in self.selections))
 
     def pages_of(self, value: Any) -> set[int]:
         """The pages (1-based) a page value selects; empty when it cannot be read here."""
@@ -129,8 +131,7 @@ class _Said:
         pages = self.pages_of(value)
         if not pages:
             return str(value).strip().lower() in ("", "all")
-        named = set().union(*(self.pages_of(s) for s in self.selections)) if self.selections else set()
-        return pages <= named or pages <= {int(n) for n in self.numbers if float(n).is_integer()}
+        return pages <= self.named_pages or pages <= {int(n) for n in self.numbers if float(n).is_integer()}
 
 
 def _check(slot: Slot, value: Any, said: _Said) -> str | None:
