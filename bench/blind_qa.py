@@ -10,6 +10,8 @@ row asks and is ``answered``; a reply that composes no answer is a miss; an unan
 reply says the documents do not answer it. A confident wrong answer is one given as an answer (``answered`` true)
 that is not right, or any answer to an unanswerable row. Rows are never printed, only counts, so the batch stays
 blind until its first measurement is kept (``--write``: ``bench/results/blind-<batch>.json``, label ``blind``).
+``--dump FILE`` writes each row with its reply and verdict for study; it is refused until the batch's first
+measurement is kept, since a batch read is a tuning set from then on.
 """
 
 from __future__ import annotations
@@ -79,9 +81,17 @@ def main() -> None:
     parser.add_argument("--via", choices=["service", "cli"], default="service")
     parser.add_argument("--timeout", type=float, default=240)
     parser.add_argument("--write", action="store_true", help="keep the figure in bench/results/")
+    parser.add_argument("--dump", type=Path, help="each row, its reply and verdict, as JSON lines (a measured batch)")
+    parser.add_argument("--only", help="with --dump: only the rows whose id holds this text")
     opts = parser.parse_args()
+    if opts.dump and not (HERE / "results" / f"blind-{opts.batch}.json").exists():
+        parser.error(f"--dump reads the rows: measure batch {opts.batch} once with --write first")
+    if opts.write and opts.only:
+        parser.error("--write keeps a whole batch's first measurement: no --only")
     qa = _qa_check()
     rows = [json.loads(x) for x in (HERE / f"blind_{opts.batch}.jsonl").read_text().splitlines() if x.strip()]
+    rows = [r for r in rows if not opts.only or opts.only in r["id"]]
+    dump = opts.dump.open("w") if opts.dump else None
     load = load_average()
     verdicts: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -97,6 +107,9 @@ def main() -> None:
                 )
                 verdict["tables"] = bool(row.get("note"))
                 verdicts.append(verdict)
+                if dump is not None:
+                    dump.write(json.dumps({"row": row, "reply": out, "verdict": verdict}) + "\n")
+                    dump.flush()
                 done = {k: sum(bool(v[k]) for v in verdicts) for k in ("right", "confident_wrong")}
                 print(f"{number}/{len(rows)} {done}", file=sys.stderr, flush=True)
         finally:
