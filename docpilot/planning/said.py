@@ -13,7 +13,11 @@ against the request, by the kind of each argument (its slot, from the registry),
   data or a level is the model's reading of meaning: "salary amounts" are money);
 - what the request says is used: each quoted text is a value of the plan (or an uploaded file's name),
   each page selection it names is covered by the plan's page values, and each of its numbers is a value
-  of the plan (counts of files and "one" aside): "after page 2 and another after page 4" needs both.
+  of the plan (counts of files and "one" aside): "after page 2 and another after page 4" needs both;
+- each of its clauses that says an action is done by a step: a clause with a verb the registry's tools
+  are named by ("remove the appendix", "OCR it") needs a step of one of those tools, or of a tool its
+  other words name ("strip the metadata" is the sanitizer's), so a dropped step is not a plan; and no step
+  is the same step again (a small model's loop: "Delete the first page." four times).
 
 A plan that fails is shown to the model once with the problem; after that the person is asked (a
 question, with the reading), never handed a plan that does something else than what they said.
@@ -36,12 +40,22 @@ __all__ = ["unsaid", "QUOTED"]
 
 # a quoted span: its quote marks stand apart from words ("don't … it's" holds none); group 2 is the text
 QUOTED = re.compile(r"(?<!\w)(['\"“‘])([^'\"“”‘’\n]{1,200}?)(['\"”’])(?!\w)")
+_MARK = re.compile(r"⟦\d+⟧")  # a quoted text set aside in a clause
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w])|(?<![\w.])\d+(?=st|nd|rd|th\b)")
 _ORDINALS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
     "ninth": 9, "tenth": 10, "half": 50, "double": 2, "twice": 2,
 }  # fmt: skip
 _PAGE_KINDS = ("pages", "spec")
+# Verbs of the registry's tools that are also English light verbs or everyday nouns ("put it on", "make it",
+# "a note", "the page number", "a copy", "the list"): alone they say no action; with their object, the
+# lexicon reads them (a fact of the language, not of a tool).
+_LIGHT = frozenset({
+    "add", "break", "call", "change", "check", "clean", "complete", "copy", "cut", "divide", "enter", "find",
+    "fix", "get", "identify", "insert", "keep", "list", "lock", "look for", "make", "mark", "move", "note",
+    "number", "place", "protect", "put", "read", "reduce", "right", "save", "search", "secure", "separate",
+    "set", "show", "sort", "take", "trim", "turn", "update",
+})  # fmt: skip
 _MAX_PAGES_LISTED = 8
 
 
@@ -91,7 +105,52 @@ def unsaid(
     for number in sorted(said.numbers - counted - used_numbers - {float(p) for p in used_pages}):
         if not any(_number_said(v, {number}) for v in used_values):
             problems.append(f"the request's {number:g} is used by no step")
+    problems += _actions_left_out(plan, said.clauses, tools) + _repeated(plan)
     return list(dict.fromkeys(problems))
+
+
+def _actions_left_out(plan: Plan, clauses: list[str], tools: dict[str, Tool]) -> list[str]:
+    """A sentence for each clause that says an action (a verb some tools are named by) no step does: no step
+    is of a tool the verb names, nor of a tool another of its words names ("strip the metadata")."""
+    tasks = {step.task for step in plan.steps}
+    verbs, others = _words_of(tools)
+    problems = []
+    for clause in clauses:
+        text = " " + " ".join(re.findall(r"[a-z0-9]+", clause.lower())) + " "
+        said = [names for phrase, names in others.items() if f" {phrase} " in text]
+        if any(names & tasks for names in said):
+            continue
+        for verb, names in verbs.items():
+            if f" {verb} " in text and not names & tasks:
+                shown = _MARK.sub("…", clause).strip()
+                problems.append(f"the request says '{shown}', which no step does ({verb})")
+                break
+    return problems
+
+
+def _words_of(tools: dict[str, Tool]) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """The registry's words: each verb (light verbs aside) → the tools it names; each other word (nouns, the
+    results made, light verbs) → the tools it names."""
+    verbs: dict[str, set[str]] = {}
+    others: dict[str, set[str]] = {}
+    for name, tool in tools.items():
+        for verb in tool.words.verbs:
+            (others if verb in _LIGHT else verbs).setdefault(verb, set()).add(name)
+        for word in (*tool.words.nouns, *tool.words.makes):
+            others.setdefault(word, set()).add(name)
+    return verbs, others
+
+
+def _repeated(plan: Plan) -> list[str]:
+    """A sentence for the first step that does what an earlier step did (the same tool with the same values)."""
+    seen: dict[str, int] = {}
+    for number, step in enumerate(plan.steps, 1):
+        values = {k: v for k, v in step.args.items() if k not in ("file", "files") and not str(v).startswith("$")}
+        key = f"{step.task} {sorted(values.items(), key=str)}"
+        if key in seen:
+            return [f"step {number} does again what step {seen[key]} did"]
+        seen[key] = number
+    return []
 
 
 class _Said:
@@ -112,7 +171,8 @@ class _Said:
         self.numbers = _numbers(plain)
         self.counts = {1.0} if "one" in said_words else set()  # "into one file", "another one"
         self.selections: list[str] = []
-        for clause in split_request(plain).clauses:
+        self.clauses = split_request(plain).clauses
+        for clause in self.clauses:
             selection = pages_in(clause, count)
             if selection and selection != "all" and selection not in self.selections:
                 self.selections.append(selection)

@@ -140,3 +140,44 @@ def test_a_result_is_named_only_when_the_request_names_it(make_pdf: Callable[...
     outcome = Planner(llm=llm).plan("Tidy pages 2-3 up into their own file called part.pdf", files)
     assert 'opt-extract-pages ::= "output " quote' in llm.calls[0].grammar
     assert outcome.ok and outcome.plan.steps[0].args["output"] == "part.pdf"
+
+
+@pytest.mark.parametrize(
+    ("request_", "steps", "found"),
+    [  # the model's real readings on blind batch i1 that dropped a step the request says
+        ("remove pages 20-24 and add page numbers like 'Page 2 of 5'", [("add_page_numbers", {})], "remove"),
+        ("this is a scanned table — OCR it and then put the table into excel", [("convert_to_xlsx", {})], "ocr"),
+        ("delete page 29 (it's empty) and convert the deck to PowerPoint", [("convert_to_pptx", {})], "delete"),
+        (
+            "Pull out pages 88-90 and highlight 'operating lease' in it",
+            [("highlight_text", {"terms": ["operating lease"]})],
+            "pull out",
+        ),  # noqa: E501
+        # a small model's loop: the same step again
+        ("Delete the first page", [("delete_pages", {"pages": "1"}), ("delete_pages", {"pages": "1"})], "again"),
+    ],
+)
+def test_an_action_the_plan_drops_or_repeats_is_found(
+    request_: str, steps: list[tuple[str, dict[str, Any]]], found: str
+) -> None:
+    problems = _problems(request_, *steps)
+    assert any(found in p for p in problems), problems
+
+
+@pytest.mark.parametrize(
+    ("request_", "steps"),
+    [  # a verb that is also a light verb or a noun says no step alone; another word of the clause may name it
+        ("my scanner put page 2 upside down, can you fix it", [("rotate_pages", {"pages": "2", "degrees": 180})]),
+        ("make this scan searchable", [("ocr", {})]),
+        ("strip the metadata", [("sanitize", {})]),
+        (
+            "Extract page 6 and put a DRAFT watermark on it",
+            [("extract_pages", {"pages": "6"}), ("add_watermark", {"text": "DRAFT"})],
+        ),  # noqa: E501
+        ("delete page 1 and turn the rest into Word", [("delete_pages", {"pages": "1"}), ("convert_to_docx", {})]),
+        ("remove the password 'x' then compress it", [("remove_password", {"password": "x"}), ("compress", {})]),
+    ],
+)
+def test_every_action_done_passes(request_: str, steps: list[tuple[str, dict[str, Any]]]) -> None:
+    problems = _problems(request_, *steps)
+    assert not [p for p in problems if "no step does" in p or "again" in p], problems
