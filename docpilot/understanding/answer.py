@@ -25,7 +25,7 @@ from typing import Any
 
 from docpilot.errors import LLMError, Stopped
 from docpilot.understanding.accounting import Reading, unread
-from docpilot.understanding.asked import answer_fits
+from docpilot.understanding.asked import answer_fits, missing_kinds
 from docpilot.understanding.document import Document, Unit
 from docpilot.understanding.drafts import Listener, drafting
 from docpilot.understanding.parts import Parts, read_parts, the_number, total_text
@@ -585,6 +585,17 @@ def _compose(
                     }
                 )
                 continue
+        missing = missing_kinds(question, text)
+        if missing:  # an email asked, a phone number answered; two things asked, one answered
+            messages.append({"role": "assistant", "content": reply.text})
+            messages.append(
+                {
+                    "role": "user",
+                    "content": f"That answer does not give {' and '.join(missing)}, which the question asks for. "
+                    "Answer every part of the question from the passages, or reply NOT FOUND.",
+                }
+            )
+            continue
         citations = []
         for rank, item in enumerate(support[:3]):
             doc = next(d for d in documents if d.name == item.file)

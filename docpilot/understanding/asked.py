@@ -14,6 +14,15 @@ The kinds, read from the question's words the way Duckling reads a value's type:
   "Total" is not one of the farms a "which farm" asks about).
 
 A question the reader cannot place is of no kind, and any answer fits it.
+
+Two more checks on what an answer must hold:
+
+- a question that asks for a way to reach someone — "what's the email", "which phone number", "what is the
+  website" — is answered with one (an address with "@", seven digits or more, a web address), never with
+  the other contact on the page;
+- a question that asks two things ("Who should investors contact, and what's the email?", "When is it due
+  and how much is it?") is answered with both: each part is a question of its own kind ("when" a date or a
+  time), and the answer must fit every part and say as many things as there are parts.
 """
 
 from __future__ import annotations
@@ -22,7 +31,7 @@ import re
 
 from docpilot.understanding.textnorm import numbers_in
 
-__all__ = ["asked_kind", "answer_fits", "KINDS"]
+__all__ = ["asked_kind", "answer_fits", "asks_several", "missing_kinds", "KINDS"]
 
 KINDS = ("percent", "date", "count", "amount", "name")
 _PERCENT = re.compile(
@@ -61,6 +70,32 @@ _REFERENCE = re.compile(
 )
 
 
+# "…, and what's the email?": a second question joined to the first
+_PARTS = re.compile(
+    r",?\s+(?:and|&)\s+(?=(?:what|what's|whats|when|who|whom|whose|which|where|how|at what|in what|on what|"
+    r"for what|by how)\b)",
+    re.I,
+)
+_WHAT = re.compile(r"^\W*(?:and\s+)?(?:what|what's|whats|which|where)\b", re.I)
+_CONTACTS = {  # what a way to reach someone is asked by, and what it looks like
+    "an email address": (re.compile(r"\be-?mail\b", re.I), re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")),
+    "a phone number": (
+        re.compile(r"\b(?:phone|telephone|fax|mobile)\b", re.I),
+        re.compile(r"(?:\d[\s().-]*){7,}"),
+    ),
+    "a web address": (
+        re.compile(r"\b(?:website|web\s*site|web address|url)\b", re.I),
+        re.compile(r"\b(?:https?://|www\.)\S+|\b[\w-]+\.(?:com|org|net|gov|edu|io|co|uk|de|fr|in|eu)\b", re.I),
+    ),
+}
+_WHEN = re.compile(r"^\W*(?:and\s+)?when\b", re.I)
+_A_TIME = re.compile(
+    r"\b\d+\s*(?:days?|weeks?|months?|years?|hours?)\b|\b(?:upon|after|before|within|following)\b", re.I
+)
+_SEGMENTS = re.compile(r",\s*(?=[^\d\s])|[;\n]|\s(?:and|&|/)\s|\.\s")  # not "2,410", not "May 1, 2025"
+_DESCRIBED = {"percent": "a percentage", "date": "a date", "count": "a count", "amount": "an amount", "name": "a name"}
+
+
 def asked_kind(question: str) -> str | None:
     """The kind of value ``question`` asks for (one of :data:`KINDS`), or None when its words do not say."""
     if _PERCENT.search(question):
@@ -77,7 +112,36 @@ def asked_kind(question: str) -> str | None:
 
 
 def answer_fits(question: str, answer: str) -> bool:
-    """Whether ``answer`` is a value of the kind ``question`` asks for (True when the kind is not known)."""
+    """Whether ``answer`` is a value of the kind ``question`` asks for (True when the kind is not known), and
+    of each kind when the question asks two things."""
+    return not missing_kinds(question, answer)
+
+
+def asks_several(question: str) -> bool:
+    """Whether ``question`` asks two things or more ("When is it due and how much is it?")."""
+    return len([p for p in _PARTS.split(question) if p.strip()]) > 1
+
+
+def missing_kinds(question: str, answer: str) -> list[str]:
+    """What ``answer`` lacks of what ``question`` asks for ("an email address", "a date"); empty when it fits."""
+    parts = [p for p in _PARTS.split(question) if p.strip()]
+    missing = []
+    for part in parts:
+        contact = next((what for what, (asks, _) in _CONTACTS.items() if asks.search(part)), None)
+        if contact and _WHAT.match(part):
+            if not _CONTACTS[contact][1].search(answer):
+                missing.append(contact)
+        elif len(parts) > 1 and _WHEN.match(part):
+            if not (_A_DATE.search(answer) or _A_TIME.search(answer)):
+                missing.append("a date or a time")
+        elif not _fits(part if len(parts) > 1 else question, answer, question):
+            missing.append(_DESCRIBED[str(asked_kind(part if len(parts) > 1 else question))])
+    if len(parts) > len([s for s in _SEGMENTS.split(answer) if s.strip()]):
+        missing.append(f"an answer to each of its {len(parts)} parts")  # one value cannot answer two questions
+    return list(dict.fromkeys(missing))
+
+
+def _fits(question: str, answer: str, whole: str) -> bool:
     kind = asked_kind(question)
     if kind is None:
         return True
@@ -96,4 +160,4 @@ def answer_fits(question: str, answer: str) -> bool:
     # an amount: a figure, not a date, and a percent only where the question is about a rate
     if not has_number or only_date:
         return False
-    return not (_A_PERCENT.search(head) and not _RATE_WORDS.search(question))
+    return not (_A_PERCENT.search(head) and not _RATE_WORDS.search(whole))

@@ -38,7 +38,7 @@ from docpilot.errors import LLMError, ProgramFailed, ProgramRefused, Stopped
 from docpilot.llm.jobs import Job, JobFailed, JobProblem, run_job
 from docpilot.llm.prompting import render
 from docpilot.llm.untrusted import DATA_RULE, data_block
-from docpilot.understanding.asked import asked_kind
+from docpilot.understanding.asked import asked_kind, asks_several, missing_kinds
 from docpilot.understanding.document import Document, Unit
 from docpilot.understanding.frames import (
     Frame,
@@ -262,6 +262,8 @@ def answer_by_program(
     Raises:
         Stopped: the model's time ran out or the person cancelled.
     """
+    if asks_several(question):
+        return None  # a program computes one value: "how many …, and which …" is read from the passages
     frames, notes = data_frames(documents, question, embed)
     if not frames:
         return None
@@ -281,6 +283,14 @@ def answer_by_program(
             raise JobProblem(
                 f"The question asks for a share of a whole, which lies between 0 and 100 percent, but the program "
                 f"gave {format_number(float(result.value))}. Divide the part by the whole, then multiply by 100."
+            )
+        # (a number computed for "what percentage" is the percentage: the kind is the number's, not its sign's)
+        lacking = [
+            m for m in missing_kinds(question, shown(result)) if not (m == "a percentage" and _number(result.value))
+        ]
+        if lacking:
+            raise JobProblem(
+                f"The question asks for {' and '.join(lacking)}, but the program's answer is {shown(result)!r}."
             )
         missing = _not_cited(result, frames)
         if missing:

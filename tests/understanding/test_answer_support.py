@@ -11,7 +11,7 @@ from fakes import ScriptedLLM
 from table_pdfs import DrawnTable, draw_pdf
 
 from docpilot.understanding.answer import answer_question
-from docpilot.understanding.asked import answer_fits, asked_kind
+from docpilot.understanding.asked import answer_fits, asked_kind, asks_several, missing_kinds
 from docpilot.understanding.cache import StructureCache
 from docpilot.understanding.document import open_documents
 from docpilot.understanding.support import unsupported, unsupported_names, unsupported_numbers
@@ -40,6 +40,36 @@ KINDS = [
 def test_a_value_of_the_kind_asked(question: str, kind: str | None, answer: str, fits: bool) -> None:
     assert asked_kind(question) == kind
     assert answer_fits(question, answer) is fits
+
+
+CONTACTS_AND_PARTS = [  # shapes of blind batch q1's confident wrong answers (after its first measurement)
+    ("What email address does the customer have on this invoice?", "1800 208 9898", ["an email address"]),
+    ("What email address does the customer have on this invoice?", "ana@example.com", []),
+    ("What is the phone number of the office?", "+1 (555) 123-4567", []),
+    ("What is the company's website?", "Acme Corp", ["a web address"]),
+    ("Who sent the email?", "John Smith", []),  # a "who" question about an email asks for a name
+    ("Who should investors contact, and what's the email?", "Priya Raman", ["an email address"]),
+    ("Who should investors contact, and what's the email?", "Priya Raman, ir@northwind.com", []),
+    ("When is the interim payment due and how much is it?", "April 21, 2025", ["an amount"]),
+    ("When is the interim payment due and how much is it?", "April 21, 2025; $62,500", []),
+    ("How much notice is needed, and when does it end otherwise?", "60 days", ["an answer to each of its 2 parts"]),
+    ("How much notice is needed, and when does it end otherwise?", "60 days; December 31, 2026", []),
+    ("How many stores opened, and which quarter had the most?", "47", ["a name"]),
+]
+
+
+@pytest.mark.parametrize(("question", "answer", "missing"), CONTACTS_AND_PARTS)
+def test_a_contact_asked_is_one_and_every_part_asked_is_answered(question: str, answer: str, missing: list) -> None:
+    assert missing_kinds(question, answer)[: len(missing)] == missing
+    assert answer_fits(question, answer) is not missing
+    assert asks_several(question) is (" and " in question)
+
+
+def test_an_answer_that_lacks_a_part_goes_back_then_is_not_given(segments: list) -> None:
+    llm = ScriptedLLM(['{"answer": "2,410", "evidence": [1]}', '{"answer": "2,410", "evidence": [1]}'] * 3)
+    out = answer_question(segments, "What is Consumer Devices' revenue, and what is its operating margin?", llm, None)
+    assert "does not give" in llm.calls[1].messages[-1]["content"]  # the missing part is said to the model
+    assert not out.found  # never one value for two questions
 
 
 def test_numbers_must_be_produced_or_written_in_a_source() -> None:
