@@ -25,6 +25,8 @@ MAX_PAGES = 15  # table pages read for one question (each is read once, then cac
 _MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 _DATE = re.compile(rf"\b({_MONTHS})\s+\d{{1,2}},?\s+((?:19|20)\d\d)\b", re.I)
 _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
+_FISCAL = re.compile(r"\b(?:fiscal(?:\s+year)?|fy)\s*$", re.I)  # just before a year
+_EARLY_END = re.compile(r"\b(?:january|february|march|april|may|june)\b", re.I)
 _SPAN = re.compile(r"\b(three|six|nine|twelve|3|6|9|12)[\s-]+months?\b|\b(\d{2})[\s-]+weeks?\b", re.I)
 _CHANGE = re.compile(
     r"\bby how much\b|\bhow much did .* (?:increase|decrease|grow|rise|fall|decline|change)\b|"
@@ -55,6 +57,7 @@ class Period:
     year: str
     month: str = ""  # lower case, "" for a bare year
     span: str = ""  # "three" / "six" / … months, when the question says
+    fiscal: bool = False  # "fiscal 2022", "FY2022": a fiscal year named by its year, not a column's date
 
     def describe(self) -> str:
         return f"{self.month.title()} {self.year}".strip() if self.month else self.year
@@ -86,7 +89,12 @@ def read_cell_question(question: str) -> CellQuestion | None:
     span_match = _SPAN.search(question)
     span = _span_word(span_match) if span_match else ""
     dates = [Period(m.group(2), m.group(1).lower(), span) for m in _DATE.finditer(question)]
-    years = [Period(y, "", span) for y in _YEAR.findall(_DATE.sub(" ", question))]
+    plain = _DATE.sub(" ", question)
+    years = [
+        Period(y, "", span, bool(_FISCAL.search(plain[: m.start()])))
+        for m in _YEAR.finditer(plain)
+        for y in [m.group(1)]
+    ]
     # "fiscal 2022, the 52 weeks ended January 28, 2023": a date says which column; bare years only without one
     periods = _unique(dates or years)
     said = tuple(m.group(0) for pattern in (_DATE, _YEAR, _SPAN) for m in pattern.finditer(question))
@@ -196,6 +204,8 @@ def _column(heads: list[str], own: list[str], period: Period) -> list[int] | Non
         matching = [i for i in matching if period.span in norm(heads[i])] or matching
     if len(matching) != 1:
         return None
+    if period.fiscal and _EARLY_END.search(heads[matching[0]]):
+        return None  # "fiscal 2022" and a year ended January 28, 2023: which year is fiscal 2022 is the filer's
     first = matching[0]
     group = [first]
     for j in range(first + 1, len(heads)):

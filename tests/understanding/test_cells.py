@@ -101,6 +101,15 @@ def test_possessives_spans_and_units_as_the_question_says_them(real, tmp_path: P
     assert "3,226,773" not in values and "10,208,580" in values  # the 13 weeks' table holds no 52 weeks
 
 
+def test_a_fiscal_year_is_not_read_as_a_column_dated_early_in_the_next(real, tmp_path: Path) -> None:
+    # Ulta's fiscal 2022 is the year ended January 28, 2023: the column headed 2022 is fiscal 2021 (blind q1)
+    release = real("financebench__ULTABEAUTY_2023Q4_EARNINGS.pdf")
+    q = "What were Ulta's capital expenditures for fiscal 2022 per the cash flow statement?"
+    assert read_cell_question(q).periods[0].fiscal
+    answer = _ask(release, q, tmp_path)
+    assert "172,187" not in answer.answer and not answer.workflow, answer.answer  # handed on, not guessed
+
+
 def test_the_cli_reads_statement_tables_as_the_tests_do(real, tmp_path: Path) -> None:
     """`docpilot ask` imports pdftools first, which keeps PyMuPDF's layout analyser out of the tools'
     start-up; reading tables must switch it on again or a statement falls apart into fragments."""
