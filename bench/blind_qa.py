@@ -82,7 +82,7 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=240)
     parser.add_argument("--write", action="store_true", help="keep the figure in bench/results/")
     parser.add_argument("--dump", type=Path, help="each row, its reply and verdict, as JSON lines (a measured batch)")
-    parser.add_argument("--only", help="with --dump: only the rows whose id holds this text")
+    parser.add_argument("--only", help="with --dump: only these rows (ids, comma-separated)")
     opts = parser.parse_args()
     if opts.dump and not (HERE / "results" / f"blind-{opts.batch}.json").exists():
         parser.error(f"--dump reads the rows: measure batch {opts.batch} once with --write first")
@@ -90,7 +90,7 @@ def main() -> None:
         parser.error("--write keeps a whole batch's first measurement: no --only")
     qa = _qa_check()
     rows = [json.loads(x) for x in (HERE / f"blind_{opts.batch}.jsonl").read_text().splitlines() if x.strip()]
-    rows = [r for r in rows if not opts.only or opts.only in r["id"]]
+    rows = [r for r in rows if not opts.only or r["id"] in opts.only.split(",")]
     dump = opts.dump.open("w") if opts.dump else None
     load = load_average()
     verdicts: list[dict[str, Any]] = []
