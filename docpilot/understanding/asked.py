@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 
+from docpilot.fileparts import WORD_NUMBERS
 from docpilot.understanding.textnorm import numbers_in
 
 __all__ = ["asked_kind", "answer_fits", "asks_several", "missing_kinds", "KINDS"]
@@ -146,7 +147,8 @@ def _fits(question: str, answer: str, whole: str) -> bool:
     if kind is None:
         return True
     text = answer.strip()
-    has_number = bool(numbers_in(_REFERENCE.sub(" ", text)))
+    plain = _REFERENCE.sub(" ", text)  # "five years": a number written as a word is one too
+    has_number = bool(numbers_in(plain)) or any(w in WORD_NUMBERS for w in re.findall(r"[a-z]+", plain.lower()))
     only_date = bool(_ONLY_A_DATE.match(text) and _A_DATE.search(text))
     if kind == "percent":
         return bool(_A_PERCENT.search(text))

@@ -723,3 +723,18 @@ def test_a_summary_put_on_a_page_is_a_plan_and_a_summary_alone_is_a_question(mak
     assert last is not None and last.steps[0].args["sentences"] == 5 and last.steps[1].args["position"] == "end"
     assert fast_plan("summarize pages 1-2", files) is None, "a summary alone is answered by document QA"
     assert fast_plan("summarize pages 1-2 and add it as the first page in red", files) is None
+
+
+def test_a_password_set_apart_in_brackets_is_the_word_inside(make_pdf) -> None:
+    """'remove the password (legal123)' (blind i3, after its first measurement): the brackets are not the password."""
+    assert _read(make_pdf, "remove the password (legal123) and add page numbers") == [
+        ("remove_password", {"password": "legal123"}),
+        ("add_page_numbers", {}),
+    ]
+
+
+def test_rename_the_file_names_the_new_name_alone(make_pdf) -> None:
+    """'rename the file x.pdf' (blind i3, after its first measurement): "the file" is not part of the new name."""
+    assert _read(make_pdf, "rename the file amcor_fy23_results.pdf") == [
+        ("rename", {"new_name": "amcor_fy23_results.pdf"})
+    ]

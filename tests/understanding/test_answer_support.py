@@ -33,6 +33,7 @@ KINDS = [
     ("Which farm harvested the most apples?", "name", "Total (5,645)", False),
     ("What is the series identifier of the Cedar Small Cap Fund?", None, "S000047002", True),
     ("When is the kick-off payment due?", None, "within 30 days of signing", True),
+    ("For how many years do the obligations survive termination?", "count", "five years", True),  # qa_dev
 ]
 
 

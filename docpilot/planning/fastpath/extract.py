@@ -322,10 +322,14 @@ _KEYED_WITH = re.compile(
 )
 
 
+_BRACKETED = re.compile(r"^\(([^()\s]+)\)$")
+
+
 def password_in(clause: str, quotes: list[str]) -> str | None:
-    """'with the password X', 'password: X', 'the password is X' → X (quoted or a bare word)."""
+    """'with the password X', 'password: X', 'the password is X', 'the password (X)' → X (quoted or a bare word)."""
     for m in _PASSWORD.finditer(clause):
         raw = m.group(1).strip().rstrip(".")
+        raw = _BRACKETED.sub(r"\1", raw)  # "the password (legal123)": the brackets set it apart, they are not it
         if raw.startswith("⟦"):
             return quotes[int(raw[1:-1])]
         if raw.lower() not in _NOT_PASSWORD:

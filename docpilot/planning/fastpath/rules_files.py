@@ -13,6 +13,8 @@ __all__: list[str] = []
 
 def duplicate(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if _has(low, r"\brename\b"):
+        # "rename the file x.pdf": the file named is the one renamed, its new name is what follows
+        c = re.sub(r"\brename\s+(?:(?:the|this)\s+(?:file|document|pdf)|it)\s+(?!to\b|as\b)", "rename ", c)
         name = output_name_in(c.replace("rename", "rename it to", 1) if " to " not in low else c, ctx.quotes)
         quoted = _quoted(c, ctx)
         name = name or (quoted[0] if quoted else None)
