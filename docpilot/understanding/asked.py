@@ -120,12 +120,17 @@ def answer_fits(question: str, answer: str) -> bool:
 
 def asks_several(question: str) -> bool:
     """Whether ``question`` asks two things or more ("When is it due and how much is it?")."""
-    return len([p for p in _PARTS.split(question) if p.strip()]) > 1
+    return len(_parts(question)) > 1
+
+
+def _parts(question: str) -> list[str]:
+    """The questions ``question`` joins ("…, and what's the email?"); itself alone when it asks one thing."""
+    return [p for p in _PARTS.split(question) if p.strip()]
 
 
 def missing_kinds(question: str, answer: str) -> list[str]:
     """What ``answer`` lacks of what ``question`` asks for ("an email address", "a date"); empty when it fits."""
-    parts = [p for p in _PARTS.split(question) if p.strip()]
+    parts = _parts(question)
     missing = []
     for part in parts:
         contact = next((what for what, (asks, _) in _CONTACTS.items() if asks.search(part)), None)
@@ -135,8 +140,8 @@ def missing_kinds(question: str, answer: str) -> list[str]:
         elif len(parts) > 1 and _WHEN.match(part):
             if not (_A_DATE.search(answer) or _A_TIME.search(answer)):
                 missing.append("a date or a time")
-        elif not _fits(part if len(parts) > 1 else question, answer, question):
-            missing.append(_DESCRIBED[str(asked_kind(part if len(parts) > 1 else question))])
+        elif not _fits(part, answer, question):
+            missing.append(_DESCRIBED[str(asked_kind(part))])
     if len(parts) > len([s for s in _SEGMENTS.split(answer) if s.strip()]):
         missing.append(f"an answer to each of its {len(parts)} parts")  # one value cannot answer two questions
     return list(dict.fromkeys(missing))

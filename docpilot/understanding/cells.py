@@ -26,7 +26,7 @@ _MONTHS = "january|february|march|april|may|june|july|august|september|october|n
 _DATE = re.compile(rf"\b({_MONTHS})\s+\d{{1,2}},?\s+((?:19|20)\d\d)\b", re.I)
 _YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
 _FISCAL = re.compile(r"\b(?:fiscal(?:\s+year)?|fy)\s*$", re.I)  # just before a year
-_EARLY_END = re.compile(r"\b(?:january|february|march|april|may|june)\b", re.I)
+_EARLY_END = re.compile(rf"\b(?:{'|'.join(_MONTHS.split('|')[:6])})\b", re.I)  # a year that ends by June
 _SPAN = re.compile(r"\b(three|six|nine|twelve|3|6|9|12)[\s-]+months?\b|\b(\d{2})[\s-]+weeks?\b", re.I)
 _CHANGE = re.compile(
     r"\bby how much\b|\bhow much did .* (?:increase|decrease|grow|rise|fall|decline|change)\b|"
@@ -90,11 +90,7 @@ def read_cell_question(question: str) -> CellQuestion | None:
     span = _span_word(span_match) if span_match else ""
     dates = [Period(m.group(2), m.group(1).lower(), span) for m in _DATE.finditer(question)]
     plain = _DATE.sub(" ", question)
-    years = [
-        Period(y, "", span, bool(_FISCAL.search(plain[: m.start()])))
-        for m in _YEAR.finditer(plain)
-        for y in [m.group(1)]
-    ]
+    years = [Period(m.group(1), "", span, bool(_FISCAL.search(plain[: m.start()]))) for m in _YEAR.finditer(plain)]
     # "fiscal 2022, the 52 weeks ended January 28, 2023": a date says which column; bare years only without one
     periods = _unique(dates or years)
     said = tuple(m.group(0) for pattern in (_DATE, _YEAR, _SPAN) for m in pattern.finditer(question))
