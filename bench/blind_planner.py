@@ -97,12 +97,15 @@ def main() -> None:
     parser.add_argument("--planner", choices=("local", "openai", "rules"), default="local")
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--write", action="store_true", help="keep the figure in bench/results/")
+    parser.add_argument(
+        "--tuning", action="store_true", help="with --write: a measured batch again (blind-<batch>-<planner>-tuning)"
+    )
     parser.add_argument("--dump", type=Path, help="each row's outcome, as JSON lines (a measured batch only)")
     parser.add_argument("--only", choices=("model",), help="only the rows the fast path hands to the model")
     opts = parser.parse_args()
     if opts.only and opts.write:
         raise SystemExit("--only measures part of the batch: it cannot be its figure")
-    if opts.dump and not list((HERE / "results").glob(f"blind-{opts.batch}-*.json")):
+    if (opts.dump or opts.tuning) and not list((HERE / "results").glob(f"blind-{opts.batch}-*.json")):
         raise SystemExit(f"batch {opts.batch} has no first measurement kept: measure it (--write) before reading it")
     from docpilot.planning.planner import make_planner
 
@@ -160,7 +163,15 @@ def main() -> None:
         "planner": opts.planner,
     }
     print(json.dumps(figures, indent=1))
-    if opts.write:
+    if opts.write and opts.tuning:
+        write_result(
+            f"blind-{opts.batch}-{opts.planner}-tuning",
+            figures,
+            label="tuning",
+            load=load,
+            notes="The batch measured again after its first measurement (a tuning set from then on).",
+        )
+    elif opts.write:
         write_result(
             f"blind-{opts.batch}-{opts.planner}",
             figures,

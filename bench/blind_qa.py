@@ -81,10 +81,11 @@ def main() -> None:
     parser.add_argument("--via", choices=["service", "cli"], default="service")
     parser.add_argument("--timeout", type=float, default=240)
     parser.add_argument("--write", action="store_true", help="keep the figure in bench/results/")
+    parser.add_argument("--tuning", action="store_true", help="with --write: a measured batch again (-tuning)")
     parser.add_argument("--dump", type=Path, help="each row, its reply and verdict, as JSON lines (a measured batch)")
     parser.add_argument("--only", help="with --dump: only these rows (ids, comma-separated)")
     opts = parser.parse_args()
-    if opts.dump and not (HERE / "results" / f"blind-{opts.batch}.json").exists():
+    if (opts.dump or opts.tuning) and not (HERE / "results" / f"blind-{opts.batch}.json").exists():
         parser.error(f"--dump reads the rows: measure batch {opts.batch} once with --write first")
     if opts.write and opts.only:
         parser.error("--write keeps a whole batch's first measurement: no --only")
@@ -133,7 +134,15 @@ def main() -> None:
         "via": opts.via,
     }
     print(json.dumps(figures, indent=1))
-    if opts.write:
+    if opts.write and opts.tuning:
+        write_result(
+            f"blind-{opts.batch}-tuning",
+            figures,
+            label="tuning",
+            load=load,
+            notes="The batch measured again after its first measurement (a tuning set from then on).",
+        )
+    elif opts.write:
         write_result(
             f"blind-{opts.batch}",
             figures,

@@ -73,6 +73,8 @@ def write_result(
         "notes": notes,
     }
     path = RESULTS / f"{name}.json"
+    if label == "blind" and path.exists():  # a blind batch's figure is its first measurement, never written again
+        raise SystemExit(f"{path.name} holds the first measurement of a blind batch: it is kept as it was")
     path.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n")
     print(f"results: {path.relative_to(RESULTS.parent.parent)}")
     return path

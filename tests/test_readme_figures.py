@@ -40,3 +40,20 @@ def test_a_figure_without_its_source_is_caught() -> None:
     heading_end = readme.index("\n", readme.index(checker.SECTION))
     edited = readme[:heading_end] + "\n\nIt is **99% faster** than anything.\n" + readme[heading_end:]
     assert any("no results link" in line for line in checker.problems(edited))
+
+
+def test_a_blind_first_measurement_is_never_written_again(tmp_path: Path, monkeypatch) -> None:
+    spec = importlib.util.spec_from_file_location("results", ROOT / "bench" / "results.py")
+    assert spec is not None and spec.loader is not None
+    results = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(results)
+    monkeypatch.setattr(results, "RESULTS", tmp_path)
+    first = results.write_result("blind-z9", {"answers": "5/9"}, "python x", label="blind", load=0.0)
+    try:
+        results.write_result("blind-z9", {"answers": "9/9"}, "python x", label="blind", load=0.0)
+    except SystemExit as exc:
+        assert "first measurement" in str(exc)
+    else:
+        raise AssertionError("a second blind figure replaced the first")
+    assert '"5/9"' in first.read_text()
+    assert results.write_result("blind-z9-tuning", {"answers": "9/9"}, "python x", label="tuning", load=0.0).exists()

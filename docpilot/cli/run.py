@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import secrets
+import signal
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -96,13 +99,35 @@ def cmd_run(args: Any, ask: Callable[[str], str] = input) -> int:
     if not args.files and not args.resume:
         print("docpilot run: give at least one FILE (or --continue RECORD)", file=sys.stderr)
         return 2
+    stop = service.RunStop()
     try:
-        with service.warm_sandbox() as box:  # started first: its imports overlap ours and planning on a second core
-            return _plan_and_run(args, ask, service.make_pilot(Settings.from_env(args.backend), sandbox=box), out_dir)
+        with service.warm_sandbox() as box, _ctrl_c_stops(stop):  # the sandbox first: its imports overlap ours
+            stop.attach(box)
+            pilot = service.make_pilot(Settings.from_env(args.backend), sandbox=box)
+            return _plan_and_run(args, ask, pilot, out_dir, stop)
     except KeyboardInterrupt:
         # Leaving the with-block killed the sandbox and the program it ran; a delivery under way took back
         # what it had put in --out (its staging folder went with it).
         return _cancelled(args)
+
+
+@contextlib.contextmanager
+def _ctrl_c_stops(stop: Any) -> Iterator[None]:
+    """Ctrl-C cancels ``stop`` (killing the run's sandbox at once) before it raises KeyboardInterrupt: where
+    Python drops that exception (raised inside a finalizer or callback), the run still ends cancelled."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def cancel(signum: int, frame: Any) -> None:
+        stop.cancel()
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGINT, cancel)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 CANCELLED = "cancelled (Ctrl-C): the run was stopped and nothing was written to --out"
@@ -110,8 +135,6 @@ CANCELLED = "cancelled (Ctrl-C): the run was stopped and nothing was written to 
 
 def _cancelled(args: Any) -> int:
     """Ctrl-C: exit code 130 (128 + SIGINT), as shells expect; with --json the result says so too."""
-    import signal
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C cannot cut the report short
     if args.json:
         emit(_result(False, args.request, "rules", None, "", {}, [], [], CANCELLED, None, CANCELLED), True, "")
@@ -119,7 +142,7 @@ def _cancelled(args: Any) -> int:
     return 130
 
 
-def _plan_and_run(args: Any, ask: Callable[[str], str], pilot: Any, out_dir: Path) -> int:
+def _plan_and_run(args: Any, ask: Callable[[str], str], pilot: Any, out_dir: Path, stop: Any = None) -> int:
     try:
         talk = _conversation(args)
         outcome = talk.request(pilot, args.request)
@@ -162,7 +185,9 @@ def _plan_and_run(args: Any, ask: Callable[[str], str], pilot: Any, out_dir: Pat
                 ),
                 outcome,
             )
-        run = talk.approve(pilot, out_dir)
+        run = talk.approve(pilot, out_dir, stop)
+        if run.cancelled:
+            return _cancelled(args)
         if run.ok and run.record:  # "docpilot run 'also lock it' --continue RECORD" follows up on this run
             talk.save_turn(Path(run.record))
     except USER_ERRORS as exc:

@@ -50,7 +50,7 @@ class RunStop:
     """
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # a signal handler may cancel while the same thread attaches
         self._cancelled = False
         self._boxes: list[Any] = []
 
@@ -72,6 +72,11 @@ class RunStop:
             cancelled = self._cancelled
         if cancelled:
             box.kill()
+
+    def holds(self, box: Any) -> bool:
+        """Whether ``box`` is attached: a sandbox of this run's own, killed when it is cancelled."""
+        with self._lock:
+            return box is not None and box in self._boxes
 
     def detach(self, box: Any) -> None:
         with self._lock:
@@ -131,14 +136,18 @@ class Executor:
     def _sandboxed(self, code: str, files: dict[str, FileInfo], stop: RunStop | None) -> Any:
         """The sandbox's result for ``code``; None when ``stop`` was cancelled before its sandbox was ready.
 
-        With ``stop``, the run has a sandbox of its own (never a warm one another run may be using),
-        attached to ``stop`` from the moment its process exists, so a cancel kills this run's sandbox
-        and nothing else, whatever stage the run is at.
+        With ``stop``, the run has a sandbox of its own (never a warm one another run may be using):
+        the warm one when ``stop`` already holds it, else a new one attached to ``stop`` from the moment
+        its process exists, so a cancel kills this run's sandbox and nothing else, whatever stage the run is at.
         """
         from sandbox.runner import Sandbox, SandboxStartError, run_program
 
         paths = {name: info.path for name, info in files.items()}
         if stop is None:
+            return run_program(code, paths, limits=self.limits, sandbox=self.sandbox, host=self.host)
+        if stop.holds(self.sandbox):  # the warm sandbox is this run's own (``docpilot run``): already attached
+            if stop.cancelled:
+                return None
             return run_program(code, paths, limits=self.limits, sandbox=self.sandbox, host=self.host)
         box = Sandbox(lean=True)
         try:

@@ -25,7 +25,7 @@ from typing import Any
 
 from docpilot.errors import LLMError, Stopped
 from docpilot.understanding.accounting import Reading, unread
-from docpilot.understanding.asked import answer_fits, missing_kinds
+from docpilot.understanding.asked import answer_fits, asks_several, missing_kinds, one_part, question_parts
 from docpilot.understanding.document import Document, Unit
 from docpilot.understanding.drafts import Listener, drafting
 from docpilot.understanding.parts import Parts, read_parts, the_number, total_text
@@ -98,6 +98,8 @@ def answer_question(
         result = _rule(documents, question, _cell_value(documents, question, llm))
     if result is None:
         result = _rule(documents, question, _computed(documents, question, feedback))
+    if result is None and llm is not None and asks_several(question):  # "who is it, and what's the email?"
+        result = _by_parts(documents, question, llm, embed)
     if result is None and llm is not None:  # a question over table values: a program the model writes
         result = _program(documents, question, llm, embed, feedback)
     if result is None:
@@ -225,11 +227,16 @@ def _rule(documents: list[Document], question: str, answer: Answer | None) -> An
 
 # --- 2a. a program over the tables --------------------------------------------------------------------
 def _program(
-    documents: list[Document], question: str, llm: Any, embed: EmbedFn | None, feedback: str | None
+    documents: list[Document],
+    question: str,
+    llm: Any,
+    embed: EmbedFn | None,
+    feedback: str | None,
+    part: str | None = None,
 ) -> Answer | None:
     from docpilot.understanding.programs import answer_by_program
 
-    computed = answer_by_program(documents, question, llm, embed, feedback)
+    computed = answer_by_program(documents, question, llm, embed, feedback, part=part)
     if computed is None:
         return None
     by_name = {d.name: d for d in documents}
@@ -428,6 +435,38 @@ def _combined(documents: list[Document], parts: Parts, llm: Any, embed: EmbedFn 
     )
 
 
+# --- 2d. several questions in one -------------------------------------------------------------------
+def _by_parts(documents: list[Document], question: str, llm: Any, embed: EmbedFn | None) -> Answer:
+    """Each of the questions ``question`` joins answered on its own — by a program over the tables, else from
+    the passages — with the whole question as its context (one value cannot answer two questions, and a model
+    asked both at once often answers one), then the answers joined; a part the documents do not answer makes
+    the whole unanswered, with what was found shown."""
+    answers = []
+    for part in question_parts(question):  # a value of the tables computed by a program, else from the passages
+        computed = _program(documents, question, llm, embed, None, part)
+        if computed is None or not computed.found:
+            computed = _retrieved(documents, question, llm, embed, part=part)
+        answers.append((part, computed))
+    citations: list[dict[str, Any]] = []
+    for _, answer in [a for a in answers if a[1].found] or answers[:1]:  # the closest passages when none is found
+        citations += [c for c in answer.citations[:2] if c not in citations]
+    found = [answer.answer.rstrip(". ") for _, answer in answers if answer.found]
+    open_parts = [part.strip(" ,;?") for part, answer in answers if not answer.found]
+    text = "; ".join(found)
+    if open_parts:
+        said = "; ".join(f'"{p}?"' for p in open_parts)
+        text = f"{text}. The documents do not answer {said}" if found else NOT_SAID
+    complete = not open_parts and not missing_kinds(question, text)
+    return Answer(
+        text,
+        citations,
+        workflow=[step for _, answer in answers if answer.found for step in answer.workflow],
+        llm_calls=sum(a.llm_calls for _, a in answers),
+        context_tokens=sum(a.context_tokens for _, a in answers),
+        found=complete,
+    )
+
+
 # --- 3. retrieval and the model ----------------------------------------------------------------------
 @dataclass
 class _Evidence:
@@ -450,15 +489,22 @@ def retrieved_evidence(documents: list[Document], question: str, embed: EmbedFn 
 
 
 def _retrieved(
-    documents: list[Document], question: str, llm: Any, embed: EmbedFn | None, on_draft: Listener | None = None
+    documents: list[Document],
+    question: str,
+    llm: Any,
+    embed: EmbedFn | None,
+    on_draft: Listener | None = None,
+    part: str | None = None,
 ) -> Answer:
-    evidence = retrieved_evidence(documents, question, embed)
+    """The model's answer from the passages retrieval finds for ``question``; with ``part`` (one of the
+    questions ``question`` joins), the answer to that part alone."""
+    evidence = retrieved_evidence(documents, f"{part} {question}" if part else question, embed)
     tokens = sum(_tokens(e.block) for e in evidence)
     if llm is not None and evidence:
         try:
-            answer = _compose(llm, question, evidence, documents, on_draft)
+            answer = _compose(llm, question, evidence, documents, on_draft, part)
             if answer is None or not answer.found:  # not in the first evidence: the model may fetch one part
-                answer = _fetched(llm, question, documents, evidence, on_draft) or answer
+                answer = _fetched(llm, question, documents, evidence, on_draft, part) or answer
         except Stopped:
             raise  # cancelled or out of model time: not "the document does not say"
         except LLMError:
@@ -476,7 +522,12 @@ def _retrieved(
 
 
 def _fetched(
-    llm: Any, question: str, documents: list[Document], evidence: list[_Evidence], on_draft: Listener | None
+    llm: Any,
+    question: str,
+    documents: list[Document],
+    evidence: list[_Evidence],
+    on_draft: Listener | None,
+    part: str | None = None,
 ) -> Answer | None:
     """One bounded fetch (PDFTriage): the model picks a section, table or figure from a short outline of the
     parts the first evidence did not show; code fetches it; the model answers from that alone."""
@@ -493,7 +544,7 @@ def _fetched(
             "content": "The passages read so far did not answer the question. You pick which numbered part of the "
             "documents to read next. " + DATA_RULE + ' Reply with JSON {"choice": n}; 0 when none is likely to.',
         },
-        {"role": "user", "content": f"{data_block(chr(10).join(lines))}\nQuestion: {question}"},
+        {"role": "user", "content": f"{data_block(chr(10).join(lines))}\nQuestion: {one_part(question, part)}"},
     ]
     schema = {**_CHOICE, "properties": {"choice": {"type": "integer", "minimum": 0, "maximum": len(offered)}}}
     try:
@@ -504,7 +555,7 @@ def _fetched(
         return None
     target = offered[choice - 1]
     fetched = [_Evidence(unit, unit.text) for unit in fetch_target(documents, target)]
-    answer = _compose(llm, question, fetched, documents, on_draft) if fetched else None
+    answer = _compose(llm, question, fetched, documents, on_draft, part) if fetched else None
     if answer is None or not answer.found:
         return None
     answer.workflow = [f"Not in the first passages; read the {target.line()}."]
@@ -548,7 +599,12 @@ def _tokens(text: str) -> int:
 
 
 def _compose(
-    llm: Any, question: str, evidence: list[_Evidence], documents: list[Document], on_draft: Listener | None = None
+    llm: Any,
+    question: str,
+    evidence: list[_Evidence],
+    documents: list[Document],
+    on_draft: Listener | None = None,
+    part: str | None = None,
 ) -> Answer | None:
     from docpilot.llm.prompting import render
     from docpilot.llm.untrusted import DATA_RULE, data_block
@@ -556,7 +612,7 @@ def _compose(
     items = [{"file": e.file, "page": e.page, "block": data_block(e.block)} for e in evidence]
     messages = [
         {"role": "system", "content": render("qa_system.j2", data_rule=DATA_RULE)},
-        {"role": "user", "content": render("qa_user.j2", evidence=items, question=question)},
+        {"role": "user", "content": render("qa_user.j2", evidence=items, question=one_part(question, part))},
     ]
     calls = 0
     listen = drafting(on_draft, "answer")
@@ -585,7 +641,7 @@ def _compose(
                     }
                 )
                 continue
-        missing = missing_kinds(question, text)
+        missing = missing_kinds(part or question, text)
         if missing:  # an email asked, a phone number answered; two things asked, one answered
             messages.append({"role": "assistant", "content": reply.text})
             messages.append(

@@ -32,7 +32,7 @@ import re
 from docpilot.fileparts import WORD_NUMBERS
 from docpilot.understanding.textnorm import numbers_in
 
-__all__ = ["asked_kind", "answer_fits", "asks_several", "missing_kinds", "KINDS"]
+__all__ = ["asked_kind", "answer_fits", "asks_several", "missing_kinds", "one_part", "question_parts", "KINDS"]
 
 KINDS = ("percent", "date", "count", "amount", "name")
 _PERCENT = re.compile(
@@ -120,17 +120,24 @@ def answer_fits(question: str, answer: str) -> bool:
 
 def asks_several(question: str) -> bool:
     """Whether ``question`` asks two things or more ("When is it due and how much is it?")."""
-    return len(_parts(question)) > 1
+    return len(question_parts(question)) > 1
 
 
-def _parts(question: str) -> list[str]:
+def question_parts(question: str) -> list[str]:
     """The questions ``question`` joins ("…, and what's the email?"); itself alone when it asks one thing."""
     return [p for p in _PARTS.split(question) if p.strip()]
 
 
+def one_part(question: str, part: str | None) -> str:
+    """The question as a model is asked it: ``part`` of ``question`` alone, with the whole for its context."""
+    if not part:
+        return question
+    return f'{part.strip(" ,;?")}? (This is one part of the question "{question.strip()}": answer this part only.)'
+
+
 def missing_kinds(question: str, answer: str) -> list[str]:
     """What ``answer`` lacks of what ``question`` asks for ("an email address", "a date"); empty when it fits."""
-    parts = _parts(question)
+    parts = question_parts(question)
     missing = []
     for part in parts:
         contact = next((what for what, (asks, _) in _CONTACTS.items() if asks.search(part)), None)

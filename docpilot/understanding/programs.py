@@ -38,7 +38,7 @@ from docpilot.errors import LLMError, ProgramFailed, ProgramRefused, Stopped
 from docpilot.llm.jobs import Job, JobFailed, JobProblem, run_job
 from docpilot.llm.prompting import render
 from docpilot.llm.untrusted import DATA_RULE, data_block
-from docpilot.understanding.asked import asked_kind, asks_several, missing_kinds
+from docpilot.understanding.asked import asked_kind, asks_several, missing_kinds, one_part
 from docpilot.understanding.document import Document, Unit
 from docpilot.understanding.frames import (
     Frame,
@@ -255,6 +255,7 @@ def answer_by_program(
     embed: EmbedFn | None,
     feedback: str | None = None,
     sandbox: Any = None,
+    part: str | None = None,
 ) -> Computed | None:
     """The question answered by a program over the tables retrieval points at; None when it is not a question
     over table values, or the model says the tables do not hold it (the passages are read next).
@@ -262,14 +263,16 @@ def answer_by_program(
     Raises:
         Stopped: the model's time ran out or the person cancelled.
     """
-    if asks_several(question):
-        return None  # a program computes one value: "how many …, and which …" is read from the passages
-    frames, notes = data_frames(documents, question, embed)
+    if asks_several(question) and part is None:
+        return None  # a program computes one value: "how many …, and which …" is asked part by part
+    frames, notes = data_frames(documents, f"{part} {question}" if part else question, embed)
     if not frames:
         return None
+    checked = part or question  # with a part, its kind is what the answer must be
     schema = schema_text(frames, question=question)
-    user = render("program_user.j2", schema=data_block(schema), question=question, feedback=feedback or "")
-    share = asked_kind(question) == "percent" and bool(_WHOLE.search(question))
+    asked = one_part(question, part)
+    user = render("program_user.j2", schema=data_block(schema), question=asked, feedback=feedback or "")
+    share = asked_kind(checked) == "percent" and bool(_WHOLE.search(checked))
 
     def check(reply: str) -> ProgramResult | None:
         program = program_of(reply)
@@ -286,7 +289,7 @@ def answer_by_program(
             )
         # (a number computed for "what percentage" is the percentage: the kind is the number's, not its sign's)
         lacking = [
-            m for m in missing_kinds(question, shown(result)) if not (m == "a percentage" and _number(result.value))
+            m for m in missing_kinds(checked, shown(result)) if not (m == "a percentage" and _number(result.value))
         ]
         if lacking:
             raise JobProblem(

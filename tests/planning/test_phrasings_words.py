@@ -228,6 +228,71 @@ def _not_planned(request: str, files: dict[str, FileInfo]) -> bool:
         return True
 
 
+# --- a step said for one of the files acts on that file only -----------------------------------------------------
+
+PARTS = {
+    "part_a.pdf": FileInfo("part_a.pdf", "/x/part_a.pdf", "pdf", pages=3),
+    "part_b.pdf": FileInfo("part_b.pdf", "/x/part_b.pdf", "pdf", pages=2),
+}
+
+
+def _planned(request: str) -> list[tuple[str, str, dict]] | None:
+    plan = fast_reading(request, PARTS).plan
+    if plan is None:
+        return None
+    return [(s.task, s.args.get("file", ""), {k: v for k, v in s.args.items() if k != "file"}) for s in plan.steps]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "rotate page 1 of part_a.pdf and delete page 2 of part_b.pdf",
+        "in the first file rotate page 1; in the second file delete page 2",
+    ],
+)
+def test_each_step_acts_on_the_file_its_clause_names(request_text: str) -> None:
+    assert _planned(request_text) == [
+        ("rotate_pages", "part_a.pdf", {"pages": "1", "degrees": 90}),
+        ("delete_pages", "part_b.pdf", {"pages": "2"}),
+    ]
+
+
+def test_a_step_said_for_every_file_acts_on_each() -> None:
+    assert [(task, file) for task, file, _ in _planned("rotate page 1 of both files") or []] == [
+        ("rotate_pages", "part_a.pdf"),
+        ("rotate_pages", "part_b.pdf"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("request_text", "order", "pages"),
+    [
+        ("merge the two files then rotate the pages from the second file by 90 degrees", ["part_a", "part_b"], "4-5"),
+        ("combine part_b.pdf and part_a.pdf, then rotate the last page of part_a", ["part_b", "part_a"], "5"),
+        ("merge both files, then rotate pages 1 and 3 of the first file", ["part_a", "part_b"], "1,3"),
+    ],
+)
+def test_a_step_said_for_one_input_of_a_merge_acts_on_its_pages_in_the_merged_file(
+    request_text: str, order: list[str], pages: str
+) -> None:
+    # of the merged file, only the pages that came from that input: never every page of it
+    assert _planned(request_text) == [
+        ("combine_files", "", {"files": [f"{name}.pdf" for name in order]}),
+        ("rotate_pages", "$combined", {"pages": pages, "degrees": 90}),
+    ]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "merge them and watermark the first file DRAFT",  # a step without pages: not put on part of the merged file
+        "merge them and delete page 5 of the first file",  # a page the first file does not have
+    ],
+)
+def test_a_step_for_one_input_of_a_merge_that_cannot_be_put_on_its_pages_is_handed_on(request_text: str) -> None:
+    assert _planned(request_text) is None
+
+
 # --- a price is no step reference ------------------------------------------------------------------------------
 
 
@@ -442,6 +507,25 @@ def test_a_password_said_as_the_files_state_opens_an_encrypted_file() -> None:
         ("remove_password", {"password": "Heron-31"}),
         ("delete_pages", {"pages": "3"}),
     ]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "take off the old password (test), compress it, and put a new password on it: N3w!Pass",
+        "compress it, then set the password to 'Kite-44'",
+        "unlock it with 'old-1', and a new password 'Wren-9'",
+    ],
+)
+def test_a_password_to_be_set_is_never_read_as_the_current_one(request_text: str) -> None:
+    """A password the file is to be given is not the one it has now: never a plan that drops that step (a
+    plan that sets it, a question or a hand-on are all right)."""
+    locked = {"paper.pdf": FileInfo("paper.pdf", "/x/paper.pdf", "pdf", pages=None, encrypted=True)}
+    try:
+        planned = steps(request_text, locked)
+    except NeedInfo:
+        return
+    assert planned is None or any(task == "add_password" for task, _ in planned), planned
 
 
 @pytest.mark.parametrize(

@@ -5,6 +5,7 @@
 - two runs into one --out at the same time never overwrite each other;
 - Ctrl-C (SIGINT) stops a run: exit code 130, the sandbox and the program it ran are killed, nothing is
   in --out and the copies of the inputs are gone;
+- a Ctrl-C whose KeyboardInterrupt Python drops still cancels the run (the handler kills the sandbox);
 - SIGKILL while the program runs takes the sandbox and the program with it (none outlives the run), and
   the next sandbox start removes the killed run's copies of the inputs, but not a live run's.
 """
@@ -18,9 +19,11 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pymupdf
 import pytest
@@ -215,3 +218,47 @@ def test_sigkill_mid_program_takes_the_sandbox_along_and_the_next_start_removes_
     finally:
         shutil.rmtree(live, ignore_errors=True)
         release(lock)
+
+
+def test_ctrl_c_whose_exception_python_drops_still_cancels_the_run(
+    real: Callable[[str], str], tmp_path: Path, scratch: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    """Python drops a KeyboardInterrupt raised inside a finalizer or callback ("Exception ignored in …"), and
+    a machine under load makes that moment likelier. Here the wait for the sandbox's reply drops it on
+    purpose: Ctrl-C must still kill the sandbox at once and end the run cancelled, exit 130, nothing in --out."""
+    from docpilot.cli import main
+    from sandbox.runner import Sandbox
+
+    book = real(BOOK)
+    out = tmp_path / "out"
+    monkeypatch.setenv("DOCPILOT_BACKEND", "rules")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    read_line = Sandbox._read_line
+    dropped: list[bool] = []
+
+    def dropping(self: Sandbox, deadline: float) -> bytes | None:
+        while True:
+            try:
+                return read_line(self, deadline)
+            except KeyboardInterrupt:  # dropped, as Python drops one raised in a finalizer
+                dropped.append(True)
+
+    monkeypatch.setattr(Sandbox, "_read_line", dropping)
+    me = os.getpid()
+    seen: list[list[int]] = []
+
+    def interrupt() -> None:
+        while not (pids := program_pids(me, BOOK)):
+            time.sleep(0.05)
+        seen.append(pids)
+        os.kill(me, signal.SIGINT)  # the handler runs on the main thread, inside the wait for the reply
+
+    threading.Thread(target=interrupt, daemon=True).start()
+    code = main(["run", "Convert it to Word", book, "--out", str(out), "--yes", "--json"])
+    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert dropped, "the KeyboardInterrupt was raised where this test drops it"
+    assert code == 130 and result["ok"] is False and "cancelled" in result["error"]
+    assert [pid for pid in seen[0] if alive(pid)] == []
+    assert not out.exists() or not any(out.iterdir()), "nothing is left in --out"
+    assert list(scratch.iterdir()) == [], "the copies of the inputs are removed"

@@ -66,11 +66,49 @@ def test_a_contact_asked_is_one_and_every_part_asked_is_answered(question: str, 
     assert asks_several(question) is (" and " in question)
 
 
-def test_an_answer_that_lacks_a_part_goes_back_then_is_not_given(segments: list) -> None:
-    llm = ScriptedLLM(['{"answer": "2,410", "evidence": [1]}', '{"answer": "2,410", "evidence": [1]}'] * 3)
+def test_each_part_of_a_question_is_asked_alone_and_the_answers_joined(segments: list) -> None:
+    # each part goes to the program job first (the model says the tables do not hold it), then to the passages
+    replies = [
+        "NOT IN TABLES",
+        '{"answer": "2,410", "evidence": [1]}',
+        "NOT IN TABLES",
+        '{"answer": "8.8%", "evidence": [1]}',
+    ]
+    llm = ScriptedLLM(replies)
     out = answer_question(segments, "What is Consumer Devices' revenue, and what is its operating margin?", llm, None)
-    assert "does not give" in llm.calls[1].messages[-1]["content"]  # the missing part is said to the model
-    assert not out.found  # never one value for two questions
+    asked = [call.messages[-1]["content"].rsplit("Question:", 1)[1].strip() for call in llm.calls]
+    assert [a.split("?")[0] for a in asked] == ["What is Consumer Devices' revenue"] * 2 + [
+        "what is its operating margin"
+    ] * 2
+    assert all("one part of the question" in a for a in asked)  # the whole question is there for context
+    assert out.found and out.answer == "2,410; 8.8%", out.answer
+    assert out.citations and out.citations[0]["page"] == 1
+
+
+def test_a_part_over_table_values_is_computed_by_a_program(segments: list) -> None:
+    program = 't1.loc[t1["Operating margin"].idxmax(), "Segment"]'
+    llm = ScriptedLLM([program, "NOT IN TABLES", '{"answer": "NOT FOUND", "evidence": []}', '{"choice": 0}'])
+    out = answer_question(segments, "Which segment has the best margin, and who runs it?", llm, None)
+    assert out.answer.startswith("Enterprise Software. The documents do not answer"), out.answer
+    assert not out.found  # nobody is named as its head: the whole is not answered
+    assert any(c.get("quote") == "24.2%" for c in out.citations), out.citations  # the deciding cell
+
+
+def test_a_part_left_unanswered_leaves_the_whole_unanswered_with_what_was_found(segments: list) -> None:
+    replies = ["NOT IN TABLES", '{"answer": "Consumer Devices", "evidence": [1]}', "NOT IN TABLES"]
+    llm = ScriptedLLM(replies + ['{"answer": "NOT FOUND", "evidence": []}', '{"choice": 0}'])
+    out = answer_question(segments, "Which segment sold most, and who runs it?", llm, None)
+    assert not out.found and out.answer.startswith("Consumer Devices. The documents do not answer"), out.answer
+    assert '"who runs it?"' in out.answer
+
+
+def test_a_part_answered_with_the_wrong_kind_goes_back_then_is_not_given(segments: list) -> None:
+    replies = ["NOT IN TABLES", '{"answer": "Cloud", "evidence": [1]}', "NOT IN TABLES"]
+    llm = ScriptedLLM(replies + ['{"answer": "980", "evidence": [1]}'] * 2 + ['{"choice": 0}'])
+    out = answer_question(segments, "Which segment is smallest, and what's the email of its head?", llm, None)
+    told = [c.messages[-1]["content"] for c in llm.calls if "does not give" in c.messages[-1]["content"]]
+    assert len(told) == 1 and "an email address" in told[0]  # said to the model once
+    assert not out.found  # never a number for an email
 
 
 def test_numbers_must_be_produced_or_written_in_a_source() -> None:

@@ -35,3 +35,23 @@ def test_nothing_relevant_means_the_document_does_not_say(llm, make_pdf, tmp_pat
     answer = ask_files("What is the airspeed velocity of a swallow?", {"minutes.pdf": path}, llm, tmp_path / "c")
     assert answer.answer == NOT_SAID and not answer.found, answer
     assert answer.llm_calls >= 1  # the model read the evidence and found nothing there
+
+
+def test_a_question_asking_two_things_gets_both(llm, make_pdf, tmp_path: Path) -> None:
+    """Each part is asked on its own (a model asked both at once tends to answer one) and the answers joined."""
+    path = make_pdf(
+        [
+            "Harbourline Logistics - Tenant notice.\nMedia inquiries go to Jordan Ellis, Head of Communications,\n"
+            "who can be reached at press@harbourline.com or on +1 415 555 0199.\nThe lease of the Pier 9 warehouse "
+            "runs until March 31, 2029.\nEither party may end it early by giving 90 days' written notice.",
+            "Appendix. The warehouse has 14 loading docks and 2 cold rooms.",
+        ],
+        name="notice.pdf",
+    )
+    files = {"notice.pdf": path}
+    contact = ask_files("Who handles media inquiries, and what's their email?", files, llm, tmp_path / "c")
+    assert contact.found and "Jordan Ellis" in contact.answer and "press@harbourline.com" in contact.answer, contact
+    question = "How much notice ends the lease early, and when does it end otherwise?"
+    lease = ask_files(question, files, llm, tmp_path / "c")
+    assert lease.found and "90 days" in lease.answer and "2029" in lease.answer, lease
+    assert lease.llm_calls >= 2 and all(c["page"] == 1 for c in lease.citations)

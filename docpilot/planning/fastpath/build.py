@@ -33,6 +33,8 @@ from docpilot.planning.fastpath.spans import VERB_TASKS, Span, deciding, tag
 from docpilot.planning.fastpath.text import VERBS, normalise, split_request
 from docpilot.plans.plan import Plan
 from pdftools import all_tools, get_tool
+from pdftools.errors import PdfToolError
+from pdftools.pages import parse_pages
 
 __all__ = ["fast_plan", "fast_reading", "Reading", "partial_plan", "hint_tools", "NeedInfo", "RULE_ORDER", "LOGIC"]
 
@@ -368,8 +370,8 @@ def _understood(
             continue
         if found is None:
             pw = password_in(clause, req.quotes) if re.search(r"\bpassword\b", clause, re.I) else None
-            if pw and not _said_besides(clause, pw, req.quotes, files):
-                password = pw
+            if pw and not _said_besides(clause, pw, req.quotes, files) and not _SETS_PASSWORD.search(clause):
+                password = pw  # "the password is abc123": the one the file has now
                 continue
             if pw and unread is not None:
                 unread.append(clause)
@@ -389,6 +391,7 @@ def _understood(
         last = _Read(clause, found, spans, len(intents), ctx.last_target, ctx.last_value)
         for intent in found:
             intent.decided = deciding(spans)
+            intent.files = _named_for(intent, spans, files, pdfs)
         intents.extend(found)
         targets = [i.target for i in found if i.target is not None]
         if targets:
@@ -419,9 +422,62 @@ def _understood(
             return None
         takers[0].args["password"] = password
     merging = any(i.task in ("combine_files", "images_to_pdf") for i in intents)
+    if merging and not _in_merged(intents, files):  # a step said for one input that cannot be put on the merged file
+        if unread is not None:
+            unread.extend(n for i in intents for n in i.files)
+        return None
     if len(pdfs) > 1 and not grounding.mentioned and not merging:
         raise NeedInfo(f"Which file should I change: {_either(pdfs)} (or all of them)?", [*pdfs, "all of them"])
     return intents, files, pdfs, password
+
+
+def _named_for(intent: Intent, spans: list[Span], files: dict[str, FileInfo], pdfs: list[str]) -> tuple[str, ...]:
+    """The uploaded PDFs the clause names ``intent`` for ("delete page 2 of b.pdf", "in the second file …"), when
+    they are fewer than the request's; a file that is one of its arguments (an image to add, a file to insert)
+    is not where it acts."""
+    taken = {str(v).lower() for value in intent.args.values() for v in (value if isinstance(value, list) else [value])}
+    named: set[str] = set()
+    for span in spans:
+        if span.kind == "file":
+            named.update(n for n in ground_files(span.text, files).pdfs if n.lower() not in taken)
+    return tuple(n for n in pdfs if n in named) if named and not set(pdfs) <= named else ()
+
+
+def _in_merged(intents: list[Intent], files: dict[str, FileInfo]) -> bool:
+    """'merge the two files, then rotate the pages from the second one': a step said for one input of the merge
+    acts on the pages that input has in the merged file (its pages counted after those of the inputs before
+    it). False when one cannot be put so: no pages to act on, a page count not known, a page it does not have."""
+    merge = next((i for i in intents if i.task == "combine_files"), None)
+    order = [str(n) for n in merge.args.get("files", [])] if merge is not None else []
+    for intent in intents:
+        if not intent.files:
+            continue
+        name = intent.files[0]
+        if len(intent.files) > 1 or name not in order or "pages" not in intent.args:
+            return False
+        counts = [files[n].pages if n in files else None for n in order]
+        count = counts[order.index(name)]
+        if count is None or None in counts[: order.index(name)]:
+            return False
+        before = sum(c or 0 for c in counts[: order.index(name)])
+        try:
+            pages = [before + index + 1 for index in parse_pages(intent.args["pages"], count)]
+        except PdfToolError:
+            return False
+        intent.args["pages"] = _pages_spec(pages)
+        intent.files = ()
+    return True
+
+
+def _pages_spec(pages: list[int]) -> str:
+    """[4, 5, 7] → "4-5,7" (runs of pages in the order given)."""
+    runs: list[list[int]] = []
+    for page in pages:
+        if runs and page == runs[-1][-1] + 1:
+            runs[-1].append(page)
+        else:
+            runs.append([page])
+    return ",".join(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]) for run in runs)
 
 
 @dataclass
@@ -783,7 +839,6 @@ _SWAP_THEM = re.compile(
 def _turned_twice(intents: list[Intent], count: int | None) -> bool:
     """Two turns that share a page: a state said ("this file is upside down") and a turn asked ("rotate page 2")
     would turn page 2 twice — back where it was. Nobody asks that in one breath; the model or a question decides."""
-    from pdftools.pages import parse_pages
 
     seen: set[int] = set()
     for intent in intents:
@@ -925,6 +980,9 @@ _OUTPUT_ONLY = re.compile(
 # The file's current password said as a state of the file, quoted, without the word "password" needed: "This PDF
 # is locked with 'pw'", "the file's encrypted using 'pw'", "my scan has been protected by the password 'pw'". A
 # subject (it, this, that, or a determiner and a noun), a verb of being (or 's), the state, then the quote.
+# "put a new password on it: X", "set the password to X": a password to be given to the file, not the one it
+# has now (a clause the fast path does not read as a step: handed on)
+_SETS_PASSWORD = re.compile(r"\b(?:new|put|puts|set|sets|add|adds|change|changes|reset|apply|give)\b", re.I)
 _LOCKED_WITH = re.compile(
     r"(?:(?:and|but|so)\s+)?(?:it|this|that|(?:the|this|that|my|our|your)\s+\w+)"
     r"(?:\s+(?:is|was|has\s+been|is\s+currently)|['\u2019]s)\s+"
@@ -1033,6 +1091,8 @@ def _assemble(
                 )
             current = add("remove_password", {"password": password}, current)
         for intent in rest:
+            if intent.files and source not in intent.files:  # "… and delete page 2 of b.pdf": b.pdf's step only
+                continue
             if intent.task == "count_pages" and info is not None and info.encrypted and password:
                 intent.args.setdefault("password", password)
             result = add(intent.task, intent.args, current, intent)

@@ -60,6 +60,7 @@ class Intent:
     target: Target | None = None
     words: set[str] = field(default_factory=set)  # modifier words the rule used ("except", "down")
     decided: list[str] = field(default_factory=list)  # the words of the request this step was made from
+    files: tuple[str, ...] = ()  # the uploaded PDFs its clause named it for ("page 2 of b.pdf"); () when not said
 
 
 @dataclass
