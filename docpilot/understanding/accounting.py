@@ -18,9 +18,10 @@ What accounts for a word (stemmed, NFKC, numbers as numbers, "one-year" as 1 and
   leaves "actual spending" unread, though the caption says it);
 - the declared words: stop words, question and request words, words naming the document itself, quantity
   fillers, units (:data:`DECLARED_WORDS`), a small list, never a question's phrasing;
-- with one document only, its own names: the words of its file name and title and the words on most of its
-  pages ("Amazon" in Amazon's 10-K). Across several files a name chooses the file, so the rule must read it.
-  Numbers are never accounted for this way: a number must be one the rule matched or used.
+- with one document only, its own names: the words of its file name, its title and the lines heading its first
+  page, and the words on most of its pages ("Amazon" in Amazon's 10-K). Across several files a name chooses the
+  file, so the rule must read it — unless every file has it ("the N-CEN filings"), and the files' own count said
+  of them ("across all six filings") is read too. Any other number must be one the rule matched or used.
 """
 
 from __future__ import annotations
@@ -39,11 +40,11 @@ __all__ = ["Reading", "unread", "OPERATION_WORDS", "DECLARED_WORDS"]
 # the words each operation reads itself ("total" is the total's, not a lookup's)
 OPERATION_WORDS: dict[str, str] = {
     "lookup": "",
-    "total": "total sum summed combined altogether together add added adds aggregate overall",
+    "total": "total sum summed combined altogether together add added adds up aggregate overall",
     "average": "average mean",
     "max": "largest biggest greatest highest most maximum top",
     "min": "smallest lowest least fewest minimum",
-    "count": "how many count number",
+    "count": "how many count number total overall altogether",
     "which": "",
     "ratio": "ratio between to",
     "difference": "difference between much more less larger bigger greater higher smaller lower fewer than",
@@ -65,7 +66,7 @@ DECLARED_WORDS = frozenset(
     "value figure amount number "
     "say says said state stated shows shown list listed given reported describe described "
     "mention mentioned record recorded include included use uses used "
-    "under across among during within "
+    "under over across among during within if every each single individual "
     "million millions billion billions thousand thousands usd eur gbp dollar dollars percent percentage".split()
 )
 _NUMBER_WORDS = {
@@ -112,7 +113,23 @@ def unread(question: str, reading: Reading, documents: Sequence[Document] = ()) 
     if left and len(documents) == 1:
         own = _own_words(documents[0], {t for t in left if not t.isdigit() and t not in elsewhere})
         left = [t for t in left if t not in own]
+    elif left and len(documents) > 1:  # "across all six N-CEN filings": what every file is, and how many there are
+        shared = set.intersection(*(_own_words(d, {t for t in left if not t.isdigit()}) for d in documents))
+        left = [t for t in left if t not in shared and not _counts_files(question, t, len(documents))]
     return list(dict.fromkeys(left))
+
+
+_FILE_NOUNS = frozenset(stem(w) for w in "files documents pdfs filings reports forms statements invoices".split())
+
+
+def _counts_files(question: str, token: str, count: int) -> bool:
+    """Whether ``token`` is the number of uploaded files, said of them ("the six N-CEN annual reports")."""
+    if token != str(count):
+        return False
+    tokens = [t for _, t in _tokens(question)]
+    return any(
+        t == token and any(after in _FILE_NOUNS for after in tokens[i + 1 : i + 5]) for i, t in enumerate(tokens)
+    )
 
 
 def _tokens(text: str) -> list[tuple[str, str]]:
@@ -154,13 +171,15 @@ def _declared() -> frozenset[str]:
 
 
 def _own_words(doc: Document, tokens: set[str]) -> set[str]:
-    """Those of ``tokens`` that are the document's own names: in its file name or title or their initials
-    ("AWS" of "Amazon Web Services"), or on most of its pages (at least two, and two fifths of them)."""
+    """Those of ``tokens`` that are the document's own names: in its file name, its title or the lines that head
+    its first page ("Form N-CEN Annual Report / Silver Birch Series Trust") or their initials ("AWS" of "Amazon
+    Web Services"), or on most of its pages (at least two, and two fifths of them)."""
     name = re.sub(r"([a-z])([A-Z])", r"\1 \2", Path(doc.name).stem).replace("_", " ")
-    named = [word for word, _ in _tokens(f"{name} {doc.structure.title}")]
+    pages = doc.structure.pages
+    head = [line for line in (pages[0] if pages else "").splitlines() if line.strip()][:2]
+    named = [word for word, _ in _tokens(" ".join([name, doc.structure.title, *(h for h in head if len(h) <= 80)]))]
     initials = {"".join(w[0] for w in named[i:j]) for i in range(len(named)) for j in range(i + 2, i + 6)}
     own = tokens & ({stem(w) for w in named} | initials)
-    pages = doc.structure.pages
     if len(pages) < 2 or not tokens - own:
         return own
     texts = [norm(text) for text in pages]

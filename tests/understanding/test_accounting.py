@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fakes import ScriptedLLM
@@ -125,3 +126,40 @@ def test_a_fully_read_lookup_still_answers_by_the_rule(documents: list[Document]
 )
 def test_each_word_and_number_must_be_read(question: str, reading: Reading, left: list[str]) -> None:
     assert unread(question, reading) == left
+
+
+def test_the_names_heading_the_first_page_are_the_documents_own(synthetic: Any) -> None:
+    """ "the Silver Birch funds" of a filing headed "Silver Birch Series Trust" names the document, not something
+    the rule did not read: its average is the rule's answer; a name the document does not have is still unread."""
+    path = synthetic("ncen/ncen_03_silver.pdf")
+    docs = open_documents({"ncen_03_silver.pdf": path}, StructureCache(None))
+    asked = "What is the mean of the monthly average net assets of the {} funds?"
+    answer = answer_question(docs, asked.format("Silver Birch"), None, None)
+    assert answer.found and answer.answer.startswith("1,481,173,277"), answer.answer
+    assert not answer_question(docs, asked.format("Oak Ridge"), None, None).found
+
+
+def test_words_every_file_shares_and_their_count_describe_the_files(synthetic: Any) -> None:
+    """Over several filings, "the six N-CEN annual reports" says which files (all of them), not something the
+    rule did not read; a count that is not theirs is unread, and the question is handed on."""
+    names = [
+        f"ncen/ncen_0{n}_{s}.pdf" for n, s in enumerate("cedar lakeshore silver ironwood northgate quarry".split(), 1)
+    ]
+    docs = open_documents({Path(n).name: synthetic(n) for n in names}, StructureCache(None))
+    smallest = answer_question(
+        docs,
+        "Over the six N-CEN filings, which single fund has the smallest total purchase sale of securities?",
+        None,
+        None,
+    )
+    assert smallest.found and smallest.llm_calls == 0, smallest.answer
+    counted = answer_question(docs, "In total, how many funds do the six annual reports list?", None, None)
+    assert counted.found and counted.answer.startswith("18"), counted.answer
+    assert not answer_question(docs, "In total, how many funds do the five annual reports list?", None, None).found
+
+
+def test_a_total_asked_as_adding_up_each_record_is_the_rules(synthetic: Any) -> None:
+    path = synthetic("ncen/ncen_06_quarry.pdf")
+    docs = open_documents({"ncen_06_quarry.pdf": path}, StructureCache(None))
+    answer = answer_question(docs, "Add up the monthly average net assets of each Quarry Hill fund.", None, None)
+    assert answer.found and answer.llm_calls == 0 and " + " in answer.answer, answer.answer
