@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
 from paraphrases import judge  # noqa: E402
-from results import load_average, write_result  # noqa: E402
+from results import load_average, write_batch_result  # noqa: E402
 
 from docpilot.errors import DocPilotError  # noqa: E402
 from docpilot.files import FileInfo, inspect_files  # noqa: E402
@@ -163,19 +163,11 @@ def main() -> None:
         "planner": opts.planner,
     }
     print(json.dumps(figures, indent=1))
-    if opts.write and opts.tuning:
-        write_result(
-            f"blind-{opts.batch}-{opts.planner}-tuning",
-            figures,
-            label="tuning",
-            load=load,
-            notes="The batch measured again after its first measurement (a tuning set from then on).",
-        )
-    elif opts.write:
-        write_result(
+    if opts.write:
+        write_batch_result(
             f"blind-{opts.batch}-{opts.planner}",
             figures,
-            label="blind",
+            tuning=opts.tuning,
             load=load,
             notes="First measurement of the batch through the whole planner; rows never printed.",
         )

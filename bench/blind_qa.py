@@ -31,7 +31,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from results import load_average, write_result  # noqa: E402
+from results import load_average, write_batch_result  # noqa: E402
 from tableqa import Asker  # noqa: E402
 from tableqa_score import SHARED  # noqa: E402
 
@@ -134,20 +134,12 @@ def main() -> None:
         "via": opts.via,
     }
     print(json.dumps(figures, indent=1))
-    if opts.write and opts.tuning:
-        write_result(
-            f"blind-{opts.batch}-tuning",
-            figures,
-            label="tuning",
-            load=load,
-            notes="The batch measured again after its first measurement (a tuning set from then on).",
-        )
-    elif opts.write:
-        write_result(
+    if opts.write:
+        write_batch_result(
             f"blind-{opts.batch}",
             figures,
-            f"python bench/blind_qa.py --batch {opts.batch} --backend {opts.backend} --via {opts.via} --write",
-            label="blind",
+            tuning=opts.tuning,
+            command=f"python bench/blind_qa.py --batch {opts.batch} --backend {opts.backend} --via {opts.via} --write",
             load=load,
             notes="First measurement of the batch; rows never printed. 'tables_and_records': rows with a note "
             "(the author's computation over a table or record).",

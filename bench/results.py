@@ -78,3 +78,14 @@ def write_result(
     path.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n")
     print(f"results: {path.relative_to(RESULTS.parent.parent)}")
     return path
+
+
+def write_batch_result(
+    name: str, figures: dict[str, Any], *, tuning: bool, load: float | None, notes: str, command: str | None = None
+) -> Path:
+    """A blind batch's figure: its first measurement (``blind``, kept as it was, never written again), or with
+    ``tuning`` a later measurement beside it (``<name>-tuning``)."""
+    if tuning:
+        again = "The batch measured again after its first measurement (a tuning set from then on)."
+        return write_result(f"{name}-tuning", figures, command, label="tuning", load=load, notes=again)
+    return write_result(name, figures, command, label="blind", load=load, notes=notes)
