@@ -30,9 +30,18 @@ from __future__ import annotations
 import re
 
 from docpilot.fileparts import WORD_NUMBERS
-from docpilot.understanding.textnorm import numbers_in
+from docpilot.understanding.textnorm import numbers_in, stem, stems
 
-__all__ = ["asked_kind", "answer_fits", "asks_several", "missing_kinds", "one_part", "question_parts", "KINDS"]
+__all__ = [
+    "asked_kind",
+    "answer_fits",
+    "asks_several",
+    "missing_kinds",
+    "one_part",
+    "restates",
+    "question_parts",
+    "KINDS",
+]
 
 KINDS = ("percent", "date", "count", "amount", "name")
 _PERCENT = re.compile(
@@ -149,9 +158,30 @@ def missing_kinds(question: str, answer: str) -> list[str]:
                 missing.append("a date or a time")
         elif not _fits(part, answer, question):
             missing.append(_DESCRIBED[str(asked_kind(part))])
+    if restates(question, answer):  # "Who acquired Amcor's business?" — "Amcor"
+        missing.append("something the question does not already say")
     if len(parts) > len([s for s in _SEGMENTS.split(answer) if s.strip()]):
         missing.append(f"an answer to each of its {len(parts)} parts")  # one value cannot answer two questions
     return list(dict.fromkeys(missing))
+
+
+_ASKS_WHICH = re.compile(r"^\W*(?:who|whom|whose|which|what)\b", re.I)
+_CHOICE = re.compile(r"\b(?:or|vs|versus)\b", re.I)  # "Which is larger, A or B?": the answer is one of its words
+_TITLE = re.compile(r"\b(?:title|titled|called|named|name)\b", re.I)  # "What is the report's title?" may say it again
+
+
+def restates(question: str, answer: str) -> bool:
+    """Whether ``answer`` only says again what a who/which/what ``question`` already names — its words are all
+    the question's ("Amcor" for "Who acquired Amcor's business in Russia?") or their initials are an acronym of it
+    ("Amazon Web Services" for "Which AWS service …?") — so it answers nothing."""
+    if not _ASKS_WHICH.match(question) or _CHOICE.search(question) or _TITLE.search(question):
+        return False
+    said = stems(answer)
+    if not said:
+        return False
+    asked = set(stems(question))
+    initials = "".join(w[0] for w in re.findall(r"[A-Za-z][\w'-]*", answer) if stem(w) in said).upper()
+    return set(said) <= asked or (len(initials) > 1 and initials in re.findall(r"\b[A-Z]{2,6}\b", question))
 
 
 def _fits(question: str, answer: str, whole: str) -> bool:

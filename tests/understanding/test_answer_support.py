@@ -56,6 +56,12 @@ CONTACTS_AND_PARTS = [  # shapes of blind batch q1's confident wrong answers (af
     ("How much notice is needed, and when does it end otherwise?", "60 days", ["an answer to each of its 2 parts"]),
     ("How much notice is needed, and when does it end otherwise?", "60 days; December 31, 2026", []),
     ("How many stores opened, and which quarter had the most?", "47", ["a name"]),
+    # an answer that only says again what the question names answers nothing
+    ("Who bought Harbourline's warehouse business?", "Harbourline", ["something the question does not already say"]),
+    ("Which AWS service cost the most?", "Amazon Web Services", ["something the question does not already say"]),
+    ("Which AWS service cost the most?", "Amazon S3", []),
+    ("Which is larger, revenue or profit?", "Revenue", []),  # a choice: the answer is one of the question's words
+    ("What is the report's title?", "The Report", []),
 ]
 
 
