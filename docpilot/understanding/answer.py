@@ -25,7 +25,15 @@ from typing import Any
 
 from docpilot.errors import LLMError, Stopped
 from docpilot.understanding.accounting import Reading, unread
-from docpilot.understanding.asked import answer_fits, asks_several, missing_kinds, one_part, question_parts
+from docpilot.understanding.asked import (
+    answer_fits,
+    asks_rank,
+    asks_several,
+    missing_kinds,
+    one_part,
+    question_parts,
+    states_rank,
+)
 from docpilot.understanding.document import Document, Unit
 from docpilot.understanding.drafts import Listener, drafting
 from docpilot.understanding.parts import Parts, read_parts, the_number, total_text
@@ -641,6 +649,10 @@ def _compose(
                     }
                 )
                 continue
+        if asks_rank(part or question) and not any(states_rank(text, e.block) for e in support + evidence):
+            # which of many ranks first is a comparison code makes over the table; a model reading rows and
+            # picking one is too often wrong: only a sentence that says it is taken
+            return Answer(NOT_SAID, _closest(documents, evidence[:3], question), llm_calls=calls, found=False)
         missing = missing_kinds(part or question, text)
         if missing:  # an email asked, a phone number answered; two things asked, one answered
             messages.append({"role": "assistant", "content": reply.text})

@@ -35,6 +35,8 @@ from docpilot.understanding.textnorm import numbers_in, stem, stems
 __all__ = [
     "asked_kind",
     "answer_fits",
+    "asks_rank",
+    "states_rank",
     "asks_several",
     "missing_kinds",
     "one_part",
@@ -168,6 +170,29 @@ def missing_kinds(question: str, answer: str) -> list[str]:
 _ASKS_WHICH = re.compile(r"^\W*(?:who|whom|whose|which|what)\b", re.I)
 _CHOICE = re.compile(r"\b(?:or|vs|versus)\b", re.I)  # "Which is larger, A or B?": the answer is one of its words
 _TITLE = re.compile(r"\b(?:title|titled|called|named|name)\b", re.I)  # "What is the report's title?" may say it again
+
+
+# a superlative: "most", "least", "top", and the -est words (in lower case: "Best Buy" is a name)
+_RANK = re.compile(r"\b(?:most|least|fewest|top|maximum|minimum|[a-z]{2,}est)\b")
+_NOT_RANK = frozenset(
+    "interest interests test request suggest honest modest invest harvest forest contest protest "
+    "manifest digest arrest west rest nest guest chest quest latest".split()
+)
+
+
+def asks_rank(question: str) -> bool:
+    """Whether ``question`` asks which thing ranks first or last ("Which state ran the most checks?", "the highest
+    revenue"): a comparison over many values, code's job, not a model's reading."""
+    return any(m.group(0) not in _NOT_RANK for m in _RANK.finditer(question))
+
+
+def states_rank(answer: str, text: str) -> bool:
+    """Whether a sentence of ``text`` says ``answer`` ranks so: it holds the answer's words and a superlative."""
+    said = set(stems(answer))
+    for sentence in re.split(r"(?<=[.!?;])\s+|\n", text):
+        if said and said <= set(stems(sentence)) and asks_rank(sentence.lower()):
+            return True
+    return False
 
 
 def restates(question: str, answer: str) -> bool:
