@@ -839,7 +839,6 @@ _SWAP_THEM = re.compile(
 def _turned_twice(intents: list[Intent], count: int | None) -> bool:
     """Two turns that share a page: a state said ("this file is upside down") and a turn asked ("rotate page 2")
     would turn page 2 twice — back where it was. Nobody asks that in one breath; the model or a question decides."""
-
     seen: set[int] = set()
     for intent in intents:
         if intent.task != "rotate_pages":
@@ -977,12 +976,12 @@ _OUTPUT_ONLY = re.compile(
 )
 
 
-# The file's current password said as a state of the file, quoted, without the word "password" needed: "This PDF
-# is locked with 'pw'", "the file's encrypted using 'pw'", "my scan has been protected by the password 'pw'". A
-# subject (it, this, that, or a determiner and a noun), a verb of being (or 's), the state, then the quote.
 # "put a new password on it: X", "set the password to X": a password to be given to the file, not the one it
 # has now (a clause the fast path does not read as a step: handed on)
 _SETS_PASSWORD = re.compile(r"\b(?:new|put|puts|set|sets|add|adds|change|changes|reset|apply|give)\b", re.I)
+# The file's current password said as a state of the file, quoted, without the word "password" needed: "This PDF
+# is locked with 'pw'", "the file's encrypted using 'pw'", "my scan has been protected by the password 'pw'". A
+# subject (it, this, that, or a determiner and a noun), a verb of being (or 's), the state, then the quote.
 _LOCKED_WITH = re.compile(
     r"(?:(?:and|but|so)\s+)?(?:it|this|that|(?:the|this|that|my|our|your)\s+\w+)"
     r"(?:\s+(?:is|was|has\s+been|is\s+currently)|['\u2019]s)\s+"
