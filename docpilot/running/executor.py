@@ -143,10 +143,8 @@ class Executor:
         from sandbox.runner import Sandbox, SandboxStartError, run_program
 
         paths = {name: info.path for name, info in files.items()}
-        if stop is None:
-            return run_program(code, paths, limits=self.limits, sandbox=self.sandbox, host=self.host)
-        if stop.holds(self.sandbox):  # the warm sandbox is this run's own (``docpilot run``): already attached
-            if stop.cancelled:
+        if stop is None or stop.holds(self.sandbox):  # the warm sandbox, or this run's own (``docpilot run``'s)
+            if stop is not None and stop.cancelled:
                 return None
             return run_program(code, paths, limits=self.limits, sandbox=self.sandbox, host=self.host)
         box = Sandbox(lean=True)

@@ -31,6 +31,7 @@ from docpilot.understanding.asked import (
     asks_several,
     missing_kinds,
     one_part,
+    part_query,
     question_parts,
     states_rank,
 )
@@ -506,7 +507,7 @@ def _retrieved(
 ) -> Answer:
     """The model's answer from the passages retrieval finds for ``question``; with ``part`` (one of the
     questions ``question`` joins), the answer to that part alone."""
-    evidence = retrieved_evidence(documents, f"{part} {question}" if part else question, embed)
+    evidence = retrieved_evidence(documents, part_query(question, part), embed)
     tokens = sum(_tokens(e.block) for e in evidence)
     if llm is not None and evidence:
         try:

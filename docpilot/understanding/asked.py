@@ -40,6 +40,7 @@ __all__ = [
     "asks_several",
     "missing_kinds",
     "one_part",
+    "part_query",
     "restates",
     "question_parts",
     "KINDS",
@@ -144,6 +145,11 @@ def one_part(question: str, part: str | None) -> str:
     if not part:
         return question
     return f'{part.strip(" ,;?")}? (This is one part of the question "{question.strip()}": answer this part only.)'
+
+
+def part_query(question: str, part: str | None) -> str:
+    """What retrieval looks for to answer ``part`` of ``question``: the part's words first, then the whole's."""
+    return f"{part} {question}" if part else question
 
 
 def missing_kinds(question: str, answer: str) -> list[str]:

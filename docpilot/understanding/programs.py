@@ -38,7 +38,7 @@ from docpilot.errors import LLMError, ProgramFailed, ProgramRefused, Stopped
 from docpilot.llm.jobs import Job, JobFailed, JobProblem, run_job
 from docpilot.llm.prompting import render
 from docpilot.llm.untrusted import DATA_RULE, data_block
-from docpilot.understanding.asked import asked_kind, asks_several, missing_kinds, one_part
+from docpilot.understanding.asked import asked_kind, asks_several, missing_kinds, one_part, part_query
 from docpilot.understanding.document import Document, Unit
 from docpilot.understanding.frames import (
     Frame,
@@ -265,7 +265,7 @@ def answer_by_program(
     """
     if asks_several(question) and part is None:
         return None  # a program computes one value: "how many …, and which …" is asked part by part
-    frames, notes = data_frames(documents, f"{part} {question}" if part else question, embed)
+    frames, notes = data_frames(documents, part_query(question, part), embed)
     if not frames:
         return None
     checked = part or question  # with a part, its kind is what the answer must be

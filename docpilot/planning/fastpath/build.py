@@ -456,10 +456,11 @@ def _in_merged(intents: list[Intent], files: dict[str, FileInfo]) -> bool:
         if len(intent.files) > 1 or name not in order or "pages" not in intent.args:
             return False
         counts = [files[n].pages if n in files else None for n in order]
-        count = counts[order.index(name)]
-        if count is None or None in counts[: order.index(name)]:
+        at = order.index(name)
+        count, earlier = counts[at], counts[:at]
+        if count is None or None in earlier:
             return False
-        before = sum(c or 0 for c in counts[: order.index(name)])
+        before = sum(c or 0 for c in earlier)
         try:
             pages = [before + index + 1 for index in parse_pages(intent.args["pages"], count)]
         except PdfToolError:
