@@ -170,14 +170,21 @@ def _declared() -> frozenset[str]:
     return frozenset(raw | {stem(w) for w in raw})
 
 
+def own_names(doc: Document) -> str:
+    """What a document calls itself: its file name ("BestBuy_2024Q2" as words), its title and the (short) lines
+    heading its first page."""
+    name = re.sub(r"([a-z])([A-Z])", r"\1 \2", Path(doc.name).stem).replace("_", " ")
+    pages = doc.structure.pages
+    head = [line for line in (pages[0] if pages else "").splitlines() if line.strip()][:2]
+    return " ".join([name, doc.structure.title, *(h for h in head if len(h) <= 80)])
+
+
 def _own_words(doc: Document, tokens: set[str]) -> set[str]:
     """Those of ``tokens`` that are the document's own names: in its file name, its title or the lines that head
     its first page ("Form N-CEN Annual Report / Silver Birch Series Trust") or their initials ("AWS" of "Amazon
     Web Services"), or on most of its pages (at least two, and two fifths of them)."""
-    name = re.sub(r"([a-z])([A-Z])", r"\1 \2", Path(doc.name).stem).replace("_", " ")
     pages = doc.structure.pages
-    head = [line for line in (pages[0] if pages else "").splitlines() if line.strip()][:2]
-    named = [word for word, _ in _tokens(" ".join([name, doc.structure.title, *(h for h in head if len(h) <= 80)]))]
+    named = [word for word, _ in _tokens(own_names(doc))]
     initials = {"".join(w[0] for w in named[i:j]) for i in range(len(named)) for j in range(i + 2, i + 6)}
     own = tokens & ({stem(w) for w in named} | initials)
     if len(pages) < 2 or not tokens - own:

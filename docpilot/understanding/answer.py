@@ -109,7 +109,7 @@ def answer_question(
         result = _rule(documents, question, _computed(documents, question, feedback))
     if result is None and llm is not None and asks_several(question):  # "who is it, and what's the email?"
         result = _by_parts(documents, question, llm, embed)
-    if result is None and llm is not None:  # a question over table values: a program the model writes
+    if result is None:  # a question over table values: a program composed by code, else one the model writes
         result = _program(documents, question, llm, embed, feedback)
     if result is None:
         result = _retrieved(documents, question, llm, embed, on_draft)

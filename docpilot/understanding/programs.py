@@ -38,6 +38,7 @@ from docpilot.errors import LLMError, ProgramFailed, ProgramRefused, Stopped
 from docpilot.llm.jobs import Job, JobFailed, JobProblem, run_job
 from docpilot.llm.prompting import render
 from docpilot.llm.untrusted import DATA_RULE, data_block
+from docpilot.understanding.accounting import own_names
 from docpilot.understanding.asked import asked_kind, asks_several, missing_kinds, one_part, part_query
 from docpilot.understanding.document import Document, Unit
 from docpilot.understanding.frames import (
@@ -47,6 +48,7 @@ from docpilot.understanding.frames import (
     RawTable,
     answer_with_program,
     candidate_frames,
+    compose_program,
     frame_of,
     name_frames,
     schema_text,
@@ -260,6 +262,9 @@ def answer_by_program(
     """The question answered by a program over the tables retrieval points at; None when it is not a question
     over table values, or the model says the tables do not hold it (the passages are read next).
 
+    The program is composed by code when every word of the question is read against one frame's schema
+    (:func:`compose_program`; no model call), else written by the model (``llm``; with ``llm=None``, None).
+
     Raises:
         Stopped: the model's time ran out or the person cancelled.
     """
@@ -287,9 +292,12 @@ def answer_by_program(
                 f"The question asks for a share of a whole, which lies between 0 and 100 percent, but the program "
                 f"gave {format_number(float(result.value))}. Divide the part by the whole, then multiply by 100."
             )
-        # (a number computed for "what percentage" is the percentage: the kind is the number's, not its sign's)
+        # (a number computed for "what percentage" is the percentage, and one for "how much more" the amount —
+        # points, when the column holds percents: the kind is the number's, not its sign's)
         lacking = [
-            m for m in missing_kinds(checked, shown(result)) if not (m == "a percentage" and _number(result.value))
+            m
+            for m in missing_kinds(checked, shown(result))
+            if not (m in ("a percentage", "an amount") and _number(result.value))
         ]
         if lacking:
             raise JobProblem(
@@ -304,6 +312,17 @@ def answer_by_program(
             )
         return result
 
+    names = " ".join(own_names(d) for d in documents)
+    composed = None if feedback else compose_program(asked, frames, names)
+    if composed is not None:  # every word read against a table's own schema: the program without a model
+        try:
+            result = check(composed)
+        except JobProblem:
+            result = None
+        if result is not None:
+            return _computed(result, notes, share)
+    if llm is None:
+        return None
     try:
         done = run_job(llm, program_job(), user, check)
     except Stopped:
@@ -315,15 +334,20 @@ def answer_by_program(
         return Computed(f"{COULD_NOT}: {reason}", [], [f"The last program tried: {tried.strip()}"], found=False)
     except LLMError:
         return None  # the model failed: the passages may still answer
-    result = done.value
-    if result is None:
-        return None
+    return None if done.value is None else replace(_computed(done.value, notes, share), retries=done.retries)
+
+
+def _computed(result: ProgramResult, notes: dict[str, str], share: bool) -> Computed:
+    """The answer as the reply shows it; a share of a whole computed as a number is said as a percent
+    ("15.06%", not "15.0584")."""
     left_out = [notes[name] for name in result.frames if name in notes]
+    answer = shown(result)
+    if share and _number(result.value) and "%" not in answer:
+        answer = f"{format_number(round(float(result.value), 2))}%"
     return Computed(
-        shown(result),
+        answer,
         result.citations,
         [result.reading, *left_out, f"The program: {result.program.strip()}"],
-        retries=done.retries,
         program=result.program,
     )
 

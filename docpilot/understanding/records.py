@@ -118,9 +118,10 @@ def label_score(phrase: str, label: str) -> float:
 
 
 def match_label(phrase: str, labels: list[str], minimum: float = 0.5) -> str | None:
-    """The label ``phrase`` names best, if one does well enough."""
+    """The label ``phrase`` names best, if one does well enough (the shorter of two that score the same); None
+    when two of the same length score the same."""
     scored = sorted(((label_score(phrase, lab), -len(lab), lab) for lab in set(labels)), reverse=True)
-    if scored and scored[0][0] >= minimum:
+    if scored and scored[0][0] >= minimum and not (len(scored) > 1 and scored[0][:2] == scored[1][:2]):
         return scored[0][2]
     return None
 

@@ -238,18 +238,18 @@ def _aggregate(q: str) -> str | None:
 
 
 def _label_for(text: str, labels: list[str], minimum: float = 0.5) -> str | None:
-    """The label most of whose words the text has (units aside), if it has at least ``minimum`` of them."""
+    """The label most of whose words the text has (units aside), if it has at least ``minimum`` of them; None
+    when two labels fit equally well ("return" of "1-year return" and "3-year return")."""
     want = set(stems(text))
-    best: tuple[float, int, str] | None = None
+    scored: list[tuple[float, int, str]] = []
     for label in set(labels):
         have = set(stems(label)) - {"usd", "eur", "gbp", "million", "thousand", "billion"}
-        if not have:
-            continue
-        coverage = len(have & want) / len(have)
-        key = (coverage, len(have & want), label)
-        if coverage >= minimum and (best is None or key > best):
-            best = key
-    return best[2] if best else None
+        if have and len(have & want) / len(have) >= minimum:
+            scored.append((len(have & want) / len(have), len(have & want), label))
+    scored.sort(reverse=True)
+    if not scored or (len(scored) > 1 and scored[0][:2] == scored[1][:2]):
+        return None
+    return scored[0][2]
 
 
 def _scope(question: str, file_texts: dict[str, str], named: list[Record]) -> tuple[list[str], str]:

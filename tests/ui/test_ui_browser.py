@@ -353,6 +353,46 @@ def test_browser_answer_with_a_citation_opens_the_page_highlighted(app, shots, g
         browser.close()
 
 
+def test_browser_program_answer_shows_its_reading_and_opens_its_cells_highlighted(app, shots, guard, tmp_path):
+    """Issue K: an answer computed by a program over a table shows its plain-language reading (which table, which
+    rows, which operation) and the program; its source chips are the deciding cells, and one opens the page with
+    the cell highlighted on the render."""
+    from table_pdfs import DrawnTable, draw_pdf
+
+    expect = sync_api.expect
+    running, _ = app
+    rows = [["Region", "Sales 2023", "Units"], ["North", "1,200", "14"], ["South", "300", "3"], ["West", "4,500", "40"]]
+    rows.append(["East", "2,000", "22"])
+    pages: list = ["Sales report 2023. The table follows on the next page."]
+    pages.append([DrawnTable(rows, caption="Table 1: Sales by region (in thousands)")])
+    source = guard(draw_pdf(tmp_path / "sales.pdf", pages))
+    with sync_api.sync_playwright() as p:
+        question = "Which region had the highest sales in 2023?"
+        browser, page, chat = ask_in_browser(p, running.local_url, source, question)
+        expect(chat).to_contain_text("How I worked it out", timeout=WAIT)
+        expect(chat).to_contain_text("Table 1: Sales by region")  # which table
+        expect(chat).to_contain_text("the row with the largest Sales 2023")  # which rows, which operation
+        expect(chat).to_contain_text('idxmax(), "Region"]')  # the program itself
+        expect(chat).to_contain_text("West")
+        chips = page.locator("#sources")
+        expect(chips).to_be_visible()
+        labels = chips.get_by_text(re.compile(r"· sales\.pdf p\. 2"))
+        expect(labels.first).to_be_visible()
+        labels.first.click()
+        view = page.locator("#page-view img")
+        expect(view).to_have_attribute("src", re.compile(r"-v2-hl[0-9a-f]{10}\.png$"), timeout=WAIT)
+        pixels = page.request.get(view.get_attribute("src") or "").body()
+        import io
+
+        from PIL import Image
+
+        image = Image.open(io.BytesIO(pixels)).convert("RGB")
+        yellow = sum(1 for r, g, b in image.get_flattened_data() if r > 200 and g > 200 and b < 120)
+        assert yellow > 100, f"no cell highlighted on the cited page ({yellow} yellow pixels)"
+        page.screenshot(path=str(shots / "program_answer.png"), full_page=True)
+        browser.close()
+
+
 @pytest.mark.llm
 @pytest.mark.slow
 def test_browser_answer_streams_in_then_its_citation_opens_the_page(local_app, shots, guard):

@@ -59,12 +59,13 @@ def ask(documents: list[Document], question: str, llm: ScriptedLLM | None = None
 
 def test_a_sum_of_three_named_rows_is_not_answered_with_one_row(documents: list[Document]) -> None:
     answer = ask(documents, "What is the total budget of Transport, Police and Parks?")
-    assert not answer.found, answer.answer  # not "40.0", the first row's budget
+    # not "40.0", the first row's budget: the three rows added (by a program composed from the words, no model)
+    assert answer.found and answer.answer.startswith("117.9") and answer.llm_calls == 0, answer.answer
 
 
 def test_a_difference_is_not_answered_as_a_lookup(documents: list[Document]) -> None:
     answer = ask(documents, "What is the difference in budget between Police and Libraries?")
-    assert not answer.found, answer.answer  # not "46.2", the Libraries row read alone
+    assert answer.found and answer.answer.startswith("9.5"), answer.answer  # not "46.2", Libraries read alone
 
 
 def test_a_question_with_an_unread_word_goes_to_the_program(documents: list[Document]) -> None:

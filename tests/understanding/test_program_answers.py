@@ -51,6 +51,13 @@ def documents(report: str) -> Iterator[list[Document]]:
     yield open_documents({"sales.pdf": report}, StructureCache(None))
 
 
+@pytest.fixture(autouse=True)
+def model_programs_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The model's program job is what these tests drive: the program composed from the question's words
+    (:func:`docpilot.understanding.frames.compose_program`, tested in test_composed_programs.py) is switched off."""
+    monkeypatch.setattr("docpilot.understanding.programs.compose_program", lambda *args, **kwargs: None)
+
+
 def ask(documents: list[Document], question: str, replies: list[str]) -> tuple[Answer, ScriptedLLM]:
     llm = ScriptedLLM(replies)
     return answer_question(documents, question, llm, embed=None), llm

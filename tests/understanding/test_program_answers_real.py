@@ -33,6 +33,13 @@ def harvest(tmp_path_factory: pytest.TempPathFactory) -> str:
     return draw_pdf(folder / "orchards.pdf", pages)
 
 
+@pytest.fixture(autouse=True)
+def model_programs_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The model's program job is what these tests drive: the program composed from the question's words
+    (:func:`docpilot.understanding.frames.compose_program`, tested in test_composed_programs.py) is switched off."""
+    monkeypatch.setattr("docpilot.understanding.programs.compose_program", lambda *args, **kwargs: None)
+
+
 def ask(question: str, path: str, llm: Any, cache: Path) -> Any:
     answer = ask_files(question, {"orchards.pdf": path}, llm, cache)
     print(f"\n{question} -> {answer.answer!r} {answer.workflow} {answer.llm_calls} calls {answer.seconds:.0f} s")

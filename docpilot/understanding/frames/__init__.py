@@ -6,6 +6,7 @@
 - :mod:`.schema` describes candidate frames for a model's prompt (≤ 500 tokens);
 - :mod:`.checking` holds the allow-list a program must keep to; :mod:`.tracing` finds the cells that decided
   a result; :mod:`.reading` reads a program in plain language;
+- :mod:`.composing` writes the program a question means when every word of it is read against a frame;
 - :mod:`.running` puts it together: ``answer_with_program(program, frames)``.
 
 Nothing here calls a model: the job loop that asks one for a program calls :func:`schema_text` and
@@ -13,6 +14,7 @@ Nothing here calls a model: the job loop that asks one for a program calls :func
 """
 
 from docpilot.understanding.frames.checking import check_frame_program, refuse_unless_allowed
+from docpilot.understanding.frames.composing import compose_program
 from docpilot.understanding.frames.finding import FrameStore, candidate_frames
 from docpilot.understanding.frames.model import CellRef, Frame, RawTable, combine_files, frame_of, name_frames
 from docpilot.understanding.frames.reading import read_program
@@ -31,6 +33,7 @@ __all__ = [
     "candidate_frames",
     "check_frame_program",
     "combine_files",
+    "compose_program",
     "frame_of",
     "name_frames",
     "read_number",

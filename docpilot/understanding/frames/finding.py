@@ -116,9 +116,42 @@ def read_page_tables(doc: Any, page_number: int, file: str) -> list[RawTable]:
         rows = [[None if c is None else (c.text, tuple(c.bbox)) for c in row] for row in cells]
         texts = [[c[0] if c else "" for c in row] for row in rows]
         header_rows = table.header_rows if isinstance(table, TextTable) else _ruled_header_rows(texts)
+        rows = _whole_heading_words(page, rows, header_rows)
         caption = _caption(lines, tuple(table.bbox))
         found.append(RawTable(file, page_number, index, rows, header_rows, caption))  # type: ignore[arg-type]
     return found
+
+
+def _whole_heading_words(page: Any, rows: list[list[Any]], header_rows: int) -> list[list[Any]]:
+    """The heading rows with a word printed across several columns given whole to each of them.
+
+    A heading centred over two columns ("Headcount" over "2022" and "2023") is cut where the columns meet
+    when cells are read by their boxes ("Head" | "count"); the page's own words say where a word runs on."""
+    heads = [row for row in rows[:header_rows]]
+    boxes = [c[1] for row in heads for c in row if c and c[1]]
+    if not boxes:
+        return rows
+    top, bottom = min(b[1] for b in boxes), max(b[3] for b in boxes)
+    for word in page.get_text("words", clip=(min(b[0] for b in boxes), top, max(b[2] for b in boxes), bottom)):
+        x0, y0, x1, y1, text = word[0], word[1], word[2], word[3], str(word[4])
+        for row in heads:
+            crossed = [
+                j
+                for j, cell in enumerate(row)
+                if cell
+                and cell[1]
+                and min(x1, cell[1][2]) - max(x0, cell[1][0]) > 1
+                and cell[1][1] <= y0 + 1
+                and cell[1][3] >= y1 - 1
+            ]
+            if len(crossed) < 2:
+                continue
+            for j in crossed:
+                text_j, box = row[j]
+                lines = text_j.split("\n")
+                fixed = [text if line and line != text and line in text else line for line in lines]
+                row[j] = ("\n".join(fixed), box)
+    return rows
 
 
 def _ruled_header_rows(texts: list[list[str]]) -> int:

@@ -1,0 +1,449 @@
+"""A question over one table composed into a program by code, when every word of it is accounted for.
+
+The fast path before the model's program job (issue K items 2 and 3): the question is read against a frame's
+own schema — its row labels, its columns' names, the values of its text columns, its caption — and a small
+grammar of operations, and the program it means is written out in the same pandas the model writes, then
+checked, run and traced like the model's (:func:`~docpilot.understanding.frames.answer_with_program`).
+
+A question is read into spans: the rows it names, the values of a text column it names ("the Retail
+division"), the columns it names, comparisons with a number ("above 7%"), and words that ask for an operation
+(:data:`_CUES`: "highest", "together", "difference", "average", "how many", "share" …). The operation follows
+from what was named, not from the phrasing: two rows and one column with "together" is their sum; one row and
+two period columns with "change" is the later minus the earlier; a column and "lowest" with no row named is the
+row label at its minimum. Every word must be taken by a span, be one of the frame's own words (its caption,
+heading, the row-label column's name: "which crop", "in the table"), or be a function word; a word left over,
+a column named ambiguously, or an operation word the operation does not use leaves the question to the model
+(``None``). So "the second-highest", "excluding Retail" or "in the previous year" are never answered here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+from docpilot.understanding.frames.model import Frame
+from docpilot.understanding.frames.values import SCALES, read_number
+from docpilot.understanding.textnorm import STOPWORDS, stem
+
+__all__ = ["compose_program"]
+
+_TOKEN = re.compile(r"[^\W_]*[^\W\d_][^\W_]*(?:'s)?|(?<!\w)[-\u2212]?[$€£]?\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s?%)?")
+_NUMBER_WORDS = {
+    w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())
+}
+_ORDINALS = {w: str(i) for i, w in enumerate("zeroth first second third fourth".split()) if i} | {
+    "1st": "1",
+    "2nd": "2",
+    "3rd": "3",
+    "4th": "4",
+}
+
+
+def _family(words: str) -> frozenset[str]:
+    return frozenset(stem(w) for w in words.split())
+
+
+# Words that ask for an operation, by family. A family present in the question must be used by the operation
+# read, else the question is left to the model.
+_CUES = {
+    "max": _family("highest largest biggest greatest most maximum top"),
+    "min": _family("lowest smallest least fewest minimum bottom"),
+    "sum": _family("total sum together combined aggregate altogether add added"),
+    "diff": _family("difference change changed apart differ gap move moved compared versus vs"),
+    "more": _family("more higher greater larger bigger exceed exceeded exceeds exceeding"),
+    "less": _family("less lower smaller fewer"),
+    "share": _family("share percentage percent fraction portion proportion contribution %"),
+    "mean": _family("average mean typical"),
+    "rank": _family("rank ranked ranking first last"),
+}
+_BEFORE_NUMBER = {"more": _family("above over"), "less": _family("below under")}  # else prepositions
+_WHOLE = _family("total all overall combined every whole entire share contribution portion fraction proportion")
+# Words of asking and of talking about a table, which name nothing in it.
+_FILLER = _family(
+    "what which who name list show give compute calculate need looking look find tell say says shown value values "
+    "figure figures reported table listed one ones among if you take taken only put come comes came account "
+    "far other others is it that have had having their there shows showing every overall whole entire 1 "
+    "above over below under euro euros dollar dollars usd eur gbp pound pounds across between out count number "
+    "numbers amount figure level line lines item items row rows entry entries"
+)
+_RATES = _family("rate rates percentage")  # what a percent column is called besides its name ("occupancy rate")
+_MORE_THAN_ALL = re.compile(r"\bthan (?:every|all|any) other\b", re.I)
+_ORDER = re.compile(r"\b(highest|largest|biggest|greatest|most|lowest|smallest|least)\b[\s,]+to\b", re.I)
+
+
+@dataclass
+class _Token:
+    text: str
+    key: str
+    number: float | None = None
+    scale: str = ""
+    taken: str = ""  # what took it: "row", "group", "column", "cue:<family>", "context", "filler", "stop"
+
+
+@dataclass
+class _Read:
+    rows: list[str] = field(default_factory=list)  # row labels named, in order
+    groups: list[tuple[str, str]] = field(default_factory=list)  # (text column, value) named
+    columns: list[str] = field(default_factory=list)  # numeric columns named, in the order first said
+    positions: dict[str, list[int]] = field(default_factory=dict)  # column → the token positions naming it
+    conditions: list[tuple[int, str, float]] = field(default_factory=list)  # (position, ">" | "<", number)
+    cues: dict[str, list[int]] = field(default_factory=dict)  # family → positions
+
+
+def compose_program(question: str, frames: list[Frame], names: str = "") -> str | None:
+    """The program ``question`` asks for over one of ``frames`` (named ``t1`` …), when exactly one frame reads it
+    with every word accounted for; None otherwise. ``names``: what the documents call themselves (a company's
+    name in "Best Buy's gross profit"), words the question may use beside the frame's own."""
+    programs = {p for frame in frames if frame.label and (p := _compose(question, frame, names))}
+    return programs.pop() if len(programs) == 1 else None
+
+
+def _compose(question: str, frame: Frame, names: str) -> str | None:
+    labels = frame.row_labels()
+    if len(set(labels)) != len(labels):
+        return None  # the same label twice (several files' rows): which one is meant is not ours to guess
+    tokens = _tokens(question)
+    read = _Read()
+    _take_values(tokens, read, frame)
+    _take_conditions(tokens, read, frame)
+    _take_columns(tokens, read, frame)
+    if not read.columns:
+        return None
+    _take_counting(tokens, read)
+    _take_cues(tokens, read)
+    _take_context(tokens, frame, names)
+    if any(not t.taken for t in tokens):
+        return None  # a word no span took: the question says something this reading does not
+    return _program(read, frame, question)
+
+
+# --- reading the question ----------------------------------------------------------------------------
+def _tokens(text: str) -> list[_Token]:
+    found: list[_Token] = []
+    for match in _TOKEN.finditer(text.replace("\u2019", "'")):
+        raw = match.group(0)
+        number = read_number(raw) if raw.lstrip("-\u2212")[:1].isdigit() or raw[0] in "$€£" else None
+        found.append(_Token(raw, _key(raw), number.value if number else None))
+    for i, token in enumerate(found):
+        before = found[i - 1] if i else None
+        if before is None:
+            continue
+        if token.key == _key("quarter") and before.text.lower() in _ORDINALS:  # "fourth quarter" is Q4
+            before.key, token.key, token.taken = "q" + _ORDINALS[before.text.lower()], "", "stop"
+        elif before.number is not None and token.text.lower().rstrip("s") in SCALES:  # "4 million"
+            before.scale, token.taken = token.text.lower().rstrip("s"), "context"
+        elif before.number is not None and token.text.lower() in ("percent", "pct"):  # "20 percent"
+            token.taken = "context"
+    return found
+
+
+def _key(word: str) -> str:
+    lower = word.lower()
+    if lower in _NUMBER_WORDS:
+        return _NUMBER_WORDS[lower]
+    if re.fullmatch(r"\d[\d,]*(?:\.\d+)?", lower):
+        return lower.replace(",", "")
+    return stem(lower)
+
+
+def _keys(text: str) -> list[str]:
+    return [t.key for t in _tokens(text)]
+
+
+def _find(tokens: list[_Token], keys: list[str]) -> list[int]:
+    """The start of each untaken run of ``tokens`` whose keys are ``keys``."""
+    n = len(keys)
+    return [
+        i
+        for i in range(len(tokens) - n + 1)
+        if all(not tokens[i + j].taken and tokens[i + j].key == keys[j] for j in range(n))
+    ]
+
+
+def _take_values(tokens: list[_Token], read: _Read, frame: Frame) -> None:
+    """Rows named by their labels, and values of the other text columns, longest first."""
+    named: list[tuple[list[str], str, str]] = [(_keys(label), "row", label) for label in frame.row_labels()]
+    for column in frame.columns:
+        if column != frame.label and frame.kinds.get(column, "text") == "text":
+            for value in dict.fromkeys(str(v) for v in frame.data[column].tolist() if str(v).strip()):
+                named.append((_keys(value), column, value))
+    named.sort(key=lambda item: -len(item[0]))
+    found: list[tuple[int, str, str]] = []
+    for keys, where, value in named:
+        if not keys or all(k in _STOP_KEYS for k in keys):
+            continue  # a label "All" or "Other" is not named by "all the campaigns", "every other"
+        for start in _find(tokens, keys):
+            for j in range(len(keys)):
+                tokens[start + j].taken = "row" if where == "row" else "group"
+            found.append((start, where, value))
+    for _start, where, value in sorted(found):
+        if where == "row":
+            read.rows.append(value)
+        else:
+            read.groups.append((where, value))
+            for start in _find(tokens, _keys(where)):  # "whose asset class is Fixed income": the column's name
+                for j in range(len(_keys(where))):
+                    tokens[start + j].taken = "group"
+
+
+def _column_keys(name: str) -> set[str]:
+    """A column name's words as keys; an abbreviation ("Conv.", "temp.") as its stem with a trailing "."."""
+    plain = re.sub(r"\([^)]*\)", " ", name)  # "(GWh)", "(%)": units, not names
+    found = set()
+    for match in _TOKEN.finditer(plain):
+        key = _key(match.group(0))
+        if key and key not in _STOP_KEYS:
+            short = plain[match.end() : match.end() + 1] == "." and len(match.group(0)) >= 3
+            found.add(match.group(0).lower() + "." if short else key)
+    return found
+
+
+def _said_as(key: str, said: dict[str, list[int]], tokens: list[_Token]) -> list[int]:
+    """Where the question says a column's word: the same key, or a word an abbreviation ("conv.") begins."""
+    if not key.endswith("."):
+        return said.get(key, [])
+    return [i for k, places in said.items() for i in places if tokens[i].text.lower().startswith(key[:-1])]
+
+
+def _take_columns(tokens: list[_Token], read: _Read, frame: Frame) -> None:
+    """The numeric columns named: each whose every word is said (less one named by words that name another
+    column too: "conversion rate" is "Conv. rate", not "Conversions"); else the one column most of whose words
+    are said, and at least half."""
+    said: dict[str, list[int]] = {}
+    for i, token in enumerate(tokens):
+        if not token.taken and token.key:
+            said.setdefault(token.key, []).append(i)
+    numeric = [c for c in frame.columns if c != frame.label and frame.kinds.get(c, "text") != "text"]
+    places: dict[str, dict[str, list[int]]] = {
+        c: {k: _said_as(k, said, tokens) for k in _column_keys(c)} for c in numeric
+    }
+    covered = {c: {i for found in p.values() for i in found} for c, p in places.items()}
+    full = [c for c, p in places.items() if p and all(p.values())]
+    window = {c: _window(places[c]) for c in full}
+    full = [c for c in full if not any(covered[c] <= window[d] and len(window[d]) > len(window[c]) for d in full)]
+    if not full:
+        scored = sorted(
+            ((n, n / len(p), c) for c, p in places.items() if p for n in [sum(bool(v) for v in p.values())]),
+            reverse=True,
+        )
+        if not scored or scored[0][1] < 0.5 or (len(scored) > 1 and scored[1][:2] == scored[0][:2]):
+            return
+        full = [scored[0][2]]
+    for column in full:
+        own = covered[column] - {i for d in full if d != column for i in window.get(d, set())}
+        read.positions[column] = sorted(own or window.get(column, covered[column]))
+        for i in read.positions[column]:
+            tokens[i].taken = "column"
+    read.columns = sorted(full, key=lambda c: read.positions[c][0])
+    for column in full:  # "occupancy rate", "percentage change" for a column of percents
+        if frame.kinds.get(column) == "percent":
+            for i in read.positions[column]:
+                for j in (i - 1, i + 1):
+                    if 0 <= j < len(tokens) and not tokens[j].taken and tokens[j].key in _RATES:
+                        tokens[j].taken = "context"
+
+
+def _window(places: dict[str, list[int]]) -> set[int]:
+    """One place for each of a column's words, as close together as they can be ("pupils per teacher" where
+    "pupils" is also said earlier, alone)."""
+    choices = [sorted(v) for v in places.values() if v]
+    if not choices:
+        return set()
+    best: set[int] = set()
+    for anchor in choices[0]:
+        picked = {anchor} | {min(c, key=lambda i: abs(i - anchor)) for c in choices[1:]}
+        if not best or max(picked) - min(picked) < max(best) - min(best):
+            best = picked
+    return best
+
+
+def _take_conditions(tokens: list[_Token], read: _Read, frame: Frame) -> None:
+    """Comparisons with a number: "above 7%", "greater than 1,200", "exceed 50", "under 4 million"."""
+    comparing = _CUES["more"] | _CUES["less"] | _BEFORE_NUMBER["more"] | _BEFORE_NUMBER["less"]
+    for i, token in enumerate(tokens):
+        if token.number is None or token.taken or i == 0:
+            continue
+        j = i - 2 if i >= 2 and tokens[i - 1].key == "than" else i - 1
+        if tokens[j].taken or tokens[j].key not in comparing:
+            continue
+        more = tokens[j].key in _CUES["more"] | _BEFORE_NUMBER["more"]
+        value = token.number
+        if token.scale:  # "4 million" against a table printed in thousands
+            value = value * SCALES[token.scale] / SCALES.get(frame.scale, 1.0)
+        read.conditions.append((j, ">" if more else "<", value))
+        for k in range(j, i + 1):
+            tokens[k].taken = "condition"
+
+
+def _take_counting(tokens: list[_Token], read: _Read) -> None:
+    """ "How many offices …", "the number of funds …", "the count of …" — of rows, not a column ("how many
+    loans did Old Town make" names the column Loans)."""
+    for i in range(len(tokens) - 2):
+        pair = (tokens[i].key, tokens[i + 1].key)
+        if pair in _COUNTED and tokens[i + 2].taken != "column":
+            read.cues.setdefault("count", []).append(i)
+            tokens[i].taken = tokens[i + 1].taken = "cue:count"
+
+
+def _take_cues(tokens: list[_Token], read: _Read) -> None:
+    for i, token in enumerate(tokens):
+        if token.taken:
+            continue
+        if token.key == _key("number") and i + 1 < len(tokens) and tokens[i + 1].key == "1":  # "number one"
+            read.cues.setdefault("rank", []).append(i)
+            token.taken = tokens[i + 1].taken = "cue:rank"
+            continue
+        for family, words in _CUES.items():
+            if token.key in words:
+                read.cues.setdefault(family, []).append(i)
+                token.taken = f"cue:{family}"
+                break
+
+
+def _take_context(tokens: list[_Token], frame: Frame, names: str) -> None:
+    """The frame's own words (caption, heading, column names with their units), the initials of a name it
+    abbreviates ("full-time equivalent" for "FTE"), and function words."""
+    text = " ".join([frame.caption, frame.heading, frame.label or "", *frame.columns])
+    own = set(_keys(text)) | {k for k in _keys(names) if not k[:1].isdigit()}
+    for token in tokens:
+        if token.taken:
+            continue
+        if token.key in _STOP_KEYS or token.key in _FILLER:
+            token.taken = "stop"
+        elif token.key in own and (token.number is None or token.text in frame.caption):
+            token.taken = "context"
+    shorts = {w.lower() for w in re.findall(r"\b[A-Z]{2,5}\b", text)}
+    for size in (4, 3, 2):
+        for i in range(len(tokens) - size + 1):
+            run = tokens[i : i + size]
+            if (
+                all(not t.taken and t.text[:1].isalpha() for t in run)
+                and "".join(t.text[0] for t in run).lower() in shorts
+            ):
+                for t in run:
+                    t.taken = "context"
+
+
+_COUNTED = {(_key("how"), _key("many")), (_key("number"), "of"), (_key("count"), "of")}
+_STOP_KEYS = frozenset(stem(w) for w in STOPWORDS) | STOPWORDS | {"s", "i'm", "im", "'s", "their", "whose", "i"}
+
+
+# --- the program --------------------------------------------------------------------------------------
+def _program(read: _Read, frame: Frame, question: str) -> str | None:  # noqa: C901 - one branch per operation
+    t, label = frame.name, _q(frame.label or "")
+    cues = set(read.cues)
+    if len(read.conditions) > 1 or len(read.groups) > 1 or (read.groups and read.rows):
+        return None
+    where = _mask(t, read)
+    if where is None:
+        return None
+    if read.conditions:  # rows kept by a comparison: listed, counted or averaged
+        compared = _nearest(read, read.conditions[0][0])
+        target = [c for c in read.columns if c != compared] or read.columns
+        if len(target) != 1 or read.rows:
+            return None
+        column = _q(target[0])
+        if cues == {"mean"}:
+            return f"{t}.loc[{where}, {column}].mean()"
+        if cues == {"count"} and len(read.columns) == 1:
+            return f"len({t}[{where}])"
+        if not cues and len(read.columns) == 1 and re.search(r"\b(which|who|list|show|name|what)\b", question, re.I):
+            return f"{t}.loc[{where}, {label}].tolist()"
+        return None
+    rows = [_q(r) for r in read.rows]
+    if len(read.columns) == 2 and len(rows) == 1 and "diff" in cues and cues <= {"diff", "more", "less"}:
+        first, later = (_q(c) for c in read.columns)  # "from 2022 to 2023": the later less the earlier
+        return f"{_cell(t, label, rows[0], later)} - {_cell(t, label, rows[0], first)}"
+    if len(read.columns) >= 2 and len(rows) == 1 and cues in ({"sum"}, {"mean"}):  # "2022 and 2023 added together"
+        cells = [_cell(t, label, rows[0], _q(c)) for c in read.columns]
+        return f"({' + '.join(cells)}){'' if cues == {'sum'} else f' / {len(cells)}'}"
+    if len(read.columns) != 1:
+        return None
+    column = _q(read.columns[0])
+    if len(rows) >= 2:
+        chosen = f"{t}.loc[{t}[{label}].isin([{', '.join(rows)}]), {column}]"
+        if cues == {"sum"}:
+            return f"{chosen}.sum()"
+        if cues == {"mean"}:
+            return f"{chosen}.mean()"
+        if len(rows) == 2 and "diff" in cues and cues <= {"diff", "more", "less"}:
+            return f"{_cell(t, label, rows[0], column)} - {_cell(t, label, rows[1], column)}"
+        return None
+    if len(rows) == 1:
+        if not cues:
+            return _cell(t, label, rows[0], column)
+        whole = any(t.key in _WHOLE for t in _tokens(question))
+        amounts = frame.kinds.get(read.columns[0]) != "percent" and bool((frame.data[read.columns[0]] >= 0).all())
+        if "share" in cues and cues <= {"share", "sum"} and whole and amounts:
+            return f"part = {_cell(t, label, rows[0], column)}\npart / {t}[{column}].sum() * 100"
+        return None
+    direction = _extreme(cues, question)
+    if direction:
+        method = "idxmax" if direction == "max" else "idxmin"
+        if where == "True":
+            return f"{t}.loc[{t}[{column}].{method}(), {label}]"
+        return f"rows = {t}[{where}]\nrows.loc[rows[{column}].{method}(), {label}]"
+    if cues == {"mean"}:
+        return f"{t}[{column}].mean()" if where == "True" else f"{t}.loc[{where}, {column}].mean()"
+    if where != "True" and cues in ({"sum"}, {"count"}):
+        return f"{t}.loc[{where}, {column}].sum()" if cues == {"sum"} else f"len({t}[{where}])"
+    return None
+
+
+def _extreme(cues: set[str], question: str) -> str | None:
+    """ "max" or "min" for a question after the row at an extreme of the column; None when it is not one."""
+    if not cues or cues - {"max", "min", "rank", "more", "less"}:
+        return None
+    top = re.search(r"\b(?:first|top|number one)\b", question, re.I)
+    bottom = re.search(r"\b(?:last|bottom)\b", question, re.I)
+    if cues & {"more", "less"}:  # "lower than every other department's"
+        if len(cues) != 1 or not _MORE_THAN_ALL.search(question):
+            return None
+        return "max" if "more" in cues else "min"
+    if cues >= {"max", "min"}:  # "ranked by X, highest to lowest": the first of the order, or its last
+        order = _ORDER.search(question)
+        if not order or "rank" not in cues or bool(top) == bool(bottom):
+            return None
+        first = "max" if _key(order.group(1)) in _CUES["max"] else "min"
+        return first if top else ("min" if first == "max" else "max")
+    if cues == {"rank"}:  # ranked with no direction said: the top is the highest
+        return "max" if top and not bottom else "min" if bottom and not top else None
+    return "max" if "max" in cues else "min"
+
+
+def _mask(t: str, read: _Read) -> str | None:
+    """The rows the question keeps, as a mask over ``t`` ("True": all of them)."""
+    parts: list[str] = []
+    for column, value in read.groups:
+        parts.append(f"({t}[{_q(column)}] == {_q(value)})")
+    for position, sign, number in read.conditions:
+        compared = _nearest(read, position)
+        if compared is None:
+            return None
+        parts.append(f"({t}[{_q(compared)}] {sign} {_literal(number)})")
+    if not parts:
+        return "True"
+    return parts[0][1:-1] if len(parts) == 1 else " & ".join(parts)
+
+
+def _nearest(read: _Read, position: int) -> str | None:
+    """The column a comparison at ``position`` is about: the one named closest to it (one only)."""
+    if not read.columns:
+        return None
+    distance = {c: min(abs(p - position) for p in read.positions[c]) for c in read.columns}
+    best = min(distance.values())
+    closest = [c for c, d in distance.items() if d == best]
+    return closest[0] if len(closest) == 1 else None
+
+
+def _cell(t: str, label: str, row: str, column: str) -> str:
+    return f"{t}.loc[{t}[{_q(label)}] == {row}, {_q(column)}].iloc[0]"
+
+
+def _q(text: str) -> str:
+    return text if text.startswith('"') else json.dumps(text, ensure_ascii=False)
+
+
+def _literal(number: float) -> str:
+    return str(int(number)) if number == int(number) else repr(number)
