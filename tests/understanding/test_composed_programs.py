@@ -142,4 +142,5 @@ def test_a_heading_printed_across_two_columns_is_read_whole_for_each(tmp_path: P
     with pymupdf.open(docs["office_headcount"].path) as pdf:
         raws = read_page_tables(pdf, docs["office_headcount"].page, "office_headcount.pdf")
     frame = frame_of(raws[0])
-    assert frame is not None and {"Headcount 2022", "Headcount 2023"} <= set(frame.columns), frame.columns
+    assert frame is not None
+    assert {"Headcount 2022", "Headcount 2023"} <= set(frame.columns), frame.columns
