@@ -55,8 +55,9 @@ _CUES = {
     "less": _family("less lower smaller fewer"),
     "share": _family("share percentage percent fraction portion proportion contribution %"),
     "mean": _family("average mean typical"),
-    "rank": _family("rank ranked ranking first last"),
+    "rank": _family("rank ranked ranking order ordered sort sorted"),
 }
+_POSITIONS = _family("first last")
 _BEFORE_NUMBER = {"more": _family("above over"), "less": _family("below under")}  # else prepositions
 _WHOLE = _family("total all overall combined every whole entire share contribution portion fraction proportion")
 # Words of asking and of talking about a table, which name nothing in it.
@@ -287,12 +288,17 @@ def _take_counting(tokens: list[_Token], read: _Read) -> None:
 
 
 def _take_cues(tokens: list[_Token], read: _Read) -> None:
+    ranked = any(t.key in _CUES["rank"] for t in tokens)
     for i, token in enumerate(tokens):
         if token.taken:
             continue
         if token.key == _key("number") and i + 1 < len(tokens) and tokens[i + 1].key == "1":  # "number one"
             read.cues.setdefault("rank", []).append(i)
             token.taken = tokens[i + 1].taken = "cue:rank"
+            continue
+        if token.key in _POSITIONS and ranked:  # "first" or "last" of an order said, not "last year"
+            read.cues.setdefault("rank", []).append(i)
+            token.taken = "cue:rank"
             continue
         for family, words in _CUES.items():
             if token.key in words:
