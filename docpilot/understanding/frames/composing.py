@@ -444,11 +444,13 @@ def _nearest(read: _Read, position: int) -> str | None:
 
 
 def _cell(t: str, label: str, row: str, column: str) -> str:
-    return f"{t}.loc[{t}[{_q(label)}] == {row}, {_q(column)}].iloc[0]"
+    """The value at a row and a column (``label``, ``row`` and ``column`` written as literals, :func:`_q`)."""
+    return f"{t}.loc[{t}[{label}] == {row}, {column}].iloc[0]"
 
 
 def _q(text: str) -> str:
-    return text if text.startswith('"') else json.dumps(text, ensure_ascii=False)
+    """A column name or a cell's text as a string literal of the program."""
+    return json.dumps(text, ensure_ascii=False)
 
 
 def _literal(number: float) -> str:
