@@ -80,7 +80,10 @@ PROSE_UNITS = 3  # retrieval's best units whose sentences may say the answer in 
 CANNOT = "NOT IN TABLES"
 COULD_NOT = "I could not compute this from the tables"
 _TOTAL = re.compile(r"^\s*(?:grand\s+|sub-?)?totals?\b", re.I)
-_WHOLE = re.compile(r"\b(?:total|all|whole|overall|combined|share|proportion|fraction)\b", re.I)  # "of the total"
+# a part of a whole: "of the total", "what percentage of 2023 revenue" (0-100 %, unlike a growth rate)
+_WHOLE = re.compile(
+    r"\b(?:total|all|whole|overall|combined|share|proportion|fraction)\b|\b(?:percent(?:age)?|portion)\s+of\b", re.I
+)
 _FIGURE = re.compile(r"\(?-?\$?\d[\d,.]*%?\)?")
 _FENCE = re.compile(r"```(?:python|py)?\s*\n?(.*?)(?:```|$)", re.S)
 
@@ -372,7 +375,8 @@ def _not_cited(result: ProgramResult, frames: list[Frame]) -> list[str]:
         quotes |= {norm(c.text) for f in frames if f.name in result.frames for row in f.cells for c in row if c}
     texts = [t for t in _texts(result.value) if t.strip()]
     missing = [t for t in texts if norm(t) not in quotes]
-    return missing + unsupported_numbers(shown(result), [], _numbers(result.value))
+    # a number inside a text the program picked ("2022", a year labelling a row) is that cell's, not computed
+    return missing + unsupported_numbers(shown(result), [c["quote"] for c in result.citations], _numbers(result.value))
 
 
 def _texts(value: Any) -> list[str]:

@@ -124,6 +124,32 @@ def test_the_operation_follows_from_what_is_named() -> None:
     assert compose_program("Which office had the lowest headcount in 2023?", other) is None
 
 
+def test_a_number_with_a_scale_is_put_in_the_columns_printed_scale_or_not_compared() -> None:
+    """ "45 million USD" against "Revenue (USD million)" is 45; against a column whose scale is printed nowhere it
+    is no comparison at all (0 of the years "exceeded 45,000,000" was a confident wrong answer)."""
+    rows = [["Year", "Revenue (USD million)"], ["2021", "47.9"], ["2022", "55.3"], ["2023", "44.0"]]
+    program = compose_program("In how many years did revenue exceed 45 million USD?", [_frame(rows)])
+    assert program == 'len(t1[t1["Revenue (USD million)"] > 45])'
+    unscaled = [["Year", "Revenue"], ["2021", "47.9"], ["2022", "55.3"], ["2023", "44.0"]]
+    assert compose_program("In how many years did revenue exceed 45 million USD?", [_frame(unscaled)]) is None
+    thousands = _frame(unscaled, "Revenue by year (in thousands)")
+    assert compose_program("Which years had revenue above 0.05 million?", [thousands]) == (
+        't1.loc[t1["Revenue"] > 50, "Year"].tolist()'
+    )
+
+
+def test_years_down_the_first_column_name_the_rows() -> None:
+    frame = _frame([["Year", "Revenue", "Employees"], ["2019", "41.2", "310"], ["2020", "38.7", "295"]])
+    assert frame.label == "Year" and frame.kinds["Year"] == "text"
+    assert compose_program("In which year did revenue peak?", [frame]) == 't1.loc[t1["Revenue"].idxmax(), "Year"]'
+
+
+def test_a_column_of_shares_is_named_by_what_percentage_of() -> None:
+    frame = _frame([["Cost item", "Share of revenue"], ["Modules", "33%"], ["Labour", "25%"], ["Inverters", "14%"]])
+    both = compose_program("Together, what percentage of revenue went to modules and labour?", [frame])
+    assert both == 't1.loc[t1["Cost item"].isin(["Modules", "Labour"]), "Share of revenue"].sum()'
+
+
 def test_a_heading_printed_across_two_columns_is_read_whole_for_each(tmp_path: Path) -> None:
     """ "Headcount" centred over "2022" and "2023" is cut where the columns meet when cells are read by their
     boxes ("Head" | "count"); the frame's columns are "Headcount 2022" and "Headcount 2023"."""

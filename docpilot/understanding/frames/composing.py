@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from docpilot.understanding.frames.model import Frame
-from docpilot.understanding.frames.values import SCALES, read_number
+from docpilot.understanding.frames.values import SCALES, read_number, read_scale
 from docpilot.understanding.textnorm import STOPWORDS, stem
 
 __all__ = ["compose_program"]
@@ -47,7 +47,7 @@ def _family(words: str) -> frozenset[str]:
 # Words that ask for an operation, by family. A family present in the question must be used by the operation
 # read, else the question is left to the model.
 _CUES = {
-    "max": _family("highest largest biggest greatest most maximum top"),
+    "max": _family("highest largest biggest greatest most maximum top peak peaked"),
     "min": _family("lowest smallest least fewest minimum bottom"),
     "sum": _family("total sum together combined aggregate altogether add added"),
     "diff": _family("difference change changed apart differ gap move moved compared versus vs"),
@@ -64,7 +64,7 @@ _WHOLE = _family("total all overall combined every whole entire share contributi
 _FILLER = _family(
     "what which who name list show give compute calculate need looking look find tell say says shown value values "
     "figure figures reported table listed one ones among if you take taken only put come comes came account "
-    "far other others is it that have had having their there shows showing every overall whole entire 1 "
+    "far other others is it that have had having their there shows showing every overall whole entire 1 go goes went "
     "above over below under euro euros dollar dollars usd eur gbp pound pounds across between out count number "
     "numbers amount figure level line lines item items row rows entry entries"
 )
@@ -88,7 +88,7 @@ class _Read:
     groups: list[tuple[str, str]] = field(default_factory=list)  # (text column, value) named
     columns: list[str] = field(default_factory=list)  # numeric columns named, in the order first said
     positions: dict[str, list[int]] = field(default_factory=dict)  # column → the token positions naming it
-    conditions: list[tuple[int, str, float]] = field(default_factory=list)  # (position, ">" | "<", number)
+    conditions: list[tuple[int, str, float, str]] = field(default_factory=list)  # (position, ">"|"<", number, scale)
     cues: dict[str, list[int]] = field(default_factory=dict)  # family → positions
 
 
@@ -107,7 +107,7 @@ def _compose(question: str, frame: Frame, names: str) -> str | None:
     tokens = _tokens(question)
     read = _Read()
     _take_values(tokens, read, frame)
-    _take_conditions(tokens, read, frame)
+    _take_conditions(tokens, read)
     _take_columns(tokens, read, frame)
     if not read.columns:
         return None
@@ -237,6 +237,10 @@ def _take_columns(tokens: list[_Token], read: _Read, frame: Frame) -> None:
         for i in read.positions[column]:
             tokens[i].taken = "column"
     read.columns = sorted(full, key=lambda c: read.positions[c][0])
+    if all(frame.kinds.get(c) == "percent" for c in full):  # "what percentage of revenue" names a share column
+        for token in tokens:
+            if not token.taken and token.key in _CUES["share"]:
+                token.taken = "context"
     for column in full:  # "occupancy rate", "percentage change" for a column of percents
         if frame.kinds.get(column) == "percent":
             for i in read.positions[column]:
@@ -259,7 +263,7 @@ def _window(places: dict[str, list[int]]) -> set[int]:
     return best
 
 
-def _take_conditions(tokens: list[_Token], read: _Read, frame: Frame) -> None:
+def _take_conditions(tokens: list[_Token], read: _Read) -> None:
     """Comparisons with a number: "above 7%", "greater than 1,200", "exceed 50", "under 4 million"."""
     comparing = _CUES["more"] | _CUES["less"] | _BEFORE_NUMBER["more"] | _BEFORE_NUMBER["less"]
     for i, token in enumerate(tokens):
@@ -269,10 +273,7 @@ def _take_conditions(tokens: list[_Token], read: _Read, frame: Frame) -> None:
         if tokens[j].taken or tokens[j].key not in comparing:
             continue
         more = tokens[j].key in _CUES["more"] | _BEFORE_NUMBER["more"]
-        value = token.number
-        if token.scale:  # "4 million" against a table printed in thousands
-            value = value * SCALES[token.scale] / SCALES.get(frame.scale, 1.0)
-        read.conditions.append((j, ">" if more else "<", value))
+        read.conditions.append((j, ">" if more else "<", token.number, token.scale))
         for k in range(j, i + 1):
             tokens[k].taken = "condition"
 
@@ -341,7 +342,7 @@ def _program(read: _Read, frame: Frame, question: str) -> str | None:  # noqa: C
     cues = set(read.cues)
     if len(read.conditions) > 1 or len(read.groups) > 1 or (read.groups and read.rows):
         return None
-    where = _mask(t, read)
+    where = _mask(t, read, frame)
     if where is None:
         return None
     if read.conditions:  # rows kept by a comparison: listed, counted or averaged
@@ -418,15 +419,22 @@ def _extreme(cues: set[str], question: str) -> str | None:
     return "max" if "max" in cues else "min"
 
 
-def _mask(t: str, read: _Read) -> str | None:
-    """The rows the question keeps, as a mask over ``t`` ("True": all of them)."""
+def _mask(t: str, read: _Read, frame: Frame) -> str | None:
+    """The rows the question keeps, as a mask over ``t`` ("True": all of them). A number said with a scale ("45
+    million") is put in the compared column's printed scale ("Revenue (USD million)": 45; a caption's "in
+    thousands": 45,000); when that scale is not printed, the comparison is not made."""
     parts: list[str] = []
     for column, value in read.groups:
         parts.append(f"({t}[{_q(column)}] == {_q(value)})")
-    for position, sign, number in read.conditions:
+    for position, sign, number, scale in read.conditions:
         compared = _nearest(read, position)
         if compared is None:
             return None
+        if scale:
+            printed = read_scale(compared) or frame.scale
+            if not printed:
+                return None
+            number = number * SCALES[scale] / SCALES[printed]
         parts.append(f"({t}[{_q(compared)}] {sign} {_literal(number)})")
     if not parts:
         return "True"

@@ -34,6 +34,7 @@ FILE_COLUMN = "file"
 LABEL_COLUMN = "label"
 _NUMERIC_SHARE = 0.6  # a column is numeric when this share of its filled cells are numbers
 _NOTE = re.compile(r"^\(.*\)$")
+_YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 @dataclass(frozen=True)
@@ -146,7 +147,8 @@ def frame_of(raw: RawTable) -> Frame | None:
     names, heading, notes, titles = _headings(head, len(keep_cols))
     numbers = [[read_number(t) if t else None for t in row] for row in body]
     numeric = [_is_numeric([r[j] for r in body], [n[j] for n in numbers]) for j in range(len(keep_cols))]
-    label = 0 if not numeric[0] or (not names[0] and any(numeric[1:])) else None
+    years = _years([row[0] for row in body])  # "2019 … 2023" down the first column name the rows, not amounts
+    label = 0 if not numeric[0] or years or (not names[0] and any(numeric[1:])) else None
     if label == 0:
         numeric[0] = False
         names[0] = names[0] or LABEL_COLUMN
@@ -180,6 +182,12 @@ def frame_of(raw: RawTable) -> Frame | None:
         pages=(raw.page,),
         key=f"{raw.file}:{raw.page}:{raw.index}",
     )
+
+
+def _years(texts: list[str]) -> bool:
+    """Whether ``texts`` are two or more different years, each printed alone ("2019", "2020" …)."""
+    filled = [t for t in texts if t]
+    return len(filled) >= 2 and len(set(filled)) == len(filled) and all(_YEAR.fullmatch(t) for t in filled)
 
 
 def _number_or_nan(number: Any) -> float:
