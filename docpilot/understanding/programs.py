@@ -277,9 +277,7 @@ def answer_by_program(
     if not frames:
         return None
     checked = part or question  # with a part, its kind is what the answer must be
-    schema = schema_text(frames, question=question)
     asked = one_part(question, part)
-    user = render("program_user.j2", schema=data_block(schema), question=asked, feedback=feedback or "")
     share = asked_kind(checked) == "percent" and bool(_WHOLE.search(checked))
 
     def check(reply: str) -> ProgramResult | None:
@@ -326,6 +324,8 @@ def answer_by_program(
             return _computed(result, notes, share)
     if llm is None:
         return None
+    schema = schema_text(frames, question=question)
+    user = render("program_user.j2", schema=data_block(schema), question=asked, feedback=feedback or "")
     try:
         done = run_job(llm, program_job(), user, check)
     except Stopped:

@@ -90,6 +90,7 @@ class _Read:
     positions: dict[str, list[int]] = field(default_factory=dict)  # column → the token positions naming it
     conditions: list[tuple[int, str, float, str]] = field(default_factory=list)  # (position, ">"|"<", number, scale)
     cues: dict[str, list[int]] = field(default_factory=dict)  # family → positions
+    whole: bool = False  # a word of a whole is said ("total", "all", "every"): a share may be asked
 
 
 def compose_program(question: str, frames: list[Frame], names: str = "") -> str | None:
@@ -183,8 +184,9 @@ def _take_values(tokens: list[_Token], read: _Read, frame: Frame) -> None:
             read.rows.append(value)
         else:
             read.groups.append((where, value))
-            for start in _find(tokens, _keys(where)):  # "whose asset class is Fixed income": the column's name
-                for j in range(len(_keys(where))):
+            column_keys = _keys(where)
+            for start in _find(tokens, column_keys):  # "whose asset class is Fixed income": the column's name
+                for j in range(len(column_keys)):
                     tokens[start + j].taken = "group"
 
 
@@ -290,6 +292,7 @@ def _take_counting(tokens: list[_Token], read: _Read) -> None:
 
 def _take_cues(tokens: list[_Token], read: _Read) -> None:
     ranked = any(t.key in _CUES["rank"] for t in tokens)
+    read.whole = any(t.key in _WHOLE for t in tokens)
     for i, token in enumerate(tokens):
         if token.taken:
             continue
@@ -380,9 +383,8 @@ def _program(read: _Read, frame: Frame, question: str) -> str | None:  # noqa: C
     if len(rows) == 1:
         if not cues:
             return _cell(t, label, rows[0], column)
-        whole = any(t.key in _WHOLE for t in _tokens(question))
         amounts = frame.kinds.get(read.columns[0]) != "percent" and bool((frame.data[read.columns[0]] >= 0).all())
-        if "share" in cues and cues <= {"share", "sum"} and whole and amounts:
+        if "share" in cues and cues <= {"share", "sum"} and read.whole and amounts:
             return f"part = {_cell(t, label, rows[0], column)}\npart / {t}[{column}].sum() * 100"
         return None
     direction = _extreme(cues, question)

@@ -16,13 +16,12 @@ from typing import Any
 
 from docpilot.understanding.cache import StructureCache, file_key
 from docpilot.understanding.frames.model import Frame, RawTable, combine_files, frame_of, name_frames
-from docpilot.understanding.frames.values import read_number
+from docpilot.understanding.frames.values import is_year, read_number
 
 __all__ = ["FrameStore", "candidate_frames", "read_page_tables", "MAX_PAGES"]
 
 MAX_PAGES = 12  # pages one call reads tables from
 _PART = "frames1-{page}"  # the cache part: change the number when RawTable's reading changes
-_YEAR = re.compile(r"(?:19|20)\d\d")
 _RUNNING = re.compile(r"^\s*table of contents\s*$", re.I)  # a running link at the top of a report's pages
 # "Table 3:", "Exhibit 1", "Table A-2", "Table IV" (not "Table of Contents")
 _CAPTION = re.compile(r"^\s*(?:table|exhibit|schedule)\s+(?:[A-Z]?\d[\w.\-]*|[IVXLC]+\b|[A-Z]\b)", re.I)
@@ -127,7 +126,7 @@ def _whole_heading_words(page: Any, rows: list[list[Any]], header_rows: int) -> 
 
     A heading centred over two columns ("Headcount" over "2022" and "2023") is cut where the columns meet
     when cells are read by their boxes ("Head" | "count"); the page's own words say where a word runs on."""
-    heads = [row for row in rows[:header_rows]]
+    heads = rows[:header_rows]  # the rows themselves: their cells are mended in place
     boxes = [c[1] for row in heads for c in row if c and c[1]]
     if not boxes:
         return rows
@@ -172,7 +171,7 @@ def _ruled_header_rows(texts: list[list[str]]) -> int:
 
 
 def _is_figure(text: str) -> bool:
-    return read_number(text) is not None and not _YEAR.fullmatch(text.strip())
+    return read_number(text) is not None and not is_year(text)
 
 
 def _caption(lines: list[tuple[float, float, str]], bbox: tuple[float, ...]) -> str:

@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from docpilot.understanding.frames.values import read_number, read_scale
+from docpilot.understanding.frames.values import is_year, read_number, read_scale
 
 __all__ = ["Box", "CellRef", "RawTable", "Frame", "frame_of", "combine_files", "name_frames", "FILE_COLUMN"]
 
@@ -34,7 +34,6 @@ FILE_COLUMN = "file"
 LABEL_COLUMN = "label"
 _NUMERIC_SHARE = 0.6  # a column is numeric when this share of its filled cells are numbers
 _NOTE = re.compile(r"^\(.*\)$")
-_YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 @dataclass(frozen=True)
@@ -187,7 +186,7 @@ def frame_of(raw: RawTable) -> Frame | None:
 def _years(texts: list[str]) -> bool:
     """Whether ``texts`` are two or more different years, each printed alone ("2019", "2020" …)."""
     filled = [t for t in texts if t]
-    return len(filled) >= 2 and len(set(filled)) == len(filled) and all(_YEAR.fullmatch(t) for t in filled)
+    return len(filled) >= 2 and len(set(filled)) == len(filled) and all(is_year(t) for t in filled)
 
 
 def _number_or_nan(number: Any) -> float:

@@ -12,7 +12,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-__all__ = ["Number", "read_number", "read_scale", "SCALES"]
+__all__ = ["Number", "read_number", "read_scale", "is_year", "SCALES"]
 
 SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 
@@ -27,6 +27,7 @@ _SCALE_NOTE = re.compile(
 )
 _SCALE_UNIT = re.compile(rf"(?:{_CURRENCY})\s*(thousand|million|billion|mn|bn)s?\b", re.I)
 _SHORT = {"mn": "million", "bn": "billion"}
+_YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 @dataclass(frozen=True)
@@ -118,3 +119,8 @@ def read_scale(text: str) -> str:
             word = found.group(1).lower()
             return _SHORT.get(word, word)
     return ""
+
+
+def is_year(text: str) -> bool:
+    """Whether ``text`` is a year printed alone ("2023"): a heading or a row's name, not an amount."""
+    return _YEAR.fullmatch(text.strip()) is not None
