@@ -107,7 +107,7 @@ def answer_question(
         result = _rule(documents, question, _cell_value(documents, question, llm))
     if result is None:
         result = _rule(documents, question, _computed(documents, question, feedback))
-    if result is None and llm is not None and asks_several(question):  # "who is it, and what's the email?"
+    if result is None and asks_several(question):  # "who is it, and what's the email?"
         result = _by_parts(documents, question, llm, embed)
     if result is None:  # a question over table values: a program composed by code, else one the model writes
         result = _program(documents, question, llm, embed, feedback)
@@ -445,14 +445,17 @@ def _combined(documents: list[Document], parts: Parts, llm: Any, embed: EmbedFn 
 
 
 # --- 2d. several questions in one -------------------------------------------------------------------
-def _by_parts(documents: list[Document], question: str, llm: Any, embed: EmbedFn | None) -> Answer:
+def _by_parts(documents: list[Document], question: str, llm: Any, embed: EmbedFn | None) -> Answer | None:
     """Each of the questions ``question`` joins answered on its own — by a program over the tables, else from
     the passages — with the whole question as its context (one value cannot answer two questions, and a model
     asked both at once often answers one), then the answers joined; a part the documents do not answer makes
-    the whole unanswered, with what was found shown."""
+    the whole unanswered, with what was found shown. With no model, only when a composed program answers every
+    part (None otherwise)."""
     answers = []
     for part in question_parts(question):  # a value of the tables computed by a program, else from the passages
         computed = _program(documents, question, llm, embed, None, part)
+        if (computed is None or not computed.found) and llm is None:
+            return None
         if computed is None or not computed.found:
             computed = _retrieved(documents, question, llm, embed, part=part)
         answers.append((part, computed))

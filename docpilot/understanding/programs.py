@@ -27,6 +27,7 @@ are the cells that decided it; its workflow is the program's reading, the rows l
 
 from __future__ import annotations
 
+import ast
 import functools
 import json
 import re
@@ -51,6 +52,7 @@ from docpilot.understanding.frames import (
     compose_program,
     frame_of,
     name_frames,
+    named_in,
     schema_text,
 )
 from docpilot.understanding.frames.checking import BUILTINS, METHODS
@@ -304,6 +306,9 @@ def answer_by_program(
             raise JobProblem(
                 f"The question asks for {' and '.join(lacking)}, but the program's answer is {shown(result)!r}."
             )
+        other = _reads_other(checked, result, frames)
+        if other:
+            raise JobProblem(other)
         missing = _not_cited(result, frames)
         if missing:
             listed = ", ".join(repr(m) for m in missing[:3])
@@ -314,7 +319,7 @@ def answer_by_program(
         return result
 
     names = " ".join(own_names(d) for d in documents)
-    composed = None if feedback else compose_program(asked, frames, names)
+    composed = None if feedback else compose_program(checked, frames, names)  # a part is read alone
     if composed is not None:  # every word read against a table's own schema: the program without a model
         try:
             result = check(composed)
@@ -365,6 +370,33 @@ def program_of(reply: str) -> str | None:
     if CANNOT.lower() in text.lower():
         return None
     return text
+
+
+def _reads_other(question: str, result: ProgramResult, frames: list[Frame]) -> str:
+    """What the program reads in place of a row or a column the question names by all its words ("Corporate
+    Bond's 1-year return" answered from the 3-year column); "" when it reads them, or names none of the kind."""
+    said = _literals(result.program)
+    for frame in frames:
+        if frame.name not in result.frames:
+            continue
+        rows, columns = named_in(question, frame)
+        for named, kind, among in ((columns, "column", frame.columns), (rows, "row", frame.row_labels())):
+            read = [x for x in among if x in said]
+            if named and read and not set(named) & set(read):
+                return (
+                    f"The question names the {kind} {' / '.join(repr(n) for n in named)} of {frame.name}, but the "
+                    f"program reads {', '.join(repr(r) for r in read[:3])}. Read the {kind} the question names."
+                )
+    return ""
+
+
+def _literals(program: str) -> set[str]:
+    """The strings written in ``program`` (column names and row labels it reads)."""
+    try:
+        tree = ast.parse(program)
+    except SyntaxError:
+        return set()
+    return {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
 
 
 def _not_cited(result: ProgramResult, frames: list[Frame]) -> list[str]:

@@ -103,6 +103,12 @@ def test_a_word_the_table_does_not_account_for_leaves_the_question_unanswered(
     assert not answer.found, answer.answer
 
 
+def test_each_part_of_a_two_part_question_is_composed_on_its_own_words(documents: list[Document]) -> None:
+    answer = ask(documents, "Which fund had the highest 1-year return, and what is Real Estate's three-year return?")
+    assert answer.found and answer.llm_calls == 0, answer.answer
+    assert "US Growth" in answer.answer and "1.4%" in answer.answer, answer.answer
+
+
 def _frame(rows: list[list[str]], caption: str = "") -> Frame:
     cells: list[list[tuple[str, None] | None]] = [[(c, None) for c in row] for row in rows]
     frame = frame_of(RawTable("f.pdf", 1, 1, cells, 1, caption))  # type: ignore[arg-type]

@@ -220,3 +220,17 @@ def test_a_figure_said_in_a_sentence_is_left_to_the_passages(tmp_path: Path) -> 
     # the table's own row, asked about, is a question over table values (the job would be asked)
     frames, _ = data_frames(documents, "What share of revenue did labour take?", None)
     assert [f.row_labels() for f in frames] == [["Modules", "Labour", "Other"]]
+
+
+def test_a_program_reading_another_column_or_row_than_the_question_names_goes_back(documents: list[Document]) -> None:
+    other_column = 't1.loc[t1["Region"] == "East", "Units"].iloc[0]'
+    other_row = 't1.loc[t1["Region"] == "West", "Sales 2023"].iloc[0]'
+    right = 't1.loc[t1["Region"] == "East", "Sales 2023"].iloc[0]'
+    llm = ScriptedLLM([other_column, right])
+    computed = answer_by_program(documents, "What were East's sales in 2023?", llm, None)
+    assert computed is not None and computed.retries == 1 and computed.answer.startswith("2,000")
+    assert "names the column 'Sales 2023'" in llm.calls[1].messages[-1]["content"]
+    llm = ScriptedLLM([other_row, other_row])
+    computed = answer_by_program(documents, "What were East's sales in 2023?", llm, None)
+    assert computed is not None and not computed.found  # never "4,500": West's figure given for East
+    assert "names the row 'East'" in llm.calls[1].messages[-1]["content"]

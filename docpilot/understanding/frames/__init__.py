@@ -14,7 +14,7 @@ Nothing here calls a model: the job loop that asks one for a program calls :func
 """
 
 from docpilot.understanding.frames.checking import check_frame_program, refuse_unless_allowed
-from docpilot.understanding.frames.composing import compose_program
+from docpilot.understanding.frames.composing import compose_program, named_in
 from docpilot.understanding.frames.finding import FrameStore, candidate_frames
 from docpilot.understanding.frames.model import CellRef, Frame, RawTable, combine_files, frame_of, name_frames
 from docpilot.understanding.frames.reading import read_program
@@ -34,6 +34,7 @@ __all__ = [
     "check_frame_program",
     "combine_files",
     "compose_program",
+    "named_in",
     "frame_of",
     "name_frames",
     "read_number",

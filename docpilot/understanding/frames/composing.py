@@ -26,7 +26,7 @@ from docpilot.understanding.frames.model import Frame
 from docpilot.understanding.frames.values import SCALES, read_number, read_scale
 from docpilot.understanding.textnorm import STOPWORDS, stem
 
-__all__ = ["compose_program"]
+__all__ = ["compose_program", "named_in"]
 
 _TOKEN = re.compile(r"[^\W_]*[^\W\d_][^\W_]*(?:'s)?|(?<!\w)[-\u2212]?[$€£]?\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s?%)?")
 _NUMBER_WORDS = {
@@ -91,6 +91,7 @@ class _Read:
     conditions: list[tuple[int, str, float, str]] = field(default_factory=list)  # (position, ">"|"<", number, scale)
     cues: dict[str, list[int]] = field(default_factory=dict)  # family → positions
     whole: bool = False  # a word of a whole is said ("total", "all", "every"): a share may be asked
+    exact: bool = False  # the columns are named by all their words (not the best of partial matches)
 
 
 def compose_program(question: str, frames: list[Frame], names: str = "") -> str | None:
@@ -118,6 +119,19 @@ def _compose(question: str, frame: Frame, names: str) -> str | None:
     if any(not t.taken for t in tokens):
         return None  # a word no span took: the question says something this reading does not
     return _program(read, frame, question)
+
+
+def named_in(question: str, frame: Frame) -> tuple[list[str], list[str]]:
+    """The row labels ``question`` names in ``frame``, and the numeric columns it names by all their words —
+    what a program over the frame must read (a program that reads another column answers another question)."""
+    if len(set(frame.row_labels())) != len(frame.row_labels()):
+        return [], []
+    tokens = _tokens(question)
+    read = _Read()
+    _take_values(tokens, read, frame)
+    _take_conditions(tokens, read)
+    _take_columns(tokens, read, frame)
+    return read.rows, read.columns if read.exact else []
 
 
 # --- reading the question ----------------------------------------------------------------------------
@@ -233,6 +247,8 @@ def _take_columns(tokens: list[_Token], read: _Read, frame: Frame) -> None:
         if not scored or scored[0][1] < 0.5 or (len(scored) > 1 and scored[1][:2] == scored[0][:2]):
             return
         full = [scored[0][2]]
+    else:
+        read.exact = True
     for column in full:
         own = covered[column] - {i for d in full if d != column for i in window.get(d, set())}
         read.positions[column] = sorted(own or window.get(column, covered[column]))
