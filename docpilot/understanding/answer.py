@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from docpilot.errors import LLMError, Stopped
-from docpilot.understanding.accounting import Reading, unread
+from docpilot.understanding.accounting import Reading, own_names, unread
 from docpilot.understanding.asked import (
     answer_fits,
     asks_rank,
@@ -653,6 +653,17 @@ def _compose(
                     }
                 )
                 continue
+        unsaid = _names_unsaid(part or question, support, documents)
+        if unsaid:  # "what share of net sales came from Flexibles?" answered from a sentence about shares bought
+            messages.append({"role": "assistant", "content": reply.text})
+            messages.append(
+                {
+                    "role": "user",
+                    "content": f"The passages you cite do not mention {', '.join(unsaid)}, which the question is "
+                    "about. Answer from a passage about it, or reply NOT FOUND.",
+                }
+            )
+            continue
         if asks_rank(part or question) and not any(states_rank(text, e.block) for e in support + evidence):
             # which of many ranks first is a comparison code makes over the table; a model reading rows and
             # picking one is too often wrong: only a sentence that says it is taken
@@ -677,6 +688,27 @@ def _compose(
         if citations:
             return Answer(text, citations, llm_calls=calls)
     return None
+
+
+_NAMED = re.compile(r"(?<=[\w,;:)] )[A-Z][\w&.-]*[\w&](?:'s)?")  # a capitalised word after the question's first
+
+
+def _names_unsaid(question: str, support: list[_Evidence], documents: list[Document]) -> list[str]:
+    """The names the question is about ("Flexibles", "Toyota") that the documents write but the cited passages do
+    not: an answer from those passages is about something else. The documents' own names are left out."""
+    own = set(stems(" ".join(own_names(d) for d in documents)))
+    cited = set(stems(" ".join(e.block for e in support)))
+    unsaid: list[str] = []
+    written = ""
+    for match in _NAMED.finditer(question):
+        word = re.sub(r"'s$", "", match.group(0))
+        key = stems(word)
+        if not key or key[0] in own or key[0] in cited or len(key[0]) < 3:
+            continue
+        written = written or "\n".join(p for d in documents for p in d.structure.pages).lower()
+        if re.search(rf"\b{re.escape(word.lower())}\b", written):
+            unsaid.append(word)
+    return unsaid
 
 
 def _grounded(answer: str, support: list[_Evidence]) -> bool:

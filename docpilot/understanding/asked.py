@@ -13,7 +13,8 @@ The kinds, read from the question's words the way Duckling reads a value's type:
 - ``name``: "which …", "who …", "whose …", "name the …" (a thing, not a figure, and not a table's total row:
   "Total" is not one of the farms a "which farm" asks about).
 
-A question the reader cannot place is of no kind, and any answer fits it.
+A question the reader cannot place is of no kind, and any answer fits it — except that a "where" question is
+answered with words (a place), never with a date or a bare figure alone.
 
 Two more checks on what an answer must hold:
 
@@ -76,6 +77,8 @@ _DATE_PART = (
 _ONLY_A_DATE = re.compile(rf"^\W*{_DATE_PART}(?:[\s,.]+{_DATE_PART})*[\s.]*$", re.I)
 _A_PERCENT = re.compile(r"%|\bper\s?cent\b|\bpercentage\b", re.I)
 _LETTERS = re.compile(r"[^\W\d_]{2,}")
+_WHERE = re.compile(r"^\W*(?:and\s+)?where\b", re.I)
+_ONLY_FIGURES = re.compile(r"[\d\s,.%$€£()-]+")
 _TOTAL_ROW = re.compile(r"^\W*(?:grand\s+|sub-?)?totals?\b", re.I)
 # a number that names a part, not a figure: "Table 2", "Note 14", "page 3"
 _REFERENCE = re.compile(
@@ -165,7 +168,7 @@ def missing_kinds(question: str, answer: str) -> list[str]:
             if not (_A_DATE.search(answer) or _A_TIME.search(answer)):
                 missing.append("a date or a time")
         elif not _fits(part, answer, question):
-            missing.append(_DESCRIBED[str(asked_kind(part))])
+            missing.append("a place" if _WHERE.match(part) else _DESCRIBED[str(asked_kind(part))])
     if restates(question, answer):  # "Who acquired Amcor's business?" — "Amcor"
         missing.append("something the question does not already say")
     if len(parts) > len([s for s in _SEGMENTS.split(answer) if s.strip()]):
@@ -217,12 +220,14 @@ def restates(question: str, answer: str) -> bool:
 
 def _fits(question: str, answer: str, whole: str) -> bool:
     kind = asked_kind(question)
+    text = answer.strip()
+    only_date = bool(_ONLY_A_DATE.match(text) and _A_DATE.search(text))
+    if _WHERE.match(question):  # a place: words, not a date or a bare figure ("14 March 1988" for a birthplace)
+        return bool(_LETTERS.search(_ONLY_FIGURES.sub("", text))) and not only_date
     if kind is None:
         return True
-    text = answer.strip()
     plain = _REFERENCE.sub(" ", text)  # "five years": a number written as a word is one too
     has_number = bool(numbers_in(plain)) or any(w in WORD_NUMBERS for w in re.findall(r"[a-z]+", plain.lower()))
-    only_date = bool(_ONLY_A_DATE.match(text) and _A_DATE.search(text))
     if kind == "percent":
         return bool(_A_PERCENT.search(text))
     if kind == "date":

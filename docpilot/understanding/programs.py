@@ -282,7 +282,7 @@ def answer_by_program(
     asked = one_part(question, part)
     share = asked_kind(checked) == "percent" and bool(_WHOLE.search(checked))
 
-    def check(reply: str) -> ProgramResult | None:
+    def check(reply: str, written_by_model: bool = True) -> ProgramResult | None:
         program = program_of(reply)
         if program is None:
             return None
@@ -306,7 +306,9 @@ def answer_by_program(
             raise JobProblem(
                 f"The question asks for {' and '.join(lacking)}, but the program's answer is {shown(result)!r}."
             )
-        other = _reads_other(checked, result, frames)
+        other = _reads_other(checked, result, frames) or _wrong_type(checked, result)
+        if written_by_model:  # a composed program reads only what the question names
+            other = other or _unnamed(checked, result, frames)
         if other:
             raise JobProblem(other)
         missing = _not_cited(result, frames)
@@ -322,7 +324,7 @@ def answer_by_program(
     composed = None if feedback else compose_program(checked, frames, names)  # a part is read alone
     if composed is not None:  # every word read against a table's own schema: the program without a model
         try:
-            result = check(composed)
+            result = check(composed, written_by_model=False)
         except JobProblem:
             result = None
         if result is not None:
@@ -388,6 +390,44 @@ def _reads_other(question: str, result: ProgramResult, frames: list[Frame]) -> s
                     f"program reads {', '.join(repr(r) for r in read[:3])}. Read the {kind} the question names."
                 )
     return ""
+
+
+def _wrong_type(question: str, result: ProgramResult) -> str:
+    """A text (a row's label) computed for a question that asks for a figure ("what was the most stores opened
+    in a quarter?" answered "4th Quarter"), or a figure for one that asks which thing; "" when it fits."""
+    kind = asked_kind(question)
+    texts, numbers = bool(_texts(result.value)), bool(_numbers(result.value))
+    if kind in ("amount", "count", "percent") and texts and not numbers:
+        return f"The question asks for {'a count' if kind == 'count' else 'a figure'}, but the program gives a text."
+    if kind == "name" and numbers and not texts:
+        return "The question asks which one, but the program gives a figure: select the row's label."
+    return ""
+
+
+def _unnamed(question: str, result: ProgramResult, frames: list[Frame]) -> str:
+    """A column of figures the program reads that shares no word with the question ("how many employees"
+    answered from "Total gross square feet"); "" when every column it reads is named, at least in part."""
+    said = _literals(result.program)
+    asked = {w for w in stems(question) if len(w) > 2}
+    for frame in frames:
+        if frame.name not in result.frames:
+            continue
+        figures = [c for c in frame.columns if c != frame.label and frame.kinds.get(c, "text") != "text"]
+        for column in figures if len(figures) > 1 else []:  # one column of figures: no other to have read
+            if column not in said:
+                continue
+            words = {w for w in stems(column) if len(w) > 2 and not w.isdigit()}
+            if words and not any(_alike(w, a) for w in words for a in asked):
+                return (
+                    f"The program reads the column {column!r}, which the question does not name. Read the column "
+                    f"the question asks about, or reply {CANNOT} when no table holds it."
+                )
+    return ""
+
+
+def _alike(word: str, other: str) -> bool:
+    """The same word, or two forms of one ("employ" / "employees", "profit" / "profitability")."""
+    return word == other or (min(len(word), len(other)) >= 4 and word[:4] == other[:4])
 
 
 def _literals(program: str) -> set[str]:

@@ -63,6 +63,10 @@ CONTACTS_AND_PARTS = [  # shapes of blind batch q1's confident wrong answers (af
     ("Which AWS service cost the most?", "Amazon S3", []),
     ("Which is larger, revenue or profit?", "Revenue", []),  # a choice: the answer is one of the question's words
     ("What is the report's title?", "The Report", []),
+    # a "where" question asks for a place: a date of birth is no birthplace (q3, after its measurement)
+    ("Where was the visa applicant born?", "14 March 1988", ["a place"]),
+    ("Where was the visa applicant born?", "Lyon, France", []),
+    ("Where is the head office?", "12 Main Street, Springfield", []),
 ]
 
 
@@ -73,7 +77,11 @@ def test_a_contact_asked_is_one_and_every_part_asked_is_answered(question: str, 
     assert asks_several(question) is (" and " in question)
 
 
-def test_each_part_of_a_question_is_asked_alone_and_the_answers_joined(segments: list) -> None:
+def test_each_part_of_a_question_is_asked_alone_and_the_answers_joined(
+    segments: list, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the scripted model drives the loop: the program composed from a part's words is switched off
+    monkeypatch.setattr("docpilot.understanding.programs.compose_program", lambda *args, **kwargs: None)
     # each part goes to the program job first (the model says the tables do not hold it), then to the passages
     replies = [
         "NOT IN TABLES",
@@ -101,7 +109,11 @@ def test_a_part_over_table_values_is_computed_by_a_program(segments: list) -> No
     assert any(c.get("quote") == "24.2%" for c in out.citations), out.citations  # the deciding cell
 
 
-def test_a_part_left_unanswered_leaves_the_whole_unanswered_with_what_was_found(segments: list) -> None:
+def test_a_part_left_unanswered_leaves_the_whole_unanswered_with_what_was_found(
+    segments: list, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the scripted model drives the loop: the program composed from a part's words is switched off
+    monkeypatch.setattr("docpilot.understanding.programs.compose_program", lambda *args, **kwargs: None)
     replies = ["NOT IN TABLES", '{"answer": "980", "evidence": [1]}', "NOT IN TABLES"]
     llm = ScriptedLLM(replies + ['{"answer": "NOT FOUND", "evidence": []}', '{"choice": 0}'])
     out = answer_question(segments, "What is Cloud's revenue, and who runs it?", llm, None)
@@ -165,6 +177,27 @@ def test_a_model_answer_naming_someone_the_passages_do_not_is_not_given(make_pdf
     right = '{"answer": "David Chen, Managing Partner", "evidence": [1]}'
     answer = answer_question(documents, "Who represents the Consultant?", ScriptedLLM([right]), embed=None)
     assert answer.found and answer.answer == "David Chen, Managing Partner"
+
+
+def test_a_model_answer_from_a_passage_about_something_else_than_the_name_asked_is_not_given(make_pdf) -> None:
+    """ "What share of net sales came from Flexibles?" answered "3%" from a sentence about shares bought back (q3,
+    after its measurement): the cited passage must mention the names the question is about."""
+    path = make_pdf(
+        [
+            "Share repurchases. The company repurchased 41 million shares, about 3% of the shares outstanding.",
+            "Segment review. The Flexibles segment had net sales of $11.2 billion, 76% of the group's net sales.",
+        ]
+    )
+    documents = open_documents({"fixture.pdf": path}, StructureCache(None))
+    other = '{"answer": "3%", "evidence": []}'
+    llm = ScriptedLLM([other, other, '{"choice": 0}', other, other])
+    question = "What share of net sales came from the Flexibles segment?"
+    answer = answer_question(documents, question, llm, embed=None)
+    assert not answer.found and "3%" not in answer.answer, answer.answer
+    assert "do not mention Flexibles" in llm.calls[1].messages[-1]["content"]
+    right = '{"answer": "76%", "evidence": []}'
+    answer = answer_question(documents, question, ScriptedLLM([right]))
+    assert answer.found and answer.answer == "76%"
 
 
 def test_which_ranks_first_is_not_taken_from_a_model_reading_table_rows(segments: list) -> None:

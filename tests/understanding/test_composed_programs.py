@@ -150,6 +150,18 @@ def test_years_down_the_first_column_name_the_rows() -> None:
     assert compose_program("In which year did revenue peak?", [frame]) == 't1.loc[t1["Revenue"].idxmax(), "Year"]'
 
 
+def test_a_change_between_two_years_is_the_later_less_the_earlier_and_a_fall_the_other_way() -> None:
+    frame = _frame([["Year", "Unemployment rate"], ["1995", "15.4"], ["2000", "9.8"], ["2005", "8.4"]])
+    cell = 't1.loc[t1["Year"] == "{}", "Unemployment rate"].iloc[0]'
+    fall = compose_program(
+        "By how many percentage points did the unemployment rate fall between 1995 and 2005?", [frame]
+    )
+    assert fall == f"{cell.format('1995')} - {cell.format('2005')}"
+    change = compose_program("How much did the unemployment rate change between 2005 and 1995?", [frame])
+    assert change == f"{cell.format('2005')} - {cell.format('1995')}"  # years, not the order said
+    assert compose_program("How many years had an unemployment rate above 9%?", [frame]) is not None  # a count
+
+
 def test_a_column_of_shares_is_named_by_what_percentage_of() -> None:
     frame = _frame([["Cost item", "Share of revenue"], ["Modules", "33%"], ["Labour", "25%"], ["Inverters", "14%"]])
     both = compose_program("Together, what percentage of revenue went to modules and labour?", [frame])
@@ -176,3 +188,66 @@ def test_a_heading_printed_across_two_columns_is_read_whole_for_each(tmp_path: P
     frame = frame_of(raws[0])
     assert frame is not None
     assert {"Headcount 2022", "Headcount 2023"} <= set(frame.columns), frame.columns
+
+
+def _grouped_headings_pdf(path: Path) -> str:
+    """A ruled table whose heading cells span the columns they head ("Pre-Pawn" over "Handgun | Long Gun"), as
+    the NICS report prints them, with a row of notes at its foot."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    xs = [60, 160, 220, 280, 340, 400, 460, 520]
+    top, height = 120, 30
+    states = [["Maine", "120", "80", "3", "1", "9", "4"], ["Texas", "900", "700", "5", "9", "40", "2"]]
+    states += [["Utah", "300", "350", "8", "2", "12", "7"]]
+    rows = 1 + len(states) + 1
+    bottom = top + rows * height
+    page.insert_text((60, top - 12), "Firearm checks, November", fontsize=10, fontname="helv")
+    for r in range(rows + 1):
+        page.draw_line((xs[0], top + r * height), (xs[-1], top + r * height), width=0.6)
+    for j, x in enumerate(xs):  # inside a group's heading cell no rule is drawn between its columns
+        head_top = top if j in (0, 1, 3, 5, 7) else top + height
+        page.draw_line((x, head_top), (x, bottom - height if 0 < j < 7 else bottom), width=0.6)
+    page.insert_text((64, top + 20), "State", fontsize=8, fontname="hebo")
+    for start, group in ((1, "Retail"), (3, "Pre-Pawn"), (5, "Redemption")):
+        mid = (xs[start] + xs[start + 2]) / 2
+        page.insert_text(
+            (mid - pymupdf.get_text_length(group, "hebo", 8) / 2, top + 11), group, fontsize=8, fontname="hebo"
+        )
+        for k, sub in enumerate(("Handgun", "Long Gun")):
+            x = xs[start + k] + 4
+            page.insert_text((x, top + 24), sub, fontsize=8, fontname="hebo")
+    for i, row in enumerate(states, 1):
+        page.insert_text((64, top + i * height + 18), row[0], fontsize=9, fontname="helv")
+        for j, text in enumerate(row[1:], 1):
+            page.insert_text(
+                (xs[j + 1] - 4 - pymupdf.get_text_length(text, "helv", 9), top + i * height + 18),
+                text,
+                fontsize=9,
+                fontname="helv",
+            )
+    page.insert_text((64, bottom - 12), "NOTES: checks are not sales.", fontsize=8, fontname="helv")
+    doc.save(path)
+    doc.close()
+    return str(path)
+
+
+def test_heading_cells_spanning_columns_are_split_into_the_columns_under_them(tmp_path: Path) -> None:
+    import pymupdf
+
+    from docpilot.understanding.frames.finding import read_page_tables
+
+    path = _grouped_headings_pdf(tmp_path / "checks.pdf")
+    with pymupdf.open(path) as pdf:
+        raws = read_page_tables(pdf, 1, "checks.pdf")
+    frame = frame_of(raws[0])
+    assert frame is not None
+    expected = ["Retail Handgun", "Retail Long Gun", "Pre-Pawn Handgun", "Pre-Pawn Long Gun", "Redemption Handgun"]
+    assert set(expected) <= set(frame.columns), frame.columns
+    assert frame.row_labels() == ["Maine", "Texas", "Utah"]  # the notes under the table are no row
+    documents = open_documents({"checks.pdf": path}, StructureCache(None))
+    answer = ask(documents, "Which state had the most Redemption Handgun checks?")
+    assert answer.found and answer.answer.startswith("Texas"), answer.answer
+    quotes = [c["quote"] for c in answer.citations]
+    assert all(any(text in quote for quote in quotes) for text in ("Texas", "40")), quotes

@@ -234,3 +234,32 @@ def test_a_program_reading_another_column_or_row_than_the_question_names_goes_ba
     computed = answer_by_program(documents, "What were East's sales in 2023?", llm, None)
     assert computed is not None and not computed.found  # never "4,500": West's figure given for East
     assert "names the row 'East'" in llm.calls[1].messages[-1]["content"]
+
+
+def test_a_program_giving_a_text_for_a_figure_asked_goes_back(documents: list[Document]) -> None:
+    llm = ScriptedLLM([ARGMAX, 't1["Sales 2023"].max()'])
+    computed = answer_by_program(documents, "What was the highest sales figure in 2023?", llm, None)
+    assert computed is not None and computed.retries == 1 and computed.answer.startswith("4,500")
+    assert "but the program" in llm.calls[1].messages[-1]["content"]
+
+
+def test_a_label_with_a_number_in_it_is_no_figure() -> None:
+    """ "4th Quarter" holds a digit, so the kind check on the answer's words passes it as an amount; the program's
+    value is a text (a row's label), and a figure was asked (q3, after its measurement: "what was the most stores
+    opened in any single quarter?")."""
+    from docpilot.understanding.frames import ProgramResult
+    from docpilot.understanding.programs import _wrong_type
+
+    label = ProgramResult("4th Quarter", [], "", 't1.loc[t1["Stores"].idxmax(), "Quarter"]')
+    figure = ProgramResult(18.0, [], "", 't1["Stores"].max()')
+    assert _wrong_type("How many stores opened in the best quarter?", label)
+    assert not _wrong_type("How many stores opened in the best quarter?", figure)
+    assert _wrong_type("Which quarter opened the most stores?", figure)
+    assert not _wrong_type("Which quarter opened the most stores?", label)
+
+
+def test_a_program_reading_a_column_the_question_does_not_name_goes_back(documents: list[Document]) -> None:
+    llm = ScriptedLLM(['t1["Units"].sum()', "NOT IN TABLES"])
+    computed = answer_by_program(documents, "How many employees work in the North region?", llm, None)
+    assert computed is None  # handed to the passages, never "79": the units summed for employees
+    assert "the column 'Units', which the question does not name" in llm.calls[1].messages[-1]["content"]

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from docpilot.understanding.frames.model import Frame
-from docpilot.understanding.frames.values import SCALES, read_number, read_scale
+from docpilot.understanding.frames.values import SCALES, is_year, read_number, read_scale
 from docpilot.understanding.textnorm import STOPWORDS, stem
 
 __all__ = ["compose_program", "named_in"]
@@ -50,7 +50,10 @@ _CUES = {
     "max": _family("highest largest biggest greatest most maximum top peak peaked"),
     "min": _family("lowest smallest least fewest minimum bottom"),
     "sum": _family("total sum together combined aggregate altogether add added"),
-    "diff": _family("difference change changed apart differ gap move moved compared versus vs"),
+    "diff": _family(
+        "difference change changed apart differ gap move moved compared versus vs fall fell drop dropped decline "
+        "declined decrease decreased rise rose increase increased grow grew"
+    ),
     "more": _family("more higher greater larger bigger exceed exceeded exceeds exceeding"),
     "less": _family("less lower smaller fewer"),
     "share": _family("share percentage percent fraction portion proportion contribution %"),
@@ -58,6 +61,8 @@ _CUES = {
     "rank": _family("rank ranked ranking order ordered sort sorted"),
 }
 _POSITIONS = _family("first last")
+_FALLING = _family("fall fell drop dropped decline declined decrease decreased")  # a change said as a fall
+_POINTS = _family("point points")  # "percentage points": the unit of a change of a rate
 _BEFORE_NUMBER = {"more": _family("above over"), "less": _family("below under")}  # else prepositions
 _WHOLE = _family("total all overall combined every whole entire share contribution portion fraction proportion")
 # Words of asking and of talking about a table, which name nothing in it.
@@ -69,6 +74,7 @@ _FILLER = _family(
     "numbers amount figure level line lines item items row rows entry entries"
 )
 _RATES = _family("rate rates percentage")  # what a percent column is called besides its name ("occupancy rate")
+_ENUMERATED = re.compile(r"^\s*(?:\d{1,3}|[A-Za-z]|[ivxIVX]{1,4})[.)]\s+")  # "14. ", "b) ", "iv. " before a label
 _MORE_THAN_ALL = re.compile(r"\bthan (?:every|all|any) other\b", re.I)
 _ORDER = re.compile(r"\b(highest|largest|biggest|greatest|most|lowest|smallest|least)\b[\s,]+to\b", re.I)
 
@@ -92,6 +98,7 @@ class _Read:
     cues: dict[str, list[int]] = field(default_factory=dict)  # family → positions
     whole: bool = False  # a word of a whole is said ("total", "all", "every"): a share may be asked
     exact: bool = False  # the columns are named by all their words (not the best of partial matches)
+    falling: bool = False  # the change is said as a fall ("fell", "dropped"): the earlier less the later
 
 
 def compose_program(question: str, frames: list[Frame], names: str = "") -> str | None:
@@ -180,6 +187,11 @@ def _find(tokens: list[_Token], keys: list[str]) -> list[int]:
 def _take_values(tokens: list[_Token], read: _Read, frame: Frame) -> None:
     """Rows named by their labels, and values of the other text columns, longest first."""
     named: list[tuple[list[str], str, str]] = [(_keys(label), "row", label) for label in frame.row_labels()]
+    bare = {label: _ENUMERATED.sub("", label) for label in frame.row_labels()}
+    once = [b for b in bare.values() if list(bare.values()).count(b) == 1]
+    for label, text in bare.items():  # "14. Department of Telecommunications" is named without its number
+        if text != label and text in once and text.strip():
+            named.append((_keys(text), "row", label))
     for column in frame.columns:
         if column != frame.label and frame.kinds.get(column, "text") == "text":
             for value in dict.fromkeys(str(v) for v in frame.data[column].tolist() if str(v).strip()):
@@ -298,10 +310,14 @@ def _take_conditions(tokens: list[_Token], read: _Read) -> None:
 
 def _take_counting(tokens: list[_Token], read: _Read) -> None:
     """ "How many offices …", "the number of funds …", "the count of …" — of rows, not a column ("how many
-    loans did Old Town make" names the column Loans)."""
+    loans did Old Town make" names the column Loans; "the highest total number of checks" the column Totals)."""
     for i in range(len(tokens) - 2):
         pair = (tokens[i].key, tokens[i + 1].key)
-        if pair in _COUNTED and tokens[i + 2].taken != "column":
+        after_column = i > 0 and tokens[i - 1].taken == "column" and pair[0] != _key("how")  # "total number of"
+        if pair == (_key("how"), _key("many")) and i > 0 and tokens[i - 1].key == "by":  # "by how many": a change
+            tokens[i - 1].taken = tokens[i].taken = tokens[i + 1].taken = "stop"
+            continue
+        if pair in _COUNTED and tokens[i + 2].taken != "column" and not after_column:
             read.cues.setdefault("count", []).append(i)
             tokens[i].taken = tokens[i + 1].taken = "cue:count"
 
@@ -309,6 +325,9 @@ def _take_counting(tokens: list[_Token], read: _Read) -> None:
 def _take_cues(tokens: list[_Token], read: _Read) -> None:
     ranked = any(t.key in _CUES["rank"] for t in tokens)
     read.whole = any(t.key in _WHOLE for t in tokens)
+    for i, token in enumerate(tokens[1:], 1):  # "percentage points": how a change of a rate is counted
+        if token.key in _POINTS and not token.taken and tokens[i - 1].key in (_key("percentage"), _key("percent")):
+            token.taken = tokens[i - 1].taken = "context"
     for i, token in enumerate(tokens):
         if token.taken:
             continue
@@ -320,6 +339,7 @@ def _take_cues(tokens: list[_Token], read: _Read) -> None:
             read.cues.setdefault("rank", []).append(i)
             token.taken = "cue:rank"
             continue
+        read.falling = read.falling or token.key in _FALLING
         for family, words in _CUES.items():
             if token.key in words:
                 read.cues.setdefault(family, []).append(i)
@@ -380,6 +400,8 @@ def _program(read: _Read, frame: Frame, question: str) -> str | None:  # noqa: C
     rows = [_q(r) for r in read.rows]
     if len(read.columns) == 2 and len(rows) == 1 and "diff" in cues and cues <= {"diff", "more", "less"}:
         first, later = (_q(c) for c in read.columns)  # "from 2022 to 2023": the later less the earlier
+        if read.falling:  # "how much did it fall from 2022 to 2023": the earlier less the later
+            first, later = later, first
         return f"{_cell(t, label, rows[0], later)} - {_cell(t, label, rows[0], first)}"
     if len(read.columns) >= 2 and len(rows) == 1 and cues in ({"sum"}, {"mean"}):  # "2022 and 2023 added together"
         cells = [_cell(t, label, rows[0], _q(c)) for c in read.columns]
@@ -394,7 +416,11 @@ def _program(read: _Read, frame: Frame, question: str) -> str | None:  # noqa: C
         if cues == {"mean"}:
             return f"{chosen}.mean()"
         if len(rows) == 2 and "diff" in cues and cues <= {"diff", "more", "less"}:
-            return f"{_cell(t, label, rows[0], column)} - {_cell(t, label, rows[1], column)}"
+            first, second = rows
+            if all(is_year(r) for r in read.rows):  # years: the later less the earlier (a fall: the other way)
+                earlier, later = sorted(rows, key=lambda r: int(json.loads(r)))
+                first, second = (earlier, later) if read.falling else (later, earlier)
+            return f"{_cell(t, label, first, column)} - {_cell(t, label, second, column)}"
         return None
     if len(rows) == 1:
         if not cues:

@@ -115,7 +115,7 @@ def read_page_tables(doc: Any, page_number: int, file: str) -> list[RawTable]:
         rows = [[None if c is None else (c.text, tuple(c.bbox)) for c in row] for row in cells]
         texts = [[c[0] if c else "" for c in row] for row in rows]
         header_rows = table.header_rows if isinstance(table, TextTable) else _ruled_header_rows(texts)
-        rows = _whole_heading_words(page, rows, header_rows)
+        rows = _whole_heading_words(page, _split_spanning_headings(page, rows, header_rows), header_rows)
         caption = _caption(lines, tuple(table.bbox))
         found.append(RawTable(file, page_number, index, rows, header_rows, caption))  # type: ignore[arg-type]
     return found
@@ -151,6 +151,90 @@ def _whole_heading_words(page: Any, rows: list[list[Any]], header_rows: int) -> 
                 fixed = [text if line and line != text and line in text else line for line in lines]
                 row[j] = ("\n".join(fixed), box)
     return rows
+
+
+def _split_spanning_headings(page: Any, rows: list[list[Any]], header_rows: int) -> list[list[Any]]:
+    """Heading cells drawn across several columns split into the columns under them, by where their words stand.
+
+    A ruled table's heading cell may span the columns it heads ("Pre-Pawn" over "Handgun | Long Gun | Other",
+    one cell): a line of it whose words stand over two columns or more is split among them, and a line whose
+    words stand over one column or across several ("Pre-Pawn") heads each of them. A cell is split only when
+    every column under it gets a word of its own."""
+    body = rows[header_rows:]
+    spans = [_column_span(body, m) for m in range(max((len(r) for r in rows), default=0))]
+    for row in rows[:header_rows]:
+        for j, cell in enumerate(row):
+            end = j + 1
+            while end < len(row) and row[end] is None:
+                end += 1
+            if not cell or not cell[1] or end - j < 2 or any(spans[m] is None for m in range(j, end)):
+                continue
+            split = _split_cell(page, cell[1], [spans[m] for m in range(j, end)])  # type: ignore[misc]
+            if split:
+                top, bottom = cell[1][1], cell[1][3]
+                for m, text in zip(range(j, end), split, strict=True):
+                    x0, x1 = spans[m]  # type: ignore[misc]
+                    row[m] = (text, (x0, top, x1, bottom))
+    return rows
+
+
+def _column_span(body: list[list[Any]], m: int) -> tuple[float, float] | None:
+    """Column ``m``'s left and right edges, from the first body cell that has a box there."""
+    for row in body:
+        if m < len(row) and row[m] and row[m][1]:
+            return row[m][1][0], row[m][1][2]
+    return None
+
+
+def _split_cell(page: Any, box: tuple[float, ...], columns: list[tuple[float, float]]) -> list[str] | None:
+    """The texts of one spanning heading cell for each of ``columns``; None when it does not split."""
+    words = sorted(page.get_text("words", clip=box), key=lambda w: ((w[1] + w[3]) / 2, w[0]))
+    lines: list[list[Any]] = []
+    for word in words:  # lines by height: a word whose middle is inside the last line's extent joins it
+        if lines and lines[-1][0][1] <= (word[1] + word[3]) / 2 <= lines[-1][0][3]:
+            lines[-1].append(word)
+        else:
+            lines.append([word])
+    texts: list[list[str]] = [[] for _ in columns]
+    split_any = False
+    for line in lines:
+        phrases = _phrases(line)
+        owners = [_owner(p, columns) for p in phrases]
+        if None not in owners and len(set(owners)) >= 2:  # phrases standing over two columns or more: split
+            split_any = True
+            for phrase, owner in zip(phrases, owners, strict=True):
+                texts[owner].append(str(phrase[4]))  # type: ignore[index]
+        else:  # a group heading over all of them
+            said = " ".join(str(p[4]) for p in phrases)
+            for own in texts:
+                own.append(said)
+    if not split_any or not all(any(t for t in own) for own in texts):
+        return None
+    heads = [" ".join(own) for own in texts]
+    return heads if len(set(heads)) == len(heads) else None
+
+
+def _phrases(line: list[Any]) -> list[tuple[float, float, float, float, str]]:
+    """A line's words joined into phrases: words closer than half their height are one ("Long Gun", "Return
+    to Seller - Private Sale"); a wider gap starts another."""
+    phrases: list[tuple[float, float, float, float, str]] = []
+    for word in sorted(line, key=lambda w: w[0]):
+        x0, y0, x1, y1, text = float(word[0]), float(word[1]), float(word[2]), float(word[3]), str(word[4])
+        if phrases and x0 - phrases[-1][2] < (y1 - y0) / 2:
+            a0, b0, _, b1, said = phrases[-1]
+            phrases[-1] = (a0, min(b0, y0), x1, max(b1, y1), f"{said} {text}")
+        else:
+            phrases.append((x0, y0, x1, y1, text))
+    return phrases
+
+
+def _owner(word: Any, columns: list[tuple[float, float]]) -> int | None:
+    """The column most of a phrase stands over (more than half its width), else None."""
+    width = max(word[2] - word[0], 0.1)
+    for m, (x0, x1) in enumerate(columns):
+        if min(word[2], x1) - max(word[0], x0) > width / 2:
+            return m
+    return None
 
 
 def _ruled_header_rows(texts: list[list[str]]) -> int:

@@ -135,6 +135,8 @@ def frame_of(raw: RawTable) -> Frame | None:
     boxes = [[(c[1] if c else None) for c in row] + [None] * (width - len(row)) for row in raw.cells]
     head, body = texts[: raw.header_rows], texts[raw.header_rows :]
     keep_rows = [i for i, row in enumerate(body) if any(row)]
+    while len(keep_rows) > 1 and not any(body[keep_rows[-1]][1:]):  # notes under the table, not a row of it
+        keep_rows.pop()
     body = [body[i] for i in keep_rows]
     body_boxes = [boxes[raw.header_rows + i] for i in keep_rows]
     keep_cols = [j for j in range(width) if any(row[j] for row in body)]
