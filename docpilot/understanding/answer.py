@@ -664,6 +664,16 @@ def _compose(
                 }
             )
             continue
+        if _total_unsaid(part or question, text, support):  # "the combined assets of all the funds": one fund's
+            messages.append({"role": "assistant", "content": reply.text})
+            messages.append(
+                {
+                    "role": "user",
+                    "content": "The question asks for a total of several values, but the passage you cite gives one "
+                    "value, not a total. Answer with a total a passage states, or reply NOT FOUND.",
+                }
+            )
+            continue
         if asks_rank(part or question) and not any(states_rank(text, e.block) for e in support + evidence):
             # which of many ranks first is a comparison code makes over the table; a model reading rows and
             # picking one is too often wrong: only a sentence that says it is taken
@@ -709,6 +719,20 @@ def _names_unsaid(question: str, support: list[_Evidence], documents: list[Docum
         if re.search(rf"\b{re.escape(word.lower())}\b", written):
             unsaid.append(word)
     return unsaid
+
+
+_COMBINING = re.compile(r"\b(?:combined|together|altogether|add(?:ed)? up|sum of|in total|total of all)\b", re.I)
+_A_TOTAL = re.compile(r"\b(?:total|totals|combined|aggregate|sum|overall|altogether|together|in all)\b", re.I)
+
+
+def _total_unsaid(question: str, answer: str, support: list[_Evidence]) -> bool:
+    """Whether a question asking for several values added up is answered with a number that the passages print
+    only on lines that state no total (one fund's assets for "the combined assets of all the funds")."""
+    wanted = numbers_in(answer)
+    if not _COMBINING.search(question) or not wanted:
+        return False
+    lines = [line for e in support for line in e.block.splitlines() if set(numbers_in(line)) & set(wanted)]
+    return bool(lines) and not any(_A_TOTAL.search(line) for line in lines)
 
 
 def _grounded(answer: str, support: list[_Evidence]) -> bool:

@@ -200,6 +200,24 @@ def test_a_model_answer_from_a_passage_about_something_else_than_the_name_asked_
     assert answer.found and answer.answer == "76%"
 
 
+def test_one_value_is_not_given_for_a_total_of_several(make_pdf) -> None:
+    """ "The combined monthly average net assets of all the funds" answered with one fund's figure (q3, after its
+    measurement): a number printed only on lines that state no total is not a total."""
+    path = make_pdf(
+        [
+            "Fund report.\nAlder Fund monthly average net assets: 1,200,000\nBirch Fund monthly average net "
+            "assets: 800,000\nThe funds are managed by Harbour Advisers."
+        ]
+    )
+    documents = open_documents({"fixture.pdf": path}, StructureCache(None))
+    one = '{"answer": "1,200,000", "evidence": []}'
+    llm = ScriptedLLM([one, one, '{"choice": 0}', one, one])
+    question = "What are the combined monthly average net assets of the funds?"
+    answer = answer_question(documents, question, llm, embed=None)
+    assert not answer.found and "1,200,000" not in answer.answer, answer.answer
+    assert any("not a total" in call.messages[-1]["content"] for call in llm.calls)
+
+
 def test_which_ranks_first_is_not_taken_from_a_model_reading_table_rows(segments: list) -> None:
     """Which of many rows ranks first is a comparison code makes; a model that reads the rows and names one is
     too often wrong (blind q1/q2: 4 of 5 such answers), so only a sentence that says it is taken."""
