@@ -80,6 +80,7 @@ MAX_FRAMES = 3  # frames shown to the model
 RANKED = 12  # retrieval's best units whose pages may be read
 PROSE_UNITS = 3  # retrieval's best units whose sentences may say the answer in the question's words
 CANNOT = "NOT IN TABLES"
+UNRELATED = 0.15  # a question and a column name closer in meaning than this (MiniLM cosine) may name it
 COULD_NOT = "I could not compute this from the tables"
 _TOTAL = re.compile(r"^\s*(?:grand\s+|sub-?)?totals?\b", re.I)
 # a part of a whole: "of the total", "what percentage of 2023 revenue" (0-100 %, unlike a growth rate)
@@ -308,7 +309,7 @@ def answer_by_program(
             )
         other = _reads_other(checked, result, frames) or _wrong_type(checked, result)
         if written_by_model:  # a composed program reads only what the question names
-            other = other or _unnamed(checked, result, frames)
+            other = other or _unnamed(checked, result, frames, embed)
         if other:
             raise JobProblem(other)
         missing = _not_cited(result, frames)
@@ -404,9 +405,11 @@ def _wrong_type(question: str, result: ProgramResult) -> str:
     return ""
 
 
-def _unnamed(question: str, result: ProgramResult, frames: list[Frame]) -> str:
-    """A column of figures the program reads that shares no word with the question ("how many employees"
-    answered from "Total gross square feet"); "" when every column it reads is named, at least in part."""
+def _unnamed(question: str, result: ProgramResult, frames: list[Frame], embed: EmbedFn | None = None) -> str:
+    """A column of figures the program reads that the question does not name: no word shared ("how many
+    employees" answered from "Total gross square feet") and, with the embedding model, no closeness of meaning
+    either (below :data:`UNRELATED`: "output" does name "Production", 0.33); "" when every column it reads is
+    named. Initials ("IGST") are not judged."""
     said = _literals(result.program)
     asked = {w for w in stems(question) if len(w) > 2}
     for frame in frames:
@@ -414,14 +417,19 @@ def _unnamed(question: str, result: ProgramResult, frames: list[Frame]) -> str:
             continue
         figures = [c for c in frame.columns if c != frame.label and frame.kinds.get(c, "text") != "text"]
         for column in figures if len(figures) > 1 else []:  # one column of figures: no other to have read
-            if column not in said:
-                continue
             words = {w for w in stems(column) if len(w) > 2 and not w.isdigit()}
-            if words and not any(_alike(w, a) for w in words for a in asked):
-                return (
-                    f"The program reads the column {column!r}, which the question does not name. Read the column "
-                    f"the question asks about, or reply {CANNOT} when no table holds it."
-                )
+            if column not in said or not words or re.fullmatch(r"[A-Z0-9&/ .-]{2,6}", column):
+                continue
+            if any(_alike(w, a) for w in words for a in asked):
+                continue
+            if embed is not None:
+                vectors = embed([question, column])
+                if float(vectors[0] @ vectors[1]) >= UNRELATED:
+                    continue
+            return (
+                f"The program reads the column {column!r}, which the question does not name. Read the column "
+                f"the question asks about, or reply {CANNOT} when no table holds it."
+            )
     return ""
 
 

@@ -263,3 +263,16 @@ def test_a_program_reading_a_column_the_question_does_not_name_goes_back(documen
     computed = answer_by_program(documents, "How many employees work in the North region?", llm, None)
     assert computed is None  # handed to the passages, never "79": the units summed for employees
     assert "the column 'Units', which the question does not name" in llm.calls[1].messages[-1]["content"]
+
+
+def test_a_column_named_by_meaning_is_read_and_one_far_from_the_question_is_not(documents: list[Document]) -> None:
+    """With the embedding model a column named by another word ("items" for Units) is the question's; one far
+    from it in meaning ("employees" for Units, MiniLM cosine 0.14 < UNRELATED) goes back."""
+    from docpilot.understanding.answer import embed_texts
+
+    program = 't1.loc[t1["Region"] == "North", "Units"].iloc[0]'
+    computed = answer_by_program(documents, "How many items did North sell?", ScriptedLLM([program]), embed_texts)
+    assert computed is not None and computed.found and computed.answer.startswith("14")
+    llm = ScriptedLLM([program, "NOT IN TABLES"])
+    assert answer_by_program(documents, "How many employees work in the North region?", llm, embed_texts) is None
+    assert "which the question does not name" in llm.calls[1].messages[-1]["content"]
