@@ -36,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -179,6 +180,8 @@ def _summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "p95_seconds": round(secs[min(n - 1, int(0.95 * n))], 2) if secs else 0.0,
         "rules": sum(r["source"] == "rules" for r in rows),
         "programs": sum(r["source"] == "program" for r in rows),
+        # where the confident wrong answers came from (rules, program, the passages): numbers only
+        "confident_wrong_from": dict(Counter(r["source"] or "passages" for r in rows if r["verdict"] == "wrong")),
     }
 
 
