@@ -162,6 +162,37 @@ def test_a_change_between_two_years_is_the_later_less_the_earlier_and_a_fall_the
     assert compose_program("How many years had an unemployment rate above 9%?", [frame]) is not None  # a count
 
 
+def test_how_many_more_is_a_difference_a_total_column_is_named_by_combined_and_the_rows_may_be_counted() -> None:
+    years = _frame([["Year", "Employees"], ["2021", "290"], ["2022", "310"], ["2023", "323"]])
+    cell = 't1.loc[t1["Year"] == "{}", "Employees"].iloc[0]'
+    more = compose_program("How many more employees were there in 2023 compared with 2022?", [years])
+    assert more == f"{cell.format('2023')} - {cell.format('2022')}"
+    fewer = compose_program("How many fewer employees were there in 2021 than in 2023?", [years])
+    assert fewer == f"{cell.format('2023')} - {cell.format('2021')}"
+    budget = _frame(  # as the Indian budget prints it: Plan and Non-Plan parts, then their total
+        [
+            [
+                "Demand",
+                "Revenue",
+                "Plan Capital",
+                "Total",
+                "Revenue",
+                "Non-Plan Capital",
+                "Total",
+                "Total Plan & Non-Plan",
+            ],
+            ["13. Department of Posts", "900", "80.5", "980.5", "6,720", "12.26", "6,732.26", "7,712.76"],
+            ["14. Department of Telecommunications", "7,028.06", "90", "7,118.06", "7,400", "10", "7,410", "14,528.06"],
+        ],
+        "Budget 2014-2015 (In crores of Rupees)",
+    )
+    combined = compose_program("What's the combined Plan and Non-Plan budget for the Department of Posts?", [budget])
+    assert combined == 't1.loc[t1["Demand"] == "13. Department of Posts", "Total Plan & Non-Plan"].iloc[0]'
+    staff = _frame([["Employee", "Salary"], ["Ana", "90"], ["Ben", "80"], ["Cy", "70"]])
+    assert compose_program("What is the mean salary across the three employees?", [staff]) == 't1["Salary"].mean()'
+    assert compose_program("What is the mean salary across the five employees?", [staff]) is None  # not its rows
+
+
 def test_a_column_of_shares_is_named_by_what_percentage_of() -> None:
     frame = _frame([["Cost item", "Share of revenue"], ["Modules", "33%"], ["Labour", "25%"], ["Inverters", "14%"]])
     both = compose_program("Together, what percentage of revenue went to modules and labour?", [frame])

@@ -243,9 +243,12 @@ def _take_columns(tokens: list[_Token], read: _Read, frame: Frame) -> None:
     for i, token in enumerate(tokens):
         if not token.taken and token.key:
             said.setdefault(token.key, []).append(i)
+    totals = said | {_TOTAL_KEY: [i for k, p in said.items() if k in _CUES["sum"] for i in p]}
     numeric = [c for c in frame.columns if c != frame.label and frame.kinds.get(c, "text") != "text"]
-    places: dict[str, dict[str, list[int]]] = {
-        c: {k: _said_as(k, said, tokens) for k in _column_keys(c)} for c in numeric
+    places: dict[str, dict[str, list[int]]] = {  # "combined" says the "Total" of "Total Plan & Non-Plan"
+        c: {k: _said_as(k, totals if len(keys) > 1 else said, tokens) for k in keys}
+        for c in numeric
+        for keys in [_column_keys(c)]
     }
     covered = {c: {i for found in p.values() for i in found} for c, p in places.items()}
     full = [c for c, p in places.items() if p and all(p.values())]
@@ -317,6 +320,9 @@ def _take_counting(tokens: list[_Token], read: _Read) -> None:
         if pair == (_key("how"), _key("many")) and i > 0 and tokens[i - 1].key == "by":  # "by how many": a change
             tokens[i - 1].taken = tokens[i].taken = tokens[i + 1].taken = "stop"
             continue
+        if pair == (_key("how"), _key("many")) and tokens[i + 2].key in _CUES["more"] | _CUES["less"]:
+            tokens[i].taken = tokens[i + 1].taken = "stop"  # "how many more employees": a difference, no count
+            continue
         if pair in _COUNTED and tokens[i + 2].taken != "column" and not after_column:
             read.cues.setdefault("count", []).append(i)
             tokens[i].taken = tokens[i + 1].taken = "cue:count"
@@ -352,6 +358,10 @@ def _take_context(tokens: list[_Token], frame: Frame, names: str) -> None:
     abbreviates ("full-time equivalent" for "FTE"), and function words."""
     text = " ".join([frame.caption, frame.heading, frame.label or "", *frame.columns])
     own = set(_keys(text)) | {k for k in _keys(names) if not k[:1].isdigit()}
+    size = len(frame.data)
+    for i, token in enumerate(tokens[1:-1], 1):  # "across the five people", "all 5 funds": the rows, said again
+        if token.key == str(size) and tokens[i - 1].key in _RESTATING and not tokens[i + 1].taken:
+            token.taken = tokens[i + 1].taken = "context"
     for token in tokens:
         if token.taken:
             continue
@@ -371,6 +381,8 @@ def _take_context(tokens: list[_Token], frame: Frame, names: str) -> None:
                     t.taken = "context"
 
 
+_TOTAL_KEY = _key("total")
+_RESTATING = {_key(w) for w in ("the", "all", "these", "those", "its", "their")}
 _COUNTED = {(_key("how"), _key("many")), (_key("number"), "of"), (_key("count"), "of")}
 _STOP_KEYS = frozenset(stem(w) for w in STOPWORDS) | STOPWORDS | {"s", "i'm", "im", "'s", "their", "whose", "i"}
 
@@ -415,10 +427,12 @@ def _program(read: _Read, frame: Frame, question: str) -> str | None:  # noqa: C
             return f"{chosen}.sum()"
         if cues == {"mean"}:
             return f"{chosen}.mean()"
-        if len(rows) == 2 and "diff" in cues and cues <= {"diff", "more", "less"}:
-            first, second = rows
-            if all(is_year(r) for r in read.rows):  # years: the later less the earlier (a fall: the other way)
-                earlier, later = sorted(rows, key=lambda r: int(json.loads(r)))
+        if len(rows) == 2 and cues and cues <= {"diff", "more", "less"}:
+            first, second = rows  # "how many more … A than B": A less B; "how many fewer … A than B": B less A
+            if cues & {"more", "less"} == {"less"}:
+                first, second = second, first
+            elif not cues & {"more", "less"} and all(is_year(r) for r in read.rows):  # a change between two years:
+                earlier, later = sorted(rows, key=lambda r: int(json.loads(r)))  # the later less the earlier
                 first, second = (earlier, later) if read.falling else (later, earlier)
             return f"{_cell(t, label, first, column)} - {_cell(t, label, second, column)}"
         return None
