@@ -644,35 +644,23 @@ def _compose(
         if not _grounded(text, support):
             support = _supporting(text, evidence)
             if not _grounded(text, support):
-                messages.append({"role": "assistant", "content": reply.text})
-                messages.append(
-                    {
-                        "role": "user",
-                        "content": "That answer is not in the passages. Answer only "
-                        "from them, copying the words, or reply NOT FOUND.",
-                    }
+                _send_back(
+                    messages,
+                    reply.text,
+                    "That answer is not in the passages. Answer only from them, copying the words, or reply NOT FOUND.",
                 )
                 continue
         unsaid = _names_unsaid(part or question, support, documents)
         if unsaid:  # "what share of net sales came from Flexibles?" answered from a sentence about shares bought
-            messages.append({"role": "assistant", "content": reply.text})
-            messages.append(
-                {
-                    "role": "user",
-                    "content": f"The passages you cite do not mention {', '.join(unsaid)}, which the question is "
-                    "about. Answer from a passage about it, or reply NOT FOUND.",
-                }
-            )
+            problem = f"The passages you cite do not mention {', '.join(unsaid)}, which the question is about."
+            _send_back(messages, reply.text, f"{problem} Answer from a passage about it, or reply NOT FOUND.")
             continue
         if _total_unsaid(part or question, text, support):  # "the combined assets of all the funds": one fund's
-            messages.append({"role": "assistant", "content": reply.text})
-            messages.append(
-                {
-                    "role": "user",
-                    "content": "The question asks for a total of several values, but the passage you cite gives one "
-                    "value, not a total. Answer with a total a passage states, or reply NOT FOUND.",
-                }
+            problem = (
+                "The question asks for a total of several values, "
+                "but the passage you cite gives one value, not a total."
             )
+            _send_back(messages, reply.text, f"{problem} Answer with a total a passage states, or reply NOT FOUND.")
             continue
         if asks_rank(part or question) and not any(states_rank(text, e.block) for e in support + evidence):
             # which of many ranks first is a comparison code makes over the table; a model reading rows and
@@ -680,13 +668,11 @@ def _compose(
             return Answer(NOT_SAID, _closest(documents, evidence[:3], question), llm_calls=calls, found=False)
         missing = missing_kinds(part or question, text)
         if missing:  # an email asked, a phone number answered; two things asked, one answered
-            messages.append({"role": "assistant", "content": reply.text})
-            messages.append(
-                {
-                    "role": "user",
-                    "content": f"That answer does not give {' and '.join(missing)}, which the question asks for. "
-                    "Answer every part of the question from the passages, or reply NOT FOUND.",
-                }
+            problem = f"That answer does not give {' and '.join(missing)}, which the question asks for."
+            _send_back(
+                messages,
+                reply.text,
+                f"{problem} Answer every part of the question from the passages, or reply NOT FOUND.",
             )
             continue
         citations = []
@@ -698,6 +684,12 @@ def _compose(
         if citations:
             return Answer(text, citations, llm_calls=calls)
     return None
+
+
+def _send_back(messages: list[dict[str, str]], reply: str, problem: str) -> None:
+    """The model's reply and what is wrong with it, for its next try."""
+    messages.append({"role": "assistant", "content": reply})
+    messages.append({"role": "user", "content": problem})
 
 
 _NAMED = re.compile(r"(?<=[\w,;:)] )[A-Z][\w&.-]*[\w&](?:'s)?")  # a capitalised word after the question's first

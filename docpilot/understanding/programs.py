@@ -415,7 +415,7 @@ def _unnamed(question: str, result: ProgramResult, frames: list[Frame], embed: E
     for frame in frames:
         if frame.name not in result.frames:
             continue
-        figures = [c for c in frame.columns if c != frame.label and frame.kinds.get(c, "text") != "text"]
+        figures = frame.figure_columns()
         for column in figures if len(figures) > 1 else []:  # one column of figures: no other to have read
             words = {w for w in stems(column) if len(w) > 2 and not w.isdigit()}
             if column not in said or not words or re.fullmatch(r"[A-Z0-9&/ .-]{2,6}", column):

@@ -110,16 +110,10 @@ def compose_program(question: str, frames: list[Frame], names: str = "") -> str 
 
 
 def _compose(question: str, frame: Frame, names: str) -> str | None:
-    labels = frame.row_labels()
-    if len(set(labels)) != len(labels):
-        return None  # the same label twice (several files' rows): which one is meant is not ours to guess
-    tokens = _tokens(question)
-    read = _Read()
-    _take_values(tokens, read, frame)
-    _take_conditions(tokens, read)
-    _take_columns(tokens, read, frame)
-    if not read.columns:
+    named = _names(question, frame)
+    if named is None or not named[1].columns:
         return None
+    tokens, read = named
     _take_counting(tokens, read)
     _take_cues(tokens, read)
     _take_context(tokens, frame, names)
@@ -131,14 +125,25 @@ def _compose(question: str, frame: Frame, names: str) -> str | None:
 def named_in(question: str, frame: Frame) -> tuple[list[str], list[str]]:
     """The row labels ``question`` names in ``frame``, and the numeric columns it names by all their words —
     what a program over the frame must read (a program that reads another column answers another question)."""
-    if len(set(frame.row_labels())) != len(frame.row_labels()):
+    named = _names(question, frame)
+    if named is None:
         return [], []
+    read = named[1]
+    return read.rows, read.columns if read.exact else []
+
+
+def _names(question: str, frame: Frame) -> tuple[list[_Token], _Read] | None:
+    """The question's tokens with the rows, text-column values, comparisons and columns of ``frame`` it names
+    taken; None when a row label is printed twice (several files' rows: which one is meant is not ours to guess)."""
+    labels = frame.row_labels()
+    if len(set(labels)) != len(labels):
+        return None
     tokens = _tokens(question)
     read = _Read()
     _take_values(tokens, read, frame)
     _take_conditions(tokens, read)
     _take_columns(tokens, read, frame)
-    return read.rows, read.columns if read.exact else []
+    return tokens, read
 
 
 # --- reading the question ----------------------------------------------------------------------------
@@ -244,7 +249,7 @@ def _take_columns(tokens: list[_Token], read: _Read, frame: Frame) -> None:
         if not token.taken and token.key:
             said.setdefault(token.key, []).append(i)
     totals = said | {_TOTAL_KEY: [i for k, p in said.items() if k in _CUES["sum"] for i in p]}
-    numeric = [c for c in frame.columns if c != frame.label and frame.kinds.get(c, "text") != "text"]
+    numeric = frame.figure_columns()
     places: dict[str, dict[str, list[int]]] = {  # "combined" says the "Total" of "Total Plan & Non-Plan"
         c: {k: _said_as(k, totals if len(keys) > 1 else said, tokens) for k in keys}
         for c in numeric

@@ -109,6 +109,10 @@ class Frame:
     def row_labels(self) -> list[str]:
         return [str(v) for v in self.data[self.label].tolist()] if self.label else []
 
+    def figure_columns(self) -> list[str]:
+        """The columns of figures (amounts, counts, percents): not the row labels, not text."""
+        return [c for c in self.columns if c != self.label and self.kinds.get(c, "text") != "text"]
+
     def describe(self) -> str:
         """How a person names it: "the table 'Table 1: GDP growth' on page 3 of eu.pdf"."""
         what = f"the table '{self.caption}'" if self.caption else "the table"
