@@ -655,12 +655,14 @@ def _compose(
             problem = f"The passages you cite do not mention {', '.join(unsaid)}, which the question is about."
             _send_back(messages, reply.text, f"{problem} Answer from a passage about it, or reply NOT FOUND.")
             continue
-        if _total_unsaid(part or question, text, support):  # "the combined assets of all the funds": one fund's
+        combined = _total_unsaid(part or question, text, support)
+        if combined:  # "the combined assets of all the funds" answered with one fund's
             problem = (
-                "The question asks for a total of several values, "
-                "but the passage you cite gives one value, not a total."
+                f"The question asks for the {combined} of several values, "
+                f"but the passage you cite gives one value, not their {combined}."
             )
-            _send_back(messages, reply.text, f"{problem} Answer with a total a passage states, or reply NOT FOUND.")
+            told = f"{problem} Answer with a {combined} a passage states, or reply NOT FOUND."
+            _send_back(messages, reply.text, told)
             continue
         if asks_rank(part or question) and not any(states_rank(text, e.block) for e in support + evidence):
             # which of many ranks first is a comparison code makes over the table; a model reading rows and
@@ -713,18 +715,31 @@ def _names_unsaid(question: str, support: list[_Evidence], documents: list[Docum
     return unsaid
 
 
-_COMBINING = re.compile(r"\b(?:combined|together|altogether|add(?:ed)? up|sum of|in total|total of all)\b", re.I)
-_A_TOTAL = re.compile(r"\b(?:total|totals|combined|aggregate|sum|overall|altogether|together|in all)\b", re.I)
+# several values made one: added up, or averaged — and the words a line uses to state such a figure
+_COMBINING = {
+    "total": (
+        re.compile(r"\b(?:combined|together|altogether|add(?:ed)? up|sum of|in total|total of all)\b", re.I),
+        re.compile(r"\b(?:total|totals|combined|aggregate|sum|overall|altogether|together|in all)\b", re.I),
+    ),
+    "average": (
+        re.compile(r"\b(?:average|mean)\b", re.I),
+        re.compile(r"\b(?:average|averages|averaged|mean|avg|per|typical|median)\b", re.I),
+    ),
+}
 
 
-def _total_unsaid(question: str, answer: str, support: list[_Evidence]) -> bool:
-    """Whether a question asking for several values added up is answered with a number that the passages print
-    only on lines that state no total (one fund's assets for "the combined assets of all the funds")."""
+def _total_unsaid(question: str, answer: str, support: list[_Evidence]) -> str | None:
+    """What a question asks of several values ("total", "average") when it is answered with a number that the
+    passages print only on lines that state no such figure (one fund's assets for "the combined assets of all
+    the funds", one pizza's price for "the average price of the pizzas"); None otherwise."""
     wanted = numbers_in(answer)
-    if not _COMBINING.search(question) or not wanted:
-        return False
+    if not wanted:
+        return None
     lines = [line for e in support for line in e.block.splitlines() if set(numbers_in(line)) & set(wanted)]
-    return bool(lines) and not any(_A_TOTAL.search(line) for line in lines)
+    for kind, (asks, states) in _COMBINING.items():
+        if asks.search(question) and lines and not any(states.search(line) for line in lines):
+            return kind
+    return None
 
 
 def _grounded(answer: str, support: list[_Evidence]) -> bool:

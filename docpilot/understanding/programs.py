@@ -47,6 +47,7 @@ from docpilot.understanding.frames import (
     FrameStore,
     ProgramResult,
     RawTable,
+    answer_column,
     answer_with_program,
     candidate_frames,
     compose_program,
@@ -56,6 +57,7 @@ from docpilot.understanding.frames import (
     schema_text,
 )
 from docpilot.understanding.frames.checking import BUILTINS, METHODS
+from docpilot.understanding.frames.composing import WHO
 from docpilot.understanding.frames.running import MAX_CITATIONS
 from docpilot.understanding.retrieve import EmbedFn, Retriever
 from docpilot.understanding.support import unsupported_numbers
@@ -220,7 +222,8 @@ def without_totals(frame: Frame) -> tuple[Frame, list[str]]:
         end -= 1
     if end == len(labels):
         return frame, []
-    return replace(frame, data=frame.data.iloc[:end].reset_index(drop=True), cells=frame.cells[:end]), labels[end:]
+    body = frame.data.iloc[:end].reset_index(drop=True)
+    return replace(frame, data=body, cells=frame.cells[:end], totals=tuple(labels[end:])), labels[end:]
 
 
 def _sums_above(frame: Frame, row: int) -> bool:
@@ -308,6 +311,7 @@ def answer_by_program(
                 f"The question asks for {' and '.join(lacking)}, but the program's answer is {shown(result)!r}."
             )
         other = _reads_other(checked, result, frames) or _wrong_type(checked, result)
+        other = other or _not_whom(checked, result, frames) or _not_counted(checked, result, frames)
         if written_by_model:  # a composed program reads only what the question names
             other = other or _unnamed(checked, result, frames, embed)
         if other:
@@ -402,6 +406,45 @@ def _wrong_type(question: str, result: ProgramResult) -> str:
         return f"The question asks for {'a count' if kind == 'count' else 'a figure'}, but the program gives a text."
     if kind == "name" and numbers and not texts:
         return "The question asks which one, but the program gives a figure: select the row's label."
+    return ""
+
+
+_COUNTS = re.compile(r"(?<!\bby )\bhow many\b(?!\s+(?:more|fewer|less|times)\b)|\bthe number of\b", re.I)
+_COUNTING = re.compile(r"\blen\(|\.(?:count|nunique|shape)\b")
+
+
+def _not_counted(question: str, result: ProgramResult, frames: list[Frame]) -> str:
+    """ "How many categories had higher revenue …" answered with an amount: a program that counts nothing and reads
+    only columns of money or percents gives no count of things; "" otherwise."""
+    if not _COUNTS.search(question) or _COUNTING.search(result.program) or not _numbers(result.value):
+        return ""
+    said = _literals(result.program)
+    read = [
+        frame.kinds.get(column, "")
+        for frame in frames
+        if frame.name in result.frames
+        for column in frame.figure_columns()
+        if column in said
+    ]
+    if read and all(kind.startswith("money") or kind == "percent" for kind in read):
+        return "The question asks how many (a count of rows), but the program gives an amount: count with len(...)."
+    return ""
+
+
+def _not_whom(question: str, result: ProgramResult, frames: list[Frame]) -> str:
+    """A "who" question answered with texts of another column than the one that names people ("Product Manager"
+    from "Position" where the table has an "Employee" column); "" when it fits or no one column names people."""
+    texts = _texts(result.value)
+    if not texts or not WHO.search(question):
+        return ""
+    for frame in frames:
+        if frame.name not in result.frames:
+            continue
+        people = answer_column(question, frame)
+        if people is None:  # several text columns, none named for people: not judged
+            continue
+        if not all(t in set(frame.data[people].astype(str)) for t in texts):
+            return f'The question asks who: answer with the names in the "{people}" column.'
     return ""
 
 

@@ -215,7 +215,23 @@ def test_one_value_is_not_given_for_a_total_of_several(make_pdf) -> None:
     question = "What are the combined monthly average net assets of the funds?"
     answer = answer_question(documents, question, llm, embed=None)
     assert not answer.found and "1,200,000" not in answer.answer, answer.answer
-    assert any("not a total" in call.messages[-1]["content"] for call in llm.calls)
+    assert any("not their total" in call.messages[-1]["content"] for call in llm.calls)
+
+
+def test_one_value_is_not_given_for_an_average_of_several(make_pdf) -> None:
+    """ "The average price of the pizzas on this menu" answered "12" from one pizza's line (q4, after its
+    measurement); an average a line states is taken."""
+    menu = "Pizzas\nMargherita 10$ tomato, mozzarella\nLa appetitosa 12$ anchovies, olives\nDiavola 14$ salami, chili"
+    documents = open_documents({"menu.pdf": make_pdf([menu])}, StructureCache(None))
+    one = '{"answer": "12", "evidence": []}'
+    llm = ScriptedLLM([one, one, '{"choice": 0}', one, one])
+    question = "What is the average price of the pizzas on this menu?"
+    answer = answer_question(documents, question, llm, embed=None)
+    assert not answer.found and answer.answer == NOT_SAID, answer.answer
+    assert any("not their average" in call.messages[-1]["content"] for call in llm.calls)
+    stated = open_documents({"menu.pdf": make_pdf([menu + "\nOur pizzas cost 12$ on average."])}, StructureCache(None))
+    answer = answer_question(stated, question, ScriptedLLM([one]), embed=None)
+    assert answer.found and answer.answer == "12", answer.answer
 
 
 def test_which_ranks_first_is_not_taken_from_a_model_reading_table_rows(segments: list) -> None:

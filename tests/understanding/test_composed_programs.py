@@ -2,7 +2,7 @@
 
 The composer reads a question against the frame's own schema (row labels, column names, text-column values,
 caption) and a small grammar of operations; the program it writes runs like the model's (checked, sandboxed,
-traced), so its answers cite the deciding cells. A word it cannot place — "second", "excluding", a column it does
+traced), so its answers cite the deciding cells. A word it cannot place — "excluding", "previous", a column it does
 not have — leaves the question to the model (here, with no model, unanswered): the guard tests were seen failing
 with the word check off (``_compose`` returning a program although a token was left untaken).
 """
@@ -21,6 +21,7 @@ from docpilot.understanding.cache import StructureCache
 from docpilot.understanding.document import Document, open_documents
 from docpilot.understanding.frames import compose_program
 from docpilot.understanding.frames.model import Frame, RawTable, frame_of, name_frames
+from docpilot.understanding.programs import without_totals
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -72,6 +73,8 @@ def ask(documents: list[Document], question: str) -> Answer:
         ("What is the average 1-year return of the funds whose asset class is Fixed income?", "6", {"7.9%", "4.1%"}),
         ("What share of total assets came from Short Duration?", "11.", {"655"}),
         ("Which fund has the most full-time equivalent staff?", "US Growth", {"30"}),  # FTE, by its initials
+        ("Which fund had the second highest 1-year return?", "Global Equity", {"Global Equity", "18.4%"}),
+        ("Which fund ranks third by assets?", "Short Duration", {"Short Duration", "655"}),
     ],
 )
 def test_a_question_every_word_of_which_is_read_is_answered_without_a_model(
@@ -88,7 +91,7 @@ def test_a_question_every_word_of_which_is_read_is_answered_without_a_model(
 @pytest.mark.parametrize(
     "question",
     [
-        "Which fund had the second highest 1-year return?",  # "second"
+        "Which fund had the second highest 1-year return among ethical funds?",  # "ethical"
         "What is the total assets of the funds excluding Real Estate?",  # "excluding"
         "Which fund had the highest dividend yield?",  # a column the table does not have
         "What is Corporate Bond's return?",  # 1-year or 3-year: two columns fit as well
@@ -282,3 +285,81 @@ def test_heading_cells_spanning_columns_are_split_into_the_columns_under_them(tm
     assert answer.found and answer.answer.startswith("Texas"), answer.answer
     quotes = [c["quote"] for c in answer.citations]
     assert all(any(text in quote for quote in quotes) for text in ("Texas", "40")), quotes
+
+
+def test_a_place_in_an_order_is_the_row_there_unless_a_neighbour_ties_it() -> None:
+    """ "The second-highest salary" is the row at place 2 of the column sorted from the top; when its value is also
+    the first's or the third's, which row is second is not the table's to say, and the composer says nothing."""
+    staff = _frame([["Employee", "Salary"], ["Ana", "90"], ["Ben", "85"], ["Cy", "70"], ["Di", "80"]])
+    second = 't1.sort_values("Salary", ascending=False)["Employee"].iloc[1]'
+    assert compose_program("Who has the second-highest salary on this list?", [staff]) == second
+    assert compose_program("Who ranks second by salary?", [staff]) == second
+    assert compose_program("Who has the third lowest salary?", [staff]) == (
+        't1.sort_values("Salary", ascending=True)["Employee"].iloc[2]'
+    )
+    tied = _frame([["Employee", "Salary"], ["Ana", "90"], ["Ben", "80"], ["Cy", "70"], ["Di", "80"]])
+    assert compose_program("Who has the second-highest salary on this list?", [tied]) is None
+    assert compose_program("Who has the fifth-highest salary on this list?", [staff]) is None  # four rows
+    assert compose_program("What is Ben's second highest salary?", [staff]) is None  # a row named: no place asked
+
+
+def test_a_share_of_a_row_named_after_percentage_of_is_that_rows_part() -> None:
+    """ "What percentage of consolidated operating income was contributed by AWS?" (q4, after its measurement):
+    the row said right after "percentage of" is the whole, the other named row its part; a "part" larger than
+    its whole is no part of it, and the composer says nothing."""
+    frame = _frame(
+        [
+            ["Segment", "2018", "2019"],
+            ["North America", "7,267", "7,033"],
+            ["International", "(2,142)", "(1,693)"],
+            ["AWS", "7,296", "9,201"],
+            ["Consolidated", "12,421", "14,541"],
+        ],
+        "Operating income (loss) by segment (in millions)",
+    )
+    cell = 't1.loc[t1["Segment"] == "{}", "2019"].iloc[0]'
+    program = compose_program(
+        "What percentage of Amazon's 2019 consolidated operating income was contributed by AWS?", [frame], "Amazon"
+    )
+    assert program == f"part = {cell.format('AWS')}\nwhole = {cell.format('Consolidated')}\npart / whole * 100"
+    assert compose_program("What percentage of AWS's 2019 operating income came from Consolidated?", [frame]) is None
+    assert compose_program("What percentage of 2019 operating income came from International?", [frame]) is None
+    # as a program sees the table: the 'Consolidated' row, the sum of those above, is left out; named, it is the
+    # whole (the column's sum, negative parts and all)
+    body, totals = without_totals(frame)
+    assert totals == ["Consolidated"] and body.totals == ("Consolidated",)
+    share = compose_program("What percentage of 2019 consolidated operating income came from AWS?", [body])
+    assert share == f'part = {cell.format("AWS")}\npart / t1["2019"].sum() * 100'
+    assert compose_program("What percentage of 2019 operating income came from AWS?", [body]) is None  # no whole
+
+
+def test_who_is_answered_from_the_column_that_names_people() -> None:
+    """ "Who has the second-highest salary?" over Position | Employee | Annual salary was answered "Product
+    Manager" (q4, after its measurement): "who" takes the one column named for people; with none, no program."""
+    rows = [["Position", "Employee", "Annual salary"], ["Data Analyst", "Lena Fischer", "72,000"]]
+    rows += [["Senior Engineer", "Omar Haddad", "134,000"], ["Product Manager", "Grace Liu", "118,000"]]
+    staff = _frame(rows)
+    assert staff.label == "Position"
+    assert compose_program("Who has the highest salary?", [staff]) == (
+        't1.loc[t1["Annual salary"].idxmax(), "Employee"]'
+    )
+    assert compose_program("Which position has the highest salary?", [staff]) == (
+        't1.loc[t1["Annual salary"].idxmax(), "Position"]'
+    )
+    roles = _frame(
+        [["Position", "Department", "Annual salary"], ["Analyst", "Data", "72,000"], ["Engineer", "R&D", "134,000"]]
+    )
+    assert compose_program("Who has the highest salary?", [roles]) is None
+
+
+def test_rows_compared_across_two_columns_are_counted_or_listed() -> None:
+    rows = [["Product category", "Revenue 2023", "Revenue 2022"], ["Computing", "$3,674", "$3,964"]]
+    rows += [["Appliances", "$1,384", "$1,657"], ["Services", "$378", "$351"], ["Entertainment", "$466", "$410"]]
+    frame = _frame(rows)
+    assert compose_program("How many product categories had higher revenue in 2023 than in 2022?", [frame]) == (
+        'len(t1[t1["Revenue 2023"] > t1["Revenue 2022"]])'
+    )
+    assert compose_program("Which product categories had lower revenue in 2023 than in 2022?", [frame]) == (
+        't1.loc[t1["Revenue 2023"] < t1["Revenue 2022"], "Product category"].tolist()'
+    )
+    assert compose_program("How many product categories had higher revenue in 2023 and 2022?", [frame]) is None

@@ -276,3 +276,32 @@ def test_a_column_named_by_meaning_is_read_and_one_far_from_the_question_is_not(
     llm = ScriptedLLM([program, "NOT IN TABLES"])
     assert answer_by_program(documents, "How many employees work in the North region?", llm, embed_texts) is None
     assert "which the question does not name" in llm.calls[1].messages[-1]["content"]
+
+
+def test_who_answered_with_another_column_than_the_one_naming_people_goes_back(tmp_path: Path) -> None:
+    rows = [["Position", "Employee", "Annual salary"], ["Data Analyst", "Lena Fischer", "72,000"]]
+    rows += [["Senior Engineer", "Omar Haddad", "134,000"], ["Product Manager", "Grace Liu", "118,000"]]
+    path = draw_pdf(tmp_path / "staff.pdf", [[DrawnTable(rows, caption="Compensation summary 2025")]])
+    documents = open_documents({"staff.pdf": path}, StructureCache(None))
+    title = 't1.loc[t1["Annual salary"].idxmax(), "Position"]'
+    name = 't1.loc[t1["Annual salary"].idxmax(), "Employee"]'
+    llm = ScriptedLLM([title, name])
+    computed = answer_by_program(documents, "Who has the highest annual salary?", llm, None)
+    assert computed is not None and computed.retries == 1 and computed.answer.startswith("Omar Haddad")
+    assert 'the names in the "Employee" column' in llm.calls[1].messages[-1]["content"]
+
+
+def test_how_many_answered_with_an_amount_goes_back(tmp_path: Path) -> None:
+    """ "How many product categories had higher revenue than last year?" answered 8,561 by subtracting revenues
+    (q4, after its measurement): a count asked of columns of money is a count of rows."""
+    rows = [["Product category", "Revenue 2023", "Revenue 2022"], ["Computing", "$3,674", "$3,964"]]
+    rows += [["Appliances", "$1,384", "$1,657"], ["Services", "$378", "$351"], ["Entertainment", "$466", "$410"]]
+    path = draw_pdf(tmp_path / "revenue.pdf", [[DrawnTable(rows, caption="Revenue by product category ($ millions)")]])
+    documents = open_documents({"revenue.pdf": path}, StructureCache(None))
+    amount = 't1["Revenue 2023"].sum() - t1["Revenue 2022"].sum()'
+    count = 'len(t1[t1["Revenue 2023"] > t1["Revenue 2022"]])'
+    llm = ScriptedLLM([amount, count])
+    question = "How many product categories had higher revenue in 2023 than in 2022?"
+    computed = answer_by_program(documents, question, llm, None)
+    assert computed is not None and computed.retries == 1 and computed.answer.startswith("2"), computed.answer
+    assert "a count of rows" in llm.calls[1].messages[-1]["content"]

@@ -14,7 +14,7 @@ Nothing here calls a model: the job loop that asks one for a program calls :func
 """
 
 from docpilot.understanding.frames.checking import check_frame_program, refuse_unless_allowed
-from docpilot.understanding.frames.composing import compose_program, named_in
+from docpilot.understanding.frames.composing import answer_column, compose_program, named_in
 from docpilot.understanding.frames.finding import FrameStore, candidate_frames
 from docpilot.understanding.frames.model import CellRef, Frame, RawTable, combine_files, frame_of, name_frames
 from docpilot.understanding.frames.reading import read_program
@@ -29,6 +29,7 @@ __all__ = [
     "Number",
     "ProgramResult",
     "RawTable",
+    "answer_column",
     "answer_with_program",
     "candidate_frames",
     "check_frame_program",

@@ -26,7 +26,7 @@ from docpilot.understanding.frames.model import Frame
 from docpilot.understanding.frames.values import SCALES, is_year, read_number, read_scale
 from docpilot.understanding.textnorm import STOPWORDS, stem
 
-__all__ = ["compose_program", "named_in"]
+__all__ = ["answer_column", "compose_program", "named_in"]
 
 _TOKEN = re.compile(r"[^\W_]*[^\W\d_][^\W_]*(?:'s)?|(?<!\w)[-\u2212]?[$€£]?\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s?%)?")
 _NUMBER_WORDS = {
@@ -61,6 +61,9 @@ _CUES = {
     "rank": _family("rank ranked ranking order ordered sort sorted"),
 }
 _POSITIONS = _family("first last")
+_NTH = {w: i for i, w in enumerate("first second third fourth fifth sixth seventh eighth ninth tenth".split(), 1)} | {
+    f"{i}{suffix}": i for i, suffix in zip(range(1, 11), "st nd rd th th th th th th th".split(), strict=True)
+}
 _FALLING = _family("fall fell drop dropped decline declined decrease decreased")  # a change said as a fall
 _POINTS = _family("point points")  # "percentage points": the unit of a change of a rate
 _BEFORE_NUMBER = {"more": _family("above over"), "less": _family("below under")}  # else prepositions
@@ -71,7 +74,8 @@ _FILLER = _family(
     "figure figures reported table listed one ones among if you take taken only put come comes came account "
     "far other others is it that have had having their there shows showing every overall whole entire 1 go goes went "
     "above over below under euro euros dollar dollars usd eur gbp pound pounds across between out count number "
-    "numbers amount figure level line lines item items row rows entry entries"
+    "numbers amount figure level line lines item items row rows entry entries contribute contributed contributes "
+    "represent represented represents"
 )
 _RATES = _family("rate rates percentage")  # what a percent column is called besides its name ("occupancy rate")
 _ENUMERATED = re.compile(r"^\s*(?:\d{1,3}|[A-Za-z]|[ivxIVX]{1,4})[.)]\s+")  # "14. ", "b) ", "iv. " before a label
@@ -91,14 +95,17 @@ class _Token:
 @dataclass
 class _Read:
     rows: list[str] = field(default_factory=list)  # row labels named, in order
+    row_places: list[int] = field(default_factory=list)  # where each of them is said
     groups: list[tuple[str, str]] = field(default_factory=list)  # (text column, value) named
     columns: list[str] = field(default_factory=list)  # numeric columns named, in the order first said
     positions: dict[str, list[int]] = field(default_factory=dict)  # column → the token positions naming it
     conditions: list[tuple[int, str, float, str]] = field(default_factory=list)  # (position, ">"|"<", number, scale)
     cues: dict[str, list[int]] = field(default_factory=dict)  # family → positions
     whole: bool = False  # a word of a whole is said ("total", "all", "every"): a share may be asked
+    total_row: bool = False  # a total row left out of the frame is named ("consolidated"): the column's sum
     exact: bool = False  # the columns are named by all their words (not the best of partial matches)
     falling: bool = False  # the change is said as a fall ("fell", "dropped"): the earlier less the later
+    nth: int = 1  # "the second-highest", "ranks third by": the place in the order asked for
 
 
 def compose_program(question: str, frames: list[Frame], names: str = "") -> str | None:
@@ -116,6 +123,7 @@ def _compose(question: str, frame: Frame, names: str) -> str | None:
     tokens, read = named
     _take_counting(tokens, read)
     _take_cues(tokens, read)
+    _take_totals(tokens, read, frame)
     _take_context(tokens, frame, names)
     if any(not t.taken for t in tokens):
         return None  # a word no span took: the question says something this reading does not
@@ -210,9 +218,10 @@ def _take_values(tokens: list[_Token], read: _Read, frame: Frame) -> None:
             for j in range(len(keys)):
                 tokens[start + j].taken = "row" if where == "row" else "group"
             found.append((start, where, value))
-    for _start, where, value in sorted(found):
+    for start, where, value in sorted(found):
         if where == "row":
             read.rows.append(value)
+            read.row_places.append(start)
         else:
             read.groups.append((where, value))
             column_keys = _keys(where)
@@ -346,6 +355,12 @@ def _take_cues(tokens: list[_Token], read: _Read) -> None:
             read.cues.setdefault("rank", []).append(i)
             token.taken = tokens[i + 1].taken = "cue:rank"
             continue
+        place = _NTH.get(token.text.lower())
+        after = tokens[i + 1].key if i + 1 < len(tokens) else ""
+        if place and (after in _CUES["max"] | _CUES["min"] or (i and tokens[i - 1].key in _CUES["rank"])):
+            read.nth = place  # "second-highest", "third most", "ranks second by …": a place in the order
+            token.taken = "cue:nth"
+            continue
         if token.key in _POSITIONS and ranked:  # "first" or "last" of an order said, not "last year"
             read.cues.setdefault("rank", []).append(i)
             token.taken = "cue:rank"
@@ -356,6 +371,17 @@ def _take_cues(tokens: list[_Token], read: _Read) -> None:
                 read.cues.setdefault(family, []).append(i)
                 token.taken = f"cue:{family}"
                 break
+
+
+def _take_totals(tokens: list[_Token], read: _Read, frame: Frame) -> None:
+    """A total row left out of the frame, named by its label ("consolidated operating income"): the whole its rows
+    add up to, which the question may take a share of."""
+    for total in frame.totals:
+        keys = [k for k in _keys(total) if k not in _STOP_KEYS]
+        for start in _find(tokens, keys) if keys else []:
+            for j in range(len(keys)):
+                tokens[start + j].taken = "total"
+            read.total_row = True
 
 
 def _take_context(tokens: list[_Token], frame: Frame, names: str) -> None:
@@ -395,12 +421,21 @@ _STOP_KEYS = frozenset(stem(w) for w in STOPWORDS) | STOPWORDS | {"s", "i'm", "i
 # --- the program --------------------------------------------------------------------------------------
 def _program(read: _Read, frame: Frame, question: str) -> str | None:  # noqa: C901 - one branch per operation
     t, label = frame.name, _q(frame.label or "")
+    named = answer_column(question, frame)  # what a "who" or "which X" question is answered with
+    if named is None:
+        return None
+    answer = _q(named)
     cues = set(read.cues)
     if len(read.conditions) > 1 or len(read.groups) > 1 or (read.groups and read.rows):
         return None
     where = _mask(t, read, frame)
     if where is None:
         return None
+    if read.nth > 1:  # "the second-highest": a place in one column's order, and nothing else
+        direction = _extreme(cues, question, read.nth)
+        if not direction or read.rows or read.conditions or len(read.columns) != 1:
+            return None
+        return _placed(t, answer, _q(read.columns[0]), read.columns[0], frame, where, direction, read.nth)
     if read.conditions:  # rows kept by a comparison: listed, counted or averaged
         compared = _nearest(read, read.conditions[0][0])
         target = [c for c in read.columns if c != compared] or read.columns
@@ -412,7 +447,7 @@ def _program(read: _Read, frame: Frame, question: str) -> str | None:  # noqa: C
         if cues == {"count"} and len(read.columns) == 1:
             return f"len({t}[{where}])"
         if not cues and len(read.columns) == 1 and re.search(r"\b(which|who|list|show|name|what)\b", question, re.I):
-            return f"{t}.loc[{where}, {label}].tolist()"
+            return f"{t}.loc[{where}, {answer}].tolist()"
         return None
     rows = [_q(r) for r in read.rows]
     if len(read.columns) == 2 and len(rows) == 1 and "diff" in cues and cues <= {"diff", "more", "less"}:
@@ -420,6 +455,8 @@ def _program(read: _Read, frame: Frame, question: str) -> str | None:  # noqa: C
         if read.falling:  # "how much did it fall from 2022 to 2023": the earlier less the later
             first, later = later, first
         return f"{_cell(t, label, rows[0], later)} - {_cell(t, label, rows[0], first)}"
+    if len(read.columns) == 2 and not rows and where == "True" and (cues - {"count"}) in ({"more"}, {"less"}):
+        return _columns_compared(t, answer, read, question)
     if len(read.columns) >= 2 and len(rows) == 1 and cues in ({"sum"}, {"mean"}):  # "2022 and 2023 added together"
         cells = [_cell(t, label, rows[0], _q(c)) for c in read.columns]
         return f"({' + '.join(cells)}){'' if cues == {'sum'} else f' / {len(cells)}'}"
@@ -432,6 +469,8 @@ def _program(read: _Read, frame: Frame, question: str) -> str | None:  # noqa: C
             return f"{chosen}.sum()"
         if cues == {"mean"}:
             return f"{chosen}.mean()"
+        if len(rows) == 2 and cues == {"share"}:  # "what percentage of the Consolidated total came from AWS"
+            return _part_of(t, label, column, read, frame, question)
         if len(rows) == 2 and cues and cues <= {"diff", "more", "less"}:
             first, second = rows  # "how many more … A than B": A less B; "how many fewer … A than B": B less A
             if cues & {"more", "less"} == {"less"}:
@@ -445,15 +484,15 @@ def _program(read: _Read, frame: Frame, question: str) -> str | None:  # noqa: C
         if not cues:
             return _cell(t, label, rows[0], column)
         amounts = frame.kinds.get(read.columns[0]) != "percent" and bool((frame.data[read.columns[0]] >= 0).all())
-        if "share" in cues and cues <= {"share", "sum"} and read.whole and amounts:
+        if "share" in cues and cues <= {"share", "sum"} and (read.whole and amounts or read.total_row):
             return f"part = {_cell(t, label, rows[0], column)}\npart / {t}[{column}].sum() * 100"
         return None
     direction = _extreme(cues, question)
     if direction:
         method = "idxmax" if direction == "max" else "idxmin"
         if where == "True":
-            return f"{t}.loc[{t}[{column}].{method}(), {label}]"
-        return f"rows = {t}[{where}]\nrows.loc[rows[{column}].{method}(), {label}]"
+            return f"{t}.loc[{t}[{column}].{method}(), {answer}]"
+        return f"rows = {t}[{where}]\nrows.loc[rows[{column}].{method}(), {answer}]"
     if cues == {"mean"}:
         return f"{t}[{column}].mean()" if where == "True" else f"{t}.loc[{where}, {column}].mean()"
     if where != "True" and cues in ({"sum"}, {"count"}):
@@ -461,7 +500,31 @@ def _program(read: _Read, frame: Frame, question: str) -> str | None:  # noqa: C
     return None
 
 
-def _extreme(cues: set[str], question: str) -> str | None:
+_PEOPLE = _family(
+    "name names employee employees person people staff member members manager officer director author owner contact "
+    "representative attorney signatory recipient applicant customer client student teacher player candidate worker "
+    "president executive partner chair speaker winner holder"
+)
+WHO = re.compile(r"^\W*whose\b|\bwhom?\b", re.I)  # a question after a person ("funds whose class is …" is not)
+_WHICH = re.compile(r"\b(?:which|what)\s+(?:one\s+of\s+the\s+)?([A-Za-z][\w-]*)", re.I)
+
+
+def answer_column(question: str, frame: Frame) -> str | None:
+    """The text column a "who" or "which X" question is answered from: for "who", the one column named for people
+    ("Employee", "Name"), for "which fund" the column named "Fund"; else the row labels. None when "who" is asked
+    of a table with several text columns and no one column names people (a job title is no answer to "who")."""
+    texts = [c for c in frame.columns if frame.kinds.get(c, "text") == "text" and c != "file"]
+    if len(texts) <= 1:
+        return frame.label
+    if WHO.search(question):
+        people = [c for c in texts if set(_keys(c)) & _PEOPLE]
+        return people[0] if len(people) == 1 else None
+    asked = _WHICH.search(question)
+    named = [c for c in texts if asked and _key(asked.group(1)) in _keys(c)]
+    return named[0] if len(named) == 1 else frame.label
+
+
+def _extreme(cues: set[str], question: str, nth: int = 1) -> str | None:
     """ "max" or "min" for a question after the row at an extreme of the column; None when it is not one."""
     if not cues or cues - {"max", "min", "rank", "more", "less"}:
         return None
@@ -477,9 +540,65 @@ def _extreme(cues: set[str], question: str) -> str | None:
             return None
         first = "max" if _key(order.group(1)) in _CUES["max"] else "min"
         return first if top else ("min" if first == "max" else "max")
-    if cues == {"rank"}:  # ranked with no direction said: the top is the highest
+    if cues == {"rank"}:  # ranked with no direction said: the top is the highest ("ranks second by": from the top)
+        if nth > 1 and not bottom:
+            return "max"
         return "max" if top and not bottom else "min" if bottom and not top else None
     return "max" if "max" in cues else "min"
+
+
+def _columns_compared(t: str, answer: str, read: _Read, question: str) -> str | None:
+    """Rows whose first-named column is more (less) than the second, "… higher revenue in 2023 than in 2022":
+    counted when "how many" is asked, else listed for "which"; None when "than" does not stand between them."""
+    first, second = read.columns
+    cue = read.cues.get("more", read.cues.get("less", []))
+    than = [i for i, t_ in enumerate(_tokens(question)) if t_.key == "than"]
+    if not cue or not any(read.positions[first][0] < i < read.positions[second][0] for i in than):
+        return None
+    sign = ">" if "more" in read.cues else "<"
+    mask = f"{t}[{_q(first)}] {sign} {t}[{_q(second)}]"
+    if "count" in read.cues:
+        return f"len({t}[{mask}])"
+    if re.search(r"\b(which|what|list|name)\b", question, re.I):
+        return f"{t}.loc[{mask}, {answer}].tolist()"
+    return None
+
+
+def _part_of(t: str, label: str, column: str, read: _Read, frame: Frame, question: str) -> str | None:
+    """Row A as a percent of row B, where the question says "percentage (share, proportion) of" just before B and
+    names A elsewhere ("What percentage of consolidated operating income came from AWS?"). None when no row follows
+    "… of", or when A's amount is larger than B's or negative (then B is no whole that A is part of)."""
+    tokens = _tokens(question)
+    wholes = {
+        min(after)
+        for cue in read.cues.get("share", [])
+        if cue + 1 < len(tokens) and tokens[cue + 1].key == "of"
+        for after in [[p for p in read.row_places if cue + 1 < p <= cue + 6]]
+        if after
+    }
+    if len(wholes) != 1:
+        return None
+    whole = read.rows[read.row_places.index(wholes.pop())]
+    part = next(r for r in read.rows if r != whole)
+    values = dict(zip(frame.data[frame.label].astype(str), frame.data[read.columns[0]], strict=False))
+    if not 0 <= values.get(part, -1) <= values.get(whole, -1) or not values.get(whole):
+        return None
+    cells = _cell(t, label, _q(part), column), _cell(t, label, _q(whole), column)
+    return f"part = {cells[0]}\nwhole = {cells[1]}\npart / whole * 100"
+
+
+def _placed(  # noqa: PLR0913 - the program's names, and the column's data to check the place is not tied
+    t: str, label: str, column: str, name: str, frame: Frame, where: str, direction: str, nth: int
+) -> str | None:
+    """The row at place ``nth`` of the column's order (largest first for "max"); None when rows are kept by a
+    condition or when the value there is tied with a neighbour's (which row is "second" is then not the table's)."""
+    if where != "True":
+        return None
+    ascending = direction == "min"
+    values = frame.data[name].dropna().sort_values(ascending=ascending).tolist()
+    if len(values) < nth or values[nth - 1] in values[nth - 2 : nth - 1] + values[nth : nth + 1]:
+        return None
+    return f"{t}.sort_values({column}, ascending={ascending})[{label}].iloc[{nth - 1}]"
 
 
 def _mask(t: str, read: _Read, frame: Frame) -> str | None:

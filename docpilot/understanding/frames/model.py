@@ -93,6 +93,7 @@ class Frame:
     pages: tuple[int, ...] = ()
     key: str = ""  # "file:page:index" of the table it was read from (first one when combined)
     name: str = ""  # what a program calls it (set by name_frames)
+    totals: tuple[str, ...] = ()  # the labels of the total rows left out of it ("Consolidated"), which add it up
 
     @property
     def columns(self) -> list[str]:

@@ -131,8 +131,12 @@ class _Reader:
     def rows(self, node: ast.expr) -> str:
         """The rows part of a phrase: ", over the rows where …" for a selection of rows, "" for a whole frame."""
         text = self.phrase(node)
-        if text.startswith("all rows"):
-            return "" if text == "all rows" else f" of {text[len('all rows of ') :]}"
+        if text == "all rows":
+            return ""
+        if text.startswith("all rows of "):
+            return f" of {text[len('all rows of ') :]}"
+        if text.startswith("all rows, "):  # "all rows, sorted by Sales (descending)"
+            return f" of the rows{text[len('all rows') :]}"
         return f", over {text}"
 
     def subscript(self, node: ast.Subscript) -> str:

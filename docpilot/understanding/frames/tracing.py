@@ -314,7 +314,8 @@ class _Reader:
         if report.get("type") in ("frame", "series"):
             return _Info(report["type"], columns, selected, cells=carried)
         info = _Info("value", columns=columns)
-        info.cells = carried | {(f, r, c) for r in labels for f, c in columns} | self.label_cells(columns, labels)
+        read = columns + sorted(selected)  # the cell, and the cells of its row that chose it (a sort's, a mask's)
+        info.cells = carried | {(f, r, c) for r in labels for f, c in read} | self.label_cells(columns, labels)
         return info
 
     def row_labels(self, rows: _Info, base: _Info, positional: bool) -> list[Any]:
