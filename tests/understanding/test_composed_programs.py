@@ -363,3 +363,23 @@ def test_rows_compared_across_two_columns_are_counted_or_listed() -> None:
         't1.loc[t1["Revenue 2023"] < t1["Revenue 2022"], "Product category"].tolist()'
     )
     assert compose_program("How many product categories had higher revenue in 2023 and 2022?", [frame]) is None
+
+
+def test_the_captions_words_and_the_tables_period_said_again_name_no_column() -> None:
+    """ "In the detailed trace recording statistics …" says the caption, not the column Traces; "this month" is
+    the table's own period (both q4, after its measurement)."""
+    rows = [["label", "Traces", "Speedup"], ["3d-cube", "29", "2.20x"], ["bitops-and", "1", "25.20x"]]
+    rows += [["bitops-3bit", "2", "25.47x"], ["crypto-md5", "3", "2.44x"]]
+    stats = _frame(rows, "Figure 13. Detailed trace recording statistics for the SunSpider benchmark set.")
+    question = (
+        "In the detailed trace recording statistics for SunSpider, which benchmark has the second-highest speedup?"
+    )
+    assert compose_program(question, [stats]) == 't1.sort_values("Speedup", ascending=False)["label"].iloc[1]'
+    assert compose_program("Which benchmark has the most traces?", [stats]) == 't1.loc[t1["Traces"].idxmax(), "label"]'
+    checks = _frame(
+        [["State", "Permit", "Totals"], ["Texas", "9", "120"], ["Ohio", "4", "80"]], "NICS checks November 2015"
+    )
+    assert compose_program("Which state had the most total checks this month?", [checks]) == (
+        't1.loc[t1["Totals"].idxmax(), "State"]'
+    )
+    assert compose_program("Which state had the most total checks last month?", [checks]) is None

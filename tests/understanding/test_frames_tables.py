@@ -179,3 +179,10 @@ def test_the_schema_shows_each_frame_within_500_tokens(tmp_path: Path, real) -> 
     asked = schema_text(frames, question="What was the diluted earnings per share in 2019?")
     assert "row labels ('label'): 'Basic earnings per share', 'Diluted earnings per share'," in asked
     assert tokens(asked) <= 500
+
+
+def test_a_table_printed_as_a_papers_figure_is_captioned_from_below(real) -> None:
+    """TraceMonkey's statistics table is "Figure 13. …", set under it, and its speedups are printed "2.20x"."""
+    (frame, *_) = FrameStore().frames(real("pdfjs__tracemonkey.pdf"), [12])
+    assert frame.caption.startswith("Figure 13. Detailed trace recording statistics")
+    assert frame.kinds["Speedup"] == "number" and frame.data["Speedup"].iloc[0] == 2.2

@@ -17,6 +17,8 @@ from docpilot.understanding.frames import read_number, read_scale
         ("€ 399,00", 399.0, False, "€"),  # decimal comma, currency before
         ("€-9,32", -9.32, False, "€"),
         ("12 345", 12345, False, ""),  # space as thousands separator
+        ("25.47x", 25.47, False, ""),  # a multiple (a speedup)
+        ("3×", 3, False, ""),
         ("12\u202f345", 12345, False, ""),  # narrow no-break space
         ("1'234.5", 1234.5, False, ""),  # Swiss apostrophe
         ("(4,378)", -4378, False, ""),  # accounting parentheses
@@ -45,7 +47,9 @@ def test_numbers_are_read_as_printed(text: str, value: float, percent: bool, cur
     assert (number.percent, number.currency) == (percent, currency)
 
 
-@pytest.mark.parametrize("text", ["", "—", "-", "n/a", "Net sales", "January 28,", "A320", "1,23,4", "12 34", "$"])
+@pytest.mark.parametrize(
+    "text", ["", "—", "-", "n/a", "Net sales", "January 28,", "A320", "1,23,4", "12 34", "$", "x", "2 x 4"]
+)
 def test_text_blanks_and_dashes_are_not_numbers(text: str) -> None:
     assert read_number(text) is None
 

@@ -268,6 +268,9 @@ def _take_columns(tokens: list[_Token], read: _Read, frame: Frame) -> None:
     full = [c for c, p in places.items() if p and all(p.values())]
     window = {c: _window(places[c]) for c in full}
     full = [c for c in full if not any(covered[c] <= window[d] and len(window[d]) > len(window[c]) for d in full)]
+    quoted = _caption_runs(tokens, frame.caption)  # "the detailed trace recording statistics": the caption's words
+    if len(full) > 1 and any(not covered[c] <= quoted for c in full):
+        full = [c for c in full if not covered[c] <= quoted]
     if not full:
         scored = sorted(
             ((n, n / len(p), c) for c, p in places.items() if p for n in [sum(bool(v) for v in p.values())]),
@@ -294,6 +297,20 @@ def _take_columns(tokens: list[_Token], read: _Read, frame: Frame) -> None:
                 for j in (i - 1, i + 1):
                     if 0 <= j < len(tokens) and not tokens[j].taken and tokens[j].key in _RATES:
                         tokens[j].taken = "context"
+
+
+def _caption_runs(tokens: list[_Token], caption: str) -> set[int]:
+    """The positions of runs of three or more words of the question that the caption says in the same order."""
+    said = _keys(caption)
+    runs: set[int] = set()
+    for i in range(len(tokens)):
+        for j in range(len(said)):
+            size = 0
+            while i + size < len(tokens) and j + size < len(said) and tokens[i + size].key == said[j + size]:
+                size += 1
+            if size >= 3:
+                runs |= set(range(i, i + size))
+    return runs
 
 
 def _window(places: dict[str, list[int]]) -> set[int]:
@@ -393,6 +410,9 @@ def _take_context(tokens: list[_Token], frame: Frame, names: str) -> None:
     for i, token in enumerate(tokens[1:-1], 1):  # "across the five people", "all 5 funds": the rows, said again
         if token.key == str(size) and tokens[i - 1].key in _RESTATING and not tokens[i + 1].taken:
             token.taken = tokens[i + 1].taken = "context"
+    for i, token in enumerate(tokens[1:], 1):  # "this month", "this year": the period the table is of
+        if token.key in _PERIODS and tokens[i - 1].key in (_key("this"), _key("that")) and not token.taken:
+            token.taken = "context"
     for token in tokens:
         if token.taken:
             continue
@@ -413,6 +433,7 @@ def _take_context(tokens: list[_Token], frame: Frame, names: str) -> None:
 
 
 _TOTAL_KEY = _key("total")
+_PERIODS = _family("month year quarter week period day")
 _RESTATING = {_key(w) for w in ("the", "all", "these", "those", "its", "their")}
 _COUNTED = {(_key("how"), _key("many")), (_key("number"), "of"), (_key("count"), "of")}
 _STOP_KEYS = frozenset(stem(w) for w in STOPWORDS) | STOPWORDS | {"s", "i'm", "im", "'s", "their", "whose", "i"}

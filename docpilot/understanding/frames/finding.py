@@ -25,6 +25,7 @@ _PART = "frames1-{page}"  # the cache part: change the number when RawTable's re
 _RUNNING = re.compile(r"^\s*table of contents\s*$", re.I)  # a running link at the top of a report's pages
 # "Table 3:", "Exhibit 1", "Table A-2", "Table IV" (not "Table of Contents")
 _CAPTION = re.compile(r"^\s*(?:table|exhibit|schedule)\s+(?:[A-Z]?\d[\w.\-]*|[IVXLC]+\b|[A-Z]\b)", re.I)
+_FIGURE = re.compile(r"^\s*(?:figure|fig\.)\s*\d+[.:]", re.I)  # a table printed as a paper's figure, captioned below
 
 
 class FrameStore:
@@ -259,8 +260,8 @@ def _is_figure(text: str) -> bool:
 
 
 def _caption(lines: list[tuple[float, float, str]], bbox: tuple[float, ...]) -> str:
-    """A table's caption: the "Table 3: …" line above it (or below it) with the lines that continue it,
-    else the few short lines set just above it (a statement's title and its "(in thousands)")."""
+    """A table's caption: the "Table 3: …" line above it (or below it, as a "Figure 13." line) with the lines that
+    continue it, else the few short lines set just above it (a statement's title and its "(in thousands)")."""
     top, bottom = bbox[1], bbox[3]
     lines = sorted((line for line in lines if not _RUNNING.match(line[2])), key=lambda line: round(line[0]))
     above = [(y0, y1, text) for y0, y1, text in lines if y1 <= top + 2 and top - y1 < 60]
@@ -269,7 +270,7 @@ def _caption(lines: list[tuple[float, float, str]], bbox: tuple[float, ...]) -> 
         first = starts[-1][0]
         return _joined([text for y0, _, text in above if y0 >= first - 1])
     below = [(y0, y1, text) for y0, y1, text in lines if y0 >= bottom - 2 and y0 - bottom < 30]
-    starts = [line for line in below if _CAPTION.match(line[2])]
+    starts = [line for line in below if _CAPTION.match(line[2]) or _FIGURE.match(line[2])]
     if starts:
         y0, y1, _ = starts[0]
         return _joined([text for a, b, text in below if abs(a - y0) < 1 or 0 <= a - y1 < (y1 - y0)])

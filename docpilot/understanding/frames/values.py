@@ -27,6 +27,7 @@ _SCALE_NOTE = re.compile(
 )
 _SCALE_UNIT = re.compile(rf"(?:{_CURRENCY})\s*(thousand|million|billion|mn|bn)s?\b", re.I)
 _SHORT = {"mn": "million", "bn": "billion"}
+_TIMES = re.compile(r"(?<=\d)\s?[x×]$")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 
 
@@ -42,8 +43,8 @@ class Number:
 def read_number(text: str) -> Number | None:
     """The number a cell holds, or None (text, a blank, a dash for nil).
 
-    Thousands separators (",", ".", "'", spaces), decimal commas ("399,00", "1.234,56"), a minus or
-    parentheses for negatives ("(4,378)", "(0.1%)", "€-9,32"), "%", a currency before or after, a scale
+    Thousands separators (",", ".", "'", spaces), decimal commas ("399,00", "1.234,56"), a multiple ("2.20x"), a
+    minus or parentheses for negatives ("(4,378)", "(0.1%)", "€-9,32"), "%", a currency before or after, a scale
     word ("1.2 million" → 1,200,000) and a footnote mark ("3.5*", "2006 (*)") are read; "1,234" is
     1234 (English); a single "." is a decimal point ("1.234" → 1.234) unless it groups thousands twice.
     """
@@ -65,6 +66,7 @@ def read_number(text: str) -> Number | None:
         negative, clean = not negative, clean[1:].strip()
     percent = clean.endswith("%")
     clean = clean.rstrip("%").strip()
+    clean = _TIMES.sub("", clean)  # "2.20x", "25×": a multiple, its number as printed
     factor = 1.0
     scaled = _WORD_SCALE.search(clean)
     if scaled and scaled.start() > 0:
