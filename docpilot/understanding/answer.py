@@ -742,13 +742,20 @@ def _total_unsaid(question: str, answer: str, support: list[_Evidence]) -> str |
     return None
 
 
+_REFERENCE = re.compile(
+    r"\b(?:lines?|pages?|items?|part|box|section|schedule|form|step|question|chapter|article|clause|notes?|table|"
+    r"figure|exhibit|appendix|no\.)\s+\d+[a-z]?\b",
+    re.I,
+)
+
+
 def _grounded(answer: str, support: list[_Evidence]) -> bool:
     """The answer's numbers and most of its words are in the passages it cites."""
     if not support:
         return False
     text = norm(" ".join(e.block for e in support))
-    have = set(numbers_in(text))
-    if any(n not in have for n in numbers_in(answer) if not (1900 <= n <= 2100 and n in have)):
+    have = set(numbers_in(_REFERENCE.sub(" ", text)))  # "Amount from line 37": 37 names a line, it is no value
+    if any(n not in have for n in numbers_in(_REFERENCE.sub(" ", answer))):
         return False
     want = [w for w in stems(answer)]
     if not want:

@@ -30,6 +30,7 @@ from __future__ import annotations
 import ast
 import functools
 import json
+import math
 import re
 from dataclasses import dataclass, field, replace
 from importlib import resources
@@ -61,7 +62,7 @@ from docpilot.understanding.frames.composing import WHO
 from docpilot.understanding.frames.running import MAX_CITATIONS
 from docpilot.understanding.retrieve import EmbedFn, Retriever
 from docpilot.understanding.support import unsupported_numbers
-from docpilot.understanding.textnorm import format_number, norm, stems
+from docpilot.understanding.textnorm import format_number, norm, numbers_in, stems
 
 __all__ = [
     "Computed",
@@ -312,6 +313,7 @@ def answer_by_program(
             )
         other = _reads_other(checked, result, frames) or _wrong_type(checked, result)
         other = other or _not_whom(checked, result, frames) or _not_counted(checked, result, frames)
+        other = other or _invented(checked, result, frames) or _sums_totals(result, frames)
         if written_by_model:  # a composed program reads only what the question names
             other = other or _unnamed(checked, result, frames, embed)
         if other:
@@ -406,6 +408,57 @@ def _wrong_type(question: str, result: ProgramResult) -> str:
         return f"The question asks for {'a count' if kind == 'count' else 'a figure'}, but the program gives a text."
     if kind == "name" and numbers and not texts:
         return "The question asks which one, but the program gives a figure: select the row's label."
+    return ""
+
+
+def _invented(question: str, result: ProgramResult, frames: list[Frame]) -> str:
+    """A number the program computes with that neither the question nor the tables print (a "15 %" bonus rate the
+    model assumed: "salary * 0.15"); small whole numbers (an average of two) and powers of ten (a scale) pass."""
+    try:
+        tree = ast.parse(result.program)
+    except SyntaxError:
+        return ""
+    operands = [
+        side.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.BinOp)
+        for side in (node.left, node.right)
+        if isinstance(side, ast.Constant) and isinstance(side.value, (int, float)) and not isinstance(side.value, bool)
+    ]
+    printed = " ".join([question] + [f"{f.caption} {f.heading}" for f in frames])
+    printed += " " + " ".join(c.text for f in frames for row in f.cells for c in row if c)
+    known = set(numbers_in(printed)) | {n / 100 for n in numbers_in(printed)}
+    for value in operands:
+        whole = float(value).is_integer()
+        if (whole and abs(value) <= 12) or (whole and value > 0 and math.log10(value).is_integer()):
+            continue
+        if not any(math.isclose(float(value), k, rel_tol=1e-9) for k in known):
+            return (
+                f"The program computes with {value}, which neither the question nor the tables give. Compute only "
+                f"from the tables' values; if they do not hold what is asked, reply {CANNOT}."
+            )
+    return ""
+
+
+def _sums_totals(result: ProgramResult, frames: list[Frame]) -> str:
+    """A whole column added up although it holds total rows among its parts ("Total revenue" above the product
+    categories): the sum counts them twice; "" otherwise."""
+    try:
+        tree = ast.parse(result.program)
+    except SyntaxError:
+        return ""
+    by_name = {f.name: f for f in frames}
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "sum"):
+            continue
+        column = node.func.value
+        if isinstance(column, ast.Subscript) and isinstance(column.value, ast.Name) and column.value.id in by_name:
+            totals = [label for label in by_name[column.value.id].row_labels() if _TOTAL.match(label)]
+            if totals:
+                return (
+                    f"The column holds total rows ({', '.join(repr(t) for t in totals[:2])}): adding up the whole "
+                    f"column counts them twice. Read the total row itself, or add up only the rows of the parts."
+                )
     return ""
 
 

@@ -250,3 +250,16 @@ def test_a_sentence_that_says_which_ranks_first_is_taken(make_pdf: Any, tmp_path
     llm = ScriptedLLM(['{"answer": "Cloud", "evidence": [1]}'])
     out = answer_question(docs, "Which segment grew the fastest in 2024?", llm, None)
     assert out.found and out.answer == "Cloud", out.answer
+
+
+def test_a_number_that_names_a_line_of_a_form_is_no_value(make_pdf) -> None:
+    """ "What adjusted gross income is reported on this 1040?" answered "37" from "Amount from line 37 (adjusted
+    gross income)" on a form left blank (q4, after its measurement): a line's number is not its amount."""
+    path = make_pdf(["Form 1040 (2017) Page 2\nTax and Credits 38 Amount from line 37 (adjusted gross income) ____"])
+    documents = open_documents({"f1040.pdf": path}, StructureCache(None))
+    line = '{"answer": "37", "evidence": [1]}'
+    answer = answer_question(documents, "What adjusted gross income is reported?", ScriptedLLM([line] * 4), None)
+    assert not answer.found and "37" not in answer.answer, answer.answer
+    form = '{"answer": "Form 1040", "evidence": [1]}'
+    answer = answer_question(documents, "Which tax form is this?", ScriptedLLM([form]), embed=None)
+    assert answer.found and answer.answer == "Form 1040", answer.answer

@@ -305,3 +305,41 @@ def test_how_many_answered_with_an_amount_goes_back(tmp_path: Path) -> None:
     computed = answer_by_program(documents, question, llm, None)
     assert computed is not None and computed.retries == 1 and computed.answer.startswith("2"), computed.answer
     assert "a count of rows" in llm.calls[1].messages[-1]["content"]
+
+
+STAFF = [
+    ["Position", "Employee", "Annual salary"],
+    ["Data Analyst", "Lena Fischer", "72,000"],
+    ["Senior Engineer", "Omar Haddad", "134,000"],
+]
+
+
+def test_a_program_computing_with_a_number_nobody_gave_goes_back(tmp_path: Path) -> None:
+    """ "How big an annual bonus does Omar Haddad get?" answered 20,100 as "salary * 0.15" (q4, after its
+    measurement): the table has no bonus, and the model assumed a rate."""
+    path = draw_pdf(tmp_path / "staff.pdf", [[DrawnTable(STAFF, caption="Compensation summary 2025")]])
+    documents = open_documents({"staff.pdf": path}, StructureCache(None))
+    assumed = 't1.loc[t1["Employee"] == "Omar Haddad", "Annual salary"].iloc[0] * 0.15'
+    llm = ScriptedLLM([assumed, assumed])
+    computed = answer_by_program(documents, "How big an annual salary bonus does Omar Haddad get?", llm, None)
+    assert computed is None or not computed.found
+    assert "neither the question nor the tables give" in llm.calls[1].messages[-1]["content"]
+    halved = 't1.loc[t1["Employee"] == "Omar Haddad", "Annual salary"].iloc[0] / 2'
+    computed = answer_by_program(documents, "What is half of Omar Haddad's annual salary?", ScriptedLLM([halved]), None)
+    assert computed is not None and computed.answer.startswith("67,000")
+
+
+def test_a_column_added_up_with_total_rows_among_its_parts_goes_back(tmp_path: Path) -> None:
+    rows = [["Revenue", "Q2 2023"], ["Domestic", "8,890"], ["International", "693"], ["Total revenue", "9,583"]]
+    rows += [["Computing", "3,674"], ["Appliances", "1,384"]]
+    path = draw_pdf(tmp_path / "revenue.pdf", [[DrawnTable(rows, caption="Revenue ($ millions)")]])
+    documents = open_documents({"revenue.pdf": path}, StructureCache(None))
+    part = 't1.loc[t1["Revenue"] == "International", "Q2 2023"].iloc[0]'
+    summed = f'{part} / t1["Q2 2023"].sum() * 100'
+    read = f'{part} / t1.loc[t1["Revenue"] == "Total revenue", "Q2 2023"].iloc[0] * 100'
+    llm = ScriptedLLM([summed, read])
+    computed = answer_by_program(
+        documents, "What share of total revenue in Q2 2023 came from International?", llm, None
+    )
+    assert computed is not None and computed.retries == 1 and computed.answer.startswith("7.23"), computed.answer
+    assert "counts them twice" in llm.calls[1].messages[-1]["content"]
