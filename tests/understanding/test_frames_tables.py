@@ -186,3 +186,16 @@ def test_a_table_printed_as_a_papers_figure_is_captioned_from_below(real) -> Non
     (frame, *_) = FrameStore().frames(real("pdfjs__tracemonkey.pdf"), [12])
     assert frame.caption.startswith("Figure 13. Detailed trace recording statistics")
     assert frame.kinds["Speedup"] == "number" and frame.data["Speedup"].iloc[0] == 2.2
+
+
+def test_a_table_that_runs_on_over_the_next_page_without_its_heading_is_one_frame(real) -> None:
+    """The WARN report's "Summary by Month" starts at the foot of page 15 and goes on, unheaded, on page 16
+    (December 2015, the month asked for in q4, is on page 16); the table above it on page 15 stays as it was."""
+    path = real("pdfplumber__WARN-Report-for-7-1-2015-to-03-25-2016.pdf")
+    notices, summary = candidate_frames(FrameStore(), {"warn.pdf": [15]}, {"warn.pdf": path})
+    assert notices.pages == (15,) and summary.pages == (15, 16)
+    assert summary.columns[:3] == ["Summary by Month", "Notices", "Employees Affected"]
+    assert summary.row_labels()[:2] == ["July 2015", "August 2015"] and "December 2015" in summary.row_labels()
+    december = summary.row_labels().index("December 2015")
+    cell = summary.cell(december, "Employees Affected")
+    assert cell is not None and (cell.page, cell.text) == (16, "8,729")

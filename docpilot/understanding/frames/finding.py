@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from docpilot.understanding.cache import StructureCache, file_key
-from docpilot.understanding.frames.model import Frame, RawTable, combine_files, frame_of, name_frames
+from docpilot.understanding.frames.model import LABEL_COLUMN, Frame, RawTable, combine_files, frame_of, name_frames
 from docpilot.understanding.frames.values import is_year, read_number
 
 __all__ = ["FrameStore", "candidate_frames", "read_page_tables", "MAX_PAGES"]
@@ -93,8 +93,37 @@ def candidate_frames(
     path}), frames of several files with the same columns combined (a ``file`` column), named ``t1``, ``t2`` …"""
     found: list[Frame] = []
     for name, wanted in pages.items():
-        found += store.frames(files[name], wanted, name=name, password=password)
+        frames = store.frames(files[name], wanted, name=name, password=password)
+        for page in sorted({p for f in frames for p in f.pages}):  # a table that runs on over the next page
+            last = [f for f in frames if f.pages[-1] == page][-1:]
+            after = store.frames(files[name], [page + 1], name=name, password=password)[:1] if last else []
+            joined = _continued(last[0], after[0]) if after else None
+            if joined is not None:
+                frames = [joined if f is last[0] else f for f in frames if f.key != after[0].key]
+        found += frames
     return name_frames(combine_files(found))
+
+
+_UNNAMED = re.compile(rf"{LABEL_COLUMN}|column \d+")
+
+
+def _continued(first: Frame, more: Frame) -> Frame | None:
+    """``first`` with the rows of ``more`` below it, when ``more`` is its continuation at the top of the next page:
+    a table printed without its heading row (its columns unnamed), as many columns wide, the same kind of value in
+    each; None otherwise."""
+    import pandas as pd
+
+    if len(more.columns) != len(first.columns) or not all(_UNNAMED.fullmatch(c) for c in more.columns):
+        return None
+    kinds = [
+        (first.kinds.get(a, "text") == "text", more.kinds.get(b, "text") == "text")
+        for a, b in zip(first.columns, more.columns, strict=True)
+    ]
+    if any(a != b for a, b in kinds if more.data.shape[0]):
+        return None
+    rows = more.data.set_axis(first.data.columns, axis=1)
+    data = pd.concat([first.data, rows], ignore_index=True)
+    return replace(first, data=data, cells=first.cells + more.cells, pages=first.pages + more.pages)
 
 
 def read_page_tables(doc: Any, page_number: int, file: str) -> list[RawTable]:
