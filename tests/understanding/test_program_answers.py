@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fakes import ScriptedLLM
@@ -278,17 +279,24 @@ def test_a_column_named_by_meaning_is_read_and_one_far_from_the_question_is_not(
     assert "which the question does not name" in llm.calls[1].messages[-1]["content"]
 
 
+def _sent_back(tmp_path: Path, rows: list[list[str]], question: str, wrong: str, right: str) -> tuple[Any, str]:
+    """The program answer to ``question`` over a one-table PDF of ``rows`` when the model first writes ``wrong``
+    and then ``right``, and what the first was sent back with."""
+    path = draw_pdf(tmp_path / "table.pdf", [[DrawnTable(rows, caption="Table 1 ($ millions)")]])
+    documents = open_documents({"table.pdf": path}, StructureCache(None))
+    llm = ScriptedLLM([wrong, right])
+    computed = answer_by_program(documents, question, llm, None)
+    assert computed is not None and computed.retries == 1, computed
+    return computed, llm.calls[1].messages[-1]["content"]
+
+
 def test_who_answered_with_another_column_than_the_one_naming_people_goes_back(tmp_path: Path) -> None:
     rows = [["Position", "Employee", "Annual salary"], ["Data Analyst", "Lena Fischer", "72,000"]]
     rows += [["Senior Engineer", "Omar Haddad", "134,000"], ["Product Manager", "Grace Liu", "118,000"]]
-    path = draw_pdf(tmp_path / "staff.pdf", [[DrawnTable(rows, caption="Compensation summary 2025")]])
-    documents = open_documents({"staff.pdf": path}, StructureCache(None))
     title = 't1.loc[t1["Annual salary"].idxmax(), "Position"]'
     name = 't1.loc[t1["Annual salary"].idxmax(), "Employee"]'
-    llm = ScriptedLLM([title, name])
-    computed = answer_by_program(documents, "Who has the highest annual salary?", llm, None)
-    assert computed is not None and computed.retries == 1 and computed.answer.startswith("Omar Haddad")
-    assert 'the names in the "Employee" column' in llm.calls[1].messages[-1]["content"]
+    computed, problem = _sent_back(tmp_path, rows, "Who has the highest annual salary?", title, name)
+    assert computed.answer.startswith("Omar Haddad") and 'the names in the "Employee" column' in problem
 
 
 def test_how_many_answered_with_an_amount_goes_back(tmp_path: Path) -> None:
@@ -296,15 +304,11 @@ def test_how_many_answered_with_an_amount_goes_back(tmp_path: Path) -> None:
     (q4, after its measurement): a count asked of columns of money is a count of rows."""
     rows = [["Product category", "Revenue 2023", "Revenue 2022"], ["Computing", "$3,674", "$3,964"]]
     rows += [["Appliances", "$1,384", "$1,657"], ["Services", "$378", "$351"], ["Entertainment", "$466", "$410"]]
-    path = draw_pdf(tmp_path / "revenue.pdf", [[DrawnTable(rows, caption="Revenue by product category ($ millions)")]])
-    documents = open_documents({"revenue.pdf": path}, StructureCache(None))
     amount = 't1["Revenue 2023"].sum() - t1["Revenue 2022"].sum()'
     count = 'len(t1[t1["Revenue 2023"] > t1["Revenue 2022"]])'
-    llm = ScriptedLLM([amount, count])
     question = "How many product categories had higher revenue in 2023 than in 2022?"
-    computed = answer_by_program(documents, question, llm, None)
-    assert computed is not None and computed.retries == 1 and computed.answer.startswith("2"), computed.answer
-    assert "a count of rows" in llm.calls[1].messages[-1]["content"]
+    computed, problem = _sent_back(tmp_path, rows, question, amount, count)
+    assert computed.answer.startswith("2") and "a count of rows" in problem, computed.answer
 
 
 STAFF = [
@@ -332,14 +336,9 @@ def test_a_program_computing_with_a_number_nobody_gave_goes_back(tmp_path: Path)
 def test_a_column_added_up_with_total_rows_among_its_parts_goes_back(tmp_path: Path) -> None:
     rows = [["Revenue", "Q2 2023"], ["Domestic", "8,890"], ["International", "693"], ["Total revenue", "9,583"]]
     rows += [["Computing", "3,674"], ["Appliances", "1,384"]]
-    path = draw_pdf(tmp_path / "revenue.pdf", [[DrawnTable(rows, caption="Revenue ($ millions)")]])
-    documents = open_documents({"revenue.pdf": path}, StructureCache(None))
     part = 't1.loc[t1["Revenue"] == "International", "Q2 2023"].iloc[0]'
     summed = f'{part} / t1["Q2 2023"].sum() * 100'
     read = f'{part} / t1.loc[t1["Revenue"] == "Total revenue", "Q2 2023"].iloc[0] * 100'
-    llm = ScriptedLLM([summed, read])
-    computed = answer_by_program(
-        documents, "What share of total revenue in Q2 2023 came from International?", llm, None
-    )
-    assert computed is not None and computed.retries == 1 and computed.answer.startswith("7.23"), computed.answer
-    assert "counts them twice" in llm.calls[1].messages[-1]["content"]
+    question = "What share of total revenue in Q2 2023 came from International?"
+    computed, problem = _sent_back(tmp_path, rows, question, summed, read)
+    assert computed.answer.startswith("7.23") and "counts them twice" in problem, computed.answer
