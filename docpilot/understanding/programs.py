@@ -427,7 +427,8 @@ def _invented(question: str, result: ProgramResult, frames: list[Frame]) -> str:
     ]
     printed = " ".join([question] + [f"{f.caption} {f.heading}" for f in frames])
     printed += " " + " ".join(c.text for f in frames for row in f.cells for c in row if c)
-    known = set(numbers_in(printed)) | {n / 100 for n in numbers_in(printed)}
+    numbers = numbers_in(printed)
+    known = set(numbers) | {n / 100 for n in numbers}
     for value in operands:
         whole = float(value).is_integer()
         if (whole and abs(value) <= 12) or (whole and value > 0 and math.log10(value).is_integer()):

@@ -127,7 +127,7 @@ def _compose(question: str, frame: Frame, names: str) -> str | None:
     _take_context(tokens, frame, names)
     if any(not t.taken for t in tokens):
         return None  # a word no span took: the question says something this reading does not
-    return _program(read, frame, question)
+    return _program(read, frame, question, tokens)
 
 
 def named_in(question: str, frame: Frame) -> tuple[list[str], list[str]]:
@@ -440,7 +440,9 @@ _STOP_KEYS = frozenset(stem(w) for w in STOPWORDS) | STOPWORDS | {"s", "i'm", "i
 
 
 # --- the program --------------------------------------------------------------------------------------
-def _program(read: _Read, frame: Frame, question: str) -> str | None:  # noqa: C901 - one branch per operation
+def _program(  # noqa: C901 - one branch per operation
+    read: _Read, frame: Frame, question: str, tokens: list[_Token]
+) -> str | None:
     t, label = frame.name, _q(frame.label or "")
     named = answer_column(question, frame)  # what a "who" or "which X" question is answered with
     if named is None:
@@ -456,7 +458,7 @@ def _program(read: _Read, frame: Frame, question: str) -> str | None:  # noqa: C
         direction = _extreme(cues, question, read.nth)
         if not direction or read.rows or read.conditions or len(read.columns) != 1:
             return None
-        return _placed(t, answer, _q(read.columns[0]), read.columns[0], frame, where, direction, read.nth)
+        return _placed(t, answer, read.columns[0], frame, where, direction, read.nth)
     if read.conditions:  # rows kept by a comparison: listed, counted or averaged
         compared = _nearest(read, read.conditions[0][0])
         target = [c for c in read.columns if c != compared] or read.columns
@@ -477,7 +479,7 @@ def _program(read: _Read, frame: Frame, question: str) -> str | None:  # noqa: C
             first, later = later, first
         return f"{_cell(t, label, rows[0], later)} - {_cell(t, label, rows[0], first)}"
     if len(read.columns) == 2 and not rows and where == "True" and (cues - {"count"}) in ({"more"}, {"less"}):
-        return _columns_compared(t, answer, read, question)
+        return _columns_compared(t, answer, read, question, tokens)
     if len(read.columns) >= 2 and len(rows) == 1 and cues in ({"sum"}, {"mean"}):  # "2022 and 2023 added together"
         cells = [_cell(t, label, rows[0], _q(c)) for c in read.columns]
         return f"({' + '.join(cells)}){'' if cues == {'sum'} else f' / {len(cells)}'}"
@@ -491,7 +493,7 @@ def _program(read: _Read, frame: Frame, question: str) -> str | None:  # noqa: C
         if cues == {"mean"}:
             return f"{chosen}.mean()"
         if len(rows) == 2 and cues == {"share"}:  # "what percentage of the Consolidated total came from AWS"
-            return _part_of(t, label, column, read, frame, question)
+            return _part_of(t, label, column, read, frame, tokens)
         if len(rows) == 2 and cues and cues <= {"diff", "more", "less"}:
             first, second = rows  # "how many more … A than B": A less B; "how many fewer … A than B": B less A
             if cues & {"more", "less"} == {"less"}:
@@ -568,13 +570,12 @@ def _extreme(cues: set[str], question: str, nth: int = 1) -> str | None:
     return "max" if "max" in cues else "min"
 
 
-def _columns_compared(t: str, answer: str, read: _Read, question: str) -> str | None:
+def _columns_compared(t: str, answer: str, read: _Read, question: str, tokens: list[_Token]) -> str | None:
     """Rows whose first-named column is more (less) than the second, "… higher revenue in 2023 than in 2022":
     counted when "how many" is asked, else listed for "which"; None when "than" does not stand between them."""
     first, second = read.columns
-    cue = read.cues.get("more", read.cues.get("less", []))
-    than = [i for i, t_ in enumerate(_tokens(question)) if t_.key == "than"]
-    if not cue or not any(read.positions[first][0] < i < read.positions[second][0] for i in than):
+    than = [i for i, token in enumerate(tokens) if token.key == "than"]
+    if not any(read.positions[first][0] < i < read.positions[second][0] for i in than):
         return None
     sign = ">" if "more" in read.cues else "<"
     mask = f"{t}[{_q(first)}] {sign} {t}[{_q(second)}]"
@@ -585,11 +586,10 @@ def _columns_compared(t: str, answer: str, read: _Read, question: str) -> str | 
     return None
 
 
-def _part_of(t: str, label: str, column: str, read: _Read, frame: Frame, question: str) -> str | None:
+def _part_of(t: str, label: str, column: str, read: _Read, frame: Frame, tokens: list[_Token]) -> str | None:
     """Row A as a percent of row B, where the question says "percentage (share, proportion) of" just before B and
     names A elsewhere ("What percentage of consolidated operating income came from AWS?"). None when no row follows
     "… of", or when A's amount is larger than B's or negative (then B is no whole that A is part of)."""
-    tokens = _tokens(question)
     wholes = {
         min(after)
         for cue in read.cues.get("share", [])
@@ -608,18 +608,16 @@ def _part_of(t: str, label: str, column: str, read: _Read, frame: Frame, questio
     return f"part = {cells[0]}\nwhole = {cells[1]}\npart / whole * 100"
 
 
-def _placed(  # noqa: PLR0913 - the program's names, and the column's data to check the place is not tied
-    t: str, label: str, column: str, name: str, frame: Frame, where: str, direction: str, nth: int
-) -> str | None:
+def _placed(t: str, label: str, column: str, frame: Frame, where: str, direction: str, nth: int) -> str | None:
     """The row at place ``nth`` of the column's order (largest first for "max"); None when rows are kept by a
     condition or when the value there is tied with a neighbour's (which row is "second" is then not the table's)."""
     if where != "True":
         return None
     ascending = direction == "min"
-    values = frame.data[name].dropna().sort_values(ascending=ascending).tolist()
+    values = frame.data[column].dropna().sort_values(ascending=ascending).tolist()
     if len(values) < nth or values[nth - 1] in values[nth - 2 : nth - 1] + values[nth : nth + 1]:
         return None
-    return f"{t}.sort_values({column}, ascending={ascending})[{label}].iloc[{nth - 1}]"
+    return f"{t}.sort_values({_q(column)}, ascending={ascending})[{label}].iloc[{nth - 1}]"
 
 
 def _mask(t: str, read: _Read, frame: Frame) -> str | None:

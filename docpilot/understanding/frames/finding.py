@@ -115,11 +115,8 @@ def _continued(first: Frame, more: Frame) -> Frame | None:
 
     if len(more.columns) != len(first.columns) or not all(_UNNAMED.fullmatch(c) for c in more.columns):
         return None
-    kinds = [
-        (first.kinds.get(a, "text") == "text", more.kinds.get(b, "text") == "text")
-        for a, b in zip(first.columns, more.columns, strict=True)
-    ]
-    if any(a != b for a, b in kinds if more.data.shape[0]):
+    texts = [first.kinds.get(c, "text") == "text" for c in first.columns]
+    if texts != [more.kinds.get(c, "text") == "text" for c in more.columns]:
         return None
     rows = more.data.set_axis(first.data.columns, axis=1)
     data = pd.concat([first.data, rows], ignore_index=True)
