@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-__all__ = ["WORD_NUMBERS", "Part", "read_parts", "shares_pages", "part_number", "front_matter", "HEADINGS_MAX_PAGES"]
+__all__ = [
+    "WORD_NUMBERS", "Part", "read_parts", "shares_pages", "part_number", "front_matter", "bare_title",
+    "HEADINGS_MAX_PAGES",
+]  # fmt: skip
 
 HEADINGS_MAX_PAGES = 120  # without an outline, headings are read from the pages of files up to this long
 
@@ -45,8 +48,8 @@ WORD_NUMBERS = {
 _ROMAN = re.compile(r"^(?=[ivxlc]+$)c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})$", re.IGNORECASE)
 # "Chapter 3: Catalogs", "3: Catalogs", "2.10 Fees", "PART II - OBLIGATIONS", "Appendix A: …", "III-B Artistic …"
 _NUMBERED = re.compile(
-    r"^(?:(?P<noun>chapter|section|part|article|appendix|annex|schedule|kapitel|teil|chapitre)\s+)?"
-    r"(?P<number>\d+(?:\.\d+)*|[IVXLC]+(?:-[A-Z])?|[A-Z](?:-[A-Z])?|"
+    r"^(?:(?P<noun>chapter|section|part|article|appendix|annexe?|schedule|item|exhibit|kapitel|teil|chapitre)\s+)?"
+    r"(?P<number>\d+[A-Z]?(?:\.\d+)*|[IVXLC]+(?:-[A-Z])?|[A-Z](?:-[A-Z])?|"
     + "|".join(WORD_NUMBERS)
     + r")(?=[\s.:)–—-]|$)[.:)]?(?:\s*[–—-]\s*|\s+|$)",
     re.IGNORECASE,
@@ -64,7 +67,7 @@ class Part:
     kind: str  # "contents" | "index" | "appendix" | "front" | "body"
     number: str  # "3", "2.10", "II", "A" as the title numbers it; "" when unnumbered
     noun: str  # the word before the number ("chapter", "part", "appendix"), lower case; "" when none
-    open_end: bool = False  # an outline entry without a page follows it: where it ends is not known
+    open_end: str = ""  # why where it ends is not known ("" when it is): an outline entry without a page follows
 
     @property
     def pages(self) -> str:
@@ -89,6 +92,13 @@ def part_number(text: str) -> str:
     return low
 
 
+def bare_title(title: str) -> str:
+    """A title as a request says it: without its number ("Item 1A.", "3.2") and its parentheses."""
+    m = _NUMBERED.match(title)
+    bare = title[m.end() :] if m and title[m.end() :].strip() else title
+    return " ".join(re.sub(r"\([^)]*\)", " ", bare).split())
+
+
 def _kind(title: str) -> str:
     bare = re.sub(r"[\"'“”‘’*]", "", title).strip()
     if _CONTENTS.match(bare):
@@ -102,11 +112,13 @@ def _kind(title: str) -> str:
     return "body"
 
 
-def _part(title: str, level: int, first: int, last: int, open_end: bool = False) -> Part:
+def _part(title: str, level: int, first: int, last: int, open_end: str = "") -> Part:
     title = " ".join(title.split())
     m = _NUMBERED.match(title)
-    number = part_number(m.group("number")) if m else ""
     noun = (m.group("noun") or "").lower() if m else ""
+    number = part_number(m.group("number")) if m else ""
+    if not noun and re.search(r"\d[a-z]$", number):  # "3D Printing" is a title, not part 3d ("Item 1A" is)
+        number = ""
     return Part(title, level, first, last, _kind(title), number, noun, open_end)
 
 
@@ -123,8 +135,51 @@ def _ranges(entries: list[tuple[int, str, int | None]], page_count: int) -> tupl
         following = after[1] if after else None
         last = page_count if following is None else max(page, following - 1)
         unknown = after is not None and (following is None or following < page)  # no page, or out of order
-        parts.append(_part(title, level, page, last, open_end=unknown))
+        why = "the outline entry after it has no page" if unknown else ""
+        parts.append(_part(title, level, page, last, open_end=why))
     return tuple(parts)
+
+
+# Nouns whose numbers run in order (Item 1, 1A, 1B, 2 …; Part I, II …), so a number skipped is a heading not read
+_IN_ORDER = ("item", "article", "part", "chapter")
+
+
+def _gaps_open(parts: tuple[Part, ...], doc: Any) -> tuple[Part, ...]:
+    """The parts whose next part at their level skips a number that the pages between them do print as a line's
+    start ("Item 6" then "Item 7A", and page 19 starts a line with "Item 7."): that heading was not read, so where
+    the part ends is not known ("Item 6" is not pages 18-31). A number a form leaves out (Part C, then Part G,
+    with no "Part D" printed) is no gap."""
+    out = list(parts)
+    for index, part in enumerate(parts):
+        if part.noun not in _IN_ORDER or not part.number or part.open_end:
+            continue
+        after = next((p for p in parts[index + 1 :] if p.level <= part.level), None)
+        if after is None or after.level != part.level or after.noun != part.noun:
+            continue
+        skipped = _successors(part.number) - {after.number}
+        if after.number in _successors(part.number) or not skipped:
+            continue
+        said = "|".join(re.escape(n) for n in sorted(skipped))
+        line = re.compile(rf"^\s*{part.noun}\s+(?:{said})\b", re.IGNORECASE | re.MULTILINE)
+        if any(line.search(doc[i].get_text()) for i in range(part.first - 1, min(after.first, doc.page_count))):
+            out[index] = replace(part, open_end=f"{after.title} follows it; a heading between them was not read")
+    return tuple(out)
+
+
+_ROMANS = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv"]
+
+
+def _successors(number: str) -> set[str]:
+    """The numbers that may follow ``number`` (as :func:`part_number` writes them), as a page may print them: "6"
+    → 6a, 7, vii; "1a" → 1b, 2, ii; "c" → d. Empty when no order is read ("2.10")."""
+    m = re.fullmatch(r"(\d+)([a-z]?)", number)
+    if m:
+        n, letter = int(m.group(1)), m.group(2)
+        nexts = {f"{n}{chr(ord(letter or '`') + 1)}", str(n + 1)}
+        return nexts | ({_ROMANS[n]} if n < len(_ROMANS) else set())
+    if re.fullmatch(r"[a-y]", number):
+        return {chr(ord(number) + 1)}
+    return set()
 
 
 def read_parts(path: str, page_count: int | None) -> tuple[Part, ...]:
@@ -143,18 +198,60 @@ def read_parts(path: str, page_count: int | None) -> tuple[Part, ...]:
         toc = [(int(lv), str(t).strip(), int(p)) for lv, t, p, *_ in doc.get_toc(simple=True)]
         entries = [(lv, t, p if 1 <= p <= page_count else None) for lv, t, p in toc if t]
         if any(p is not None for _, _, p in entries):
-            return _ranges(entries, page_count)
+            return _gaps_open(_ranges(entries, page_count), doc)
         if page_count > HEADINGS_MAX_PAGES:
             return ()
         from docpilot.understanding.structure import read_structure
 
         sections = read_structure(doc, path).sections
-    # Sizes say little about levels across a file: every heading ends the part before it, except the headings
-    # its number shows are inside it ("2.1" in "2"); shares_pages then checks the pages of the part a request uses
-    found: list[tuple[int, str, int | None]] = [
-        (_depth(s.title), " ".join(s.title.split()), s.page) for s in sections if s.title.strip()
-    ]
-    return _ranges(found, page_count)
+        # Sizes say little about levels across a file: every heading ends the part before it, except the headings
+        # its number or noun shows are inside it ("2.1" in "2", "Item 1A" in "PART I"); shares_pages then checks
+        # the pages of the part a request uses
+        titled = [(" ".join(s.title.split()), s.page) for s in sections if s.title.strip()]
+        return _gaps_open(_unsure_ends(_ranges(_levelled(_unlisted(titled)), page_count)), doc)
+
+
+# Filings, statutes and contracts number their parts with nouns ("PART II", "Item 1A.", "Article 4", "Exhibit
+# 31.1"): the noun says the level (a part holds items), and the headings without one between them are inside
+_RANKS = {"part": 1, "teil": 1, "item": 2, "article": 2, "exhibit": 2, "schedule": 2}
+
+
+def _unsure_ends(parts: tuple[Part, ...]) -> tuple[Part, ...]:
+    """Read from headings, an unnumbered part followed by another heading at its level does not show where it
+    ends (the headings inside it read at its level, and a table's header set in bold reads as a heading too):
+    "Notes to … Financial Statements" is not page 8 alone because "1. Basis of Presentation" follows it there.
+    Marked so; a request that uses its end is asked."""
+    out = list(parts)
+    for index, part in enumerate(parts):
+        if part.kind != "body" or part.number or part.open_end:
+            continue
+        after = next((p for p in parts[index + 1 :] if p.level <= part.level), None)
+        if after is not None and after.level == part.level:
+            out[index] = replace(part, open_end=f"its headings do not show it; {after.title} follows it")
+    return tuple(out)
+
+
+def _levelled(titled: list[tuple[str, int]]) -> list[tuple[int, str, int | None]]:
+    """Each heading with its level: by the noun that numbers it where the file numbers two or more headings
+    with one of :data:`_RANKS`'s nouns, else (and for the headings without one) by its number's depth."""
+    nouns = [(m.group("noun") or "").lower() if (m := _NUMBERED.match(t)) else "" for t, _ in titled]
+    used = {n for n in set(nouns) if n in _RANKS and nouns.count(n) >= 2}
+    ranks = {n: 1 + sorted({_RANKS[u] for u in used}).index(_RANKS[n]) for n in used}
+    below = max(ranks.values(), default=0)
+    return [(ranks.get(n) or below + _depth(t), t, page) for (t, page), n in zip(titled, nouns, strict=True)]
+
+
+def _unlisted(titled: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """The headings less those of a listing ahead of the parts: a page where three or more headings stand that
+    each come again on a later page (a filing's index of its parts is set like the parts' own headings)."""
+    later: dict[str, int] = {}
+    for title, page in titled:
+        later[title.lower()] = max(page, later.get(title.lower(), 0))
+    repeated: dict[int, int] = {}
+    for title, page in titled:
+        if later[title.lower()] > page:
+            repeated[page] = repeated.get(page, 0) + 1
+    return [(t, p) for t, p in titled if not (repeated.get(p, 0) >= 3 and later[t.lower()] > p)]
 
 
 def _depth(title: str) -> int:
@@ -231,6 +328,8 @@ def _below_top(doc: Any, index: int, title: str) -> bool:
             continue  # the running header
         if any(said[i : i + len(wanted)] == wanted for i in range(len(said))):
             return above > 6
-        if y0 >= band:  # a note in the top band ("to navigate this PDF, use the bookmark bar") is no body text
+        # a note in the top band ("to navigate this PDF, use the bookmark bar") is no body text; a sentence run on
+        # from the page before ("goods in an unlawful or unethical manner, …") is
+        if y0 >= band or text.lstrip()[:1].islower():
             above += len(said)
     return True

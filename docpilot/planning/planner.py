@@ -105,7 +105,25 @@ class Planner:
                     "What would make it nicer? For example: " + "; ".join(suggestions) + ".", suggestions
                 ),
             )
-        return self._with_llm(request, files, None, stop)
+        told = self._read_told(request, files)
+        return told if told is not None else self._with_llm(request, files, None, stop)
+
+    def _read_told(self, request: str, files: dict[str, FileInfo]) -> PlanOutcome | None:
+        """The request with the parts it names by their titles ("the signatures page") or wherever they stand
+        written as their pages, read again by the fast path: its plan with no model call, a question when a
+        part cannot be bound, or None (the model reads it, with those pages)."""
+        pdfs = ground_files(request, files).pdfs
+        try:
+            told = pages_told(request, {n: files[n] for n in pdfs}, QUOTED)
+            reading = fast_reading(told, files) if told != request else None
+        except NeedInfo as exc:
+            return PlanOutcome(request, "rules", question=Question(str(exc), exc.choices))
+        if reading is None or reading.plan is None:
+            return None
+        verdict = verify_plan(reading.plan, self.tools, files)
+        if not verdict.ok:
+            return None
+        return self._done(PlanOutcome(request, "rules", words=reading.words), reading.plan, verdict.order, files)
 
     def revise(
         self, previous: PlanOutcome, critique: str, files: dict[str, FileInfo], stop: Stop | None = None

@@ -154,19 +154,46 @@ CORPUS = [
     ("pypdfsamples__GeoTopo-komprimiert.pdf", "extract chapter 3", "48-67"),
     ("pypdfsamples__GeoTopo-komprimiert.pdf", "delete everything before chapter 1", "1-5"),
     ("pypdfsamples__GeoTopo-komprimiert.pdf", "delete the index", None),  # outline says 114: the symbols' last page
-    ("pypdfsamples__GeoTopo-komprimiert.pdf", "extract section 4.2", None),  # starts under 4.1's last lines
+    # a part that shares pages: copied with them (starts under 4.1's last lines, runs onto 4.3's first page) …
+    ("pypdfsamples__GeoTopo-komprimiert.pdf", "extract section 4.2", "78-81"),
+    ("pypdfsamples__GeoTopo-komprimiert.pdf", "delete section 4.2", None),  # … but never deleted with them
     ("pdfplumber__issue-982-example.pdf", "extract appendix A", "6-8"),
-    ("pdfplumber__issue-982-example.pdf", "extract section 3", None),  # a two-column paper: sections share pages
+    ("pdfplumber__issue-982-example.pdf", "extract section 3", "2"),
+    ("pdfplumber__issue-982-example.pdf", "delete section 3", None),  # a two-column paper: sections share pages
     ("docling__bookmark_sample.pdf", "extract part I", "1"),
-    ("docling__bookmark_sample.pdf", "extract part II", None),  # its "4. Termination" is on page 3 above Part III
+    ("docling__bookmark_sample.pdf", "extract part II", "2-3"),
+    ("docling__bookmark_sample.pdf", "delete part II", None),  # its "4. Termination" is on page 3 above Part III
     ("pdfplumber__chelsea_pdta.pdf", "extract section 1", "5-6"),
     ("pdfplumber__chelsea_pdta.pdf", "extract chapter 3", "9-23"),
-    ("unstructured__pdf2image-memory-error-test-400p.pdf", "extract section 2.3.59.5", None),  # shares page 9
+    ("unstructured__pdf2image-memory-error-test-400p.pdf", "delete section 2.3.59.5", None),  # shares page 9
     # without an outline: headings only
     ("docling__redp5110_sampled.pdf", "remove the table of contents", "2"),
     ("docling__redp5110_sampled.pdf", "delete everything before chapter 1", "1-4"),
     ("docling__redp5110_sampled.pdf", "delete the preface", None),  # "Authors" follows on the same page
-    ("pdfjs__tracemonkey.pdf", "extract section 3", None),  # starts partway down page 4
+    ("pdfjs__tracemonkey.pdf", "extract section 3", "4-6"),  # starts partway down page 4, runs onto page 6
+    ("pdfjs__tracemonkey.pdf", "delete section 3", None),
+    # a filing without an outline: its items inside its parts (Item 1A opens page 6, runs onto page 15 above Item
+    # 1B; Item 7A opens page 32, Item 8 page 34), its index on page 2 no part; "Item 7" opens page 19 but is not
+    # read as a heading, so where Item 6 ends is asked; Best Buy's 10-Q has an Item 1 in each part and its Item 2
+    # headings are not read
+    ("financebench__AMAZON_2019_10K.pdf", "extract Item 1A", "6-15"),
+    ("financebench__AMAZON_2019_10K.pdf", "delete item 1A", None),
+    ("financebench__AMAZON_2019_10K.pdf", "search Item 7A for 'interest rate'", "32-33"),
+    ("financebench__AMAZON_2019_10K.pdf", "extract part I", "3-16"),
+    ("financebench__AMAZON_2019_10K.pdf", "delete item 6", None),
+    ("financebench__BESTBUY_2024Q2_10Q.pdf", "extract item 1", None),
+    ("financebench__BESTBUY_2024Q2_10Q.pdf", "pull Item 2 out", None),
+    # a part named by its own title, no number or noun needed: the file's titles are the words (SIGNATURES opens
+    # page 76; "7. Evaluation" starts partway down page 10 and runs onto page 12, where "8. Related Work" begins)
+    ("financebench__AMAZON_2019_10K.pdf", "save the signatures page as a jpeg", "76"),
+    ("pdfjs__tracemonkey.pdf", "Evaluation section as a docx", "10-12"),
+    ("pdfjs__tracemonkey.pdf", "delete the Evaluation section", None),
+    # read from headings, "Notes to …" is followed on its page by "1. Basis of Presentation": its end is not shown
+    (
+        "financebench__BESTBUY_2024Q2_10Q.pdf",
+        "I just need the notes to the condensed consolidated financial statements",
+        None,
+    ),
     ("pdfjs__tracemonkey.pdf", "delete the index", None),  # a paper has none
 ]
 
@@ -185,8 +212,33 @@ def test_corpus_structure_references(name: str, request_: str, expected: str | N
     assert outcome.backend == "rules" and outcome.stats.llm_calls == 0
 
 
+def test_a_title_after_a_verb_that_names_no_pages_is_left_alone() -> None:
+    """Amazon's 10-K has a part headed "Board of Directors" (page 5): redacting their names names no pages."""
+    name = "financebench__AMAZON_2019_10K.pdf"
+    if not (REAL / name).is_file():
+        pytest.skip(f"{name} is not in ../shared/corpus")
+    from docpilot.planning.fastpath.parts import pages_told
+    from docpilot.planning.said import QUOTED
+
+    files = inspect_files([REAL / name])
+    for request in ("redact the Board of Directors names", "list the Board of Directors"):
+        assert pages_told(request, files, QUOTED) == request
+    assert (
+        pages_told("extract the Board of Directors section", files, QUOTED) != "extract the Board of Directors section"
+    )
+
+
+def test_a_form_that_leaves_a_part_out_has_no_gap() -> None:
+    """The N-CEN filing goes from Part C to Part G (no Part D is printed): Part C runs to where Part G begins."""
+    path = REAL.parent / "synthetic" / "ncen" / "ncen_01_cedar.pdf"
+    if not path.is_file():
+        pytest.skip(f"{path.name} is not in ../shared/corpus")
+    assert _pages("I only need Part C", inspect_files([path])) == [("extract_pages", "2-3")]
+
+
 def test_corpus_has_enough_files_with_and_without_outlines() -> None:
-    with_outline = {n for n, _, _ in CORPUS if n not in ("docling__redp5110_sampled.pdf", "pdfjs__tracemonkey.pdf")}
+    without = ("docling__redp5110_sampled.pdf", "pdfjs__tracemonkey.pdf", "financebench__AMAZON_2019_10K.pdf")
+    with_outline = {n for n, _, _ in CORPUS if n not in (*without, "financebench__BESTBUY_2024Q2_10Q.pdf")}
     assert len(with_outline) >= 5 and len({n for n, _, _ in CORPUS} - with_outline) >= 2
 
 

@@ -11,24 +11,27 @@ with the candidates — never a guess. References are read only after a verb tha
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
+from dataclasses import replace
 
-from docpilot.fileparts import Part, front_matter, part_number, shares_pages
+from docpilot.fileparts import Part, bare_title, front_matter, part_number, shares_pages
 from docpilot.files import FileInfo
 from docpilot.planning.fastpath.rules import NeedInfo
+from docpilot.planning.fastpath.spans import is_filler
 
-__all__ = ["told_by_parts", "pages_told"]
+__all__ = ["told_by_parts", "told_by_titles", "pages_told"]
 
 _NUMS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|" + (
     "seventeen|eighteen|nineteen|twenty"
 )
-_NUM = rf"(?:\d+(?:\.\d+)*|(?-i:[IVXLC]+|[ivxlc]+)\b|(?-i:[A-Z])\b|(?:{_NUMS})\b)"
+_NUM = rf"(?:\d+(?:[A-Za-z]\b)?(?:\.\d+)*|(?-i:[IVXLC]+|[ivxlc]+)\b|(?-i:[A-Z])\b|(?:{_NUMS})\b)"
 _ORDINALS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
     "ninth": 9, "tenth": 10, "last": -1, "final": -1,
 }  # fmt: skip
 _ORD = r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|final|\d+(?:st|nd|rd|th))"
-_NOUN = r"(?:chapter|section|part|appendix|annex)"
+_NOUN = r"(?:chapter|section|part|appendix|annexe?|item|article|exhibit)"
 _TITLE_END = r"(?=\s*(?:[,.;!?]|$)|\s+(?:and|then|from|of|in|into|as|to|please|too|also|out)\b)"
 _WORDS = r"(?:⟦\d+⟧|[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,4}?)"
 _REF = re.compile(
@@ -40,7 +43,7 @@ _REF = re.compile(
     r"(?:\s+(?:book|document|file|manual|pdf))?)?)?)"
     r"|(?P<front>(?:the\s+|all\s+the\s+)?(?:front\s+matter|preliminary\s+pages|prelims))"
     r"|(?P<appendices>(?:all\s+(?:of\s+)?)?(?:the\s+)?(?:appendices|appendixes|annexes))"
-    rf"|(?:the\s+)?(?P<noun>chapters?|sections?|parts?|appendix|annex)\s+(?P<num>{_NUM}"
+    rf"|(?:the\s+)?(?P<noun>chapters?|sections?|parts?|appendix|annexe?|items?|articles?|exhibits?)\s+(?P<num>{_NUM}"
     rf"(?:\s*(?:-|–|to|through|and|&|,)\s*(?:{_NOUN}s?\s+)?{_NUM})*)"
     rf"|the\s+(?P<ord>{_ORD})\s+(?P<onoun>chapter|section|part|appendix)"
     rf"|(?:the\s+)?(?P<tnoun>{_NOUN})\s+(?:on|about|called|titled|entitled|named|headed)\s+(?P<title>{_WORDS}){_TITLE_END}"
@@ -57,15 +60,32 @@ _PAGE_VERB = re.compile(
     r"just\s+want|only\s+want|need|want|make\s+(?:a|me\s+a)\s+(?:new\s+)?(?:pdf|file|document)\s+(?:of|from|with))\b",
     re.IGNORECASE,
 )
+_CHANGE_VERB = re.compile(
+    r"\b(?:delete|remove|drop|cut|lose|ditch|strip|rid|take|throw|bin|erase|blank|redact|black|white|split|"
+    r"separate|move|reorder|replace|rotate|turn|crop|insert|stamp|watermark|highlight|underline)\b",
+    re.IGNORECASE,
+)
+_WHERE = re.compile(r"\b(?:in|within|throughout|search|searching)\s+$", re.IGNORECASE)
 _CLAUSE_START = re.compile(r"[.;!?]\s+|,\s*(?:then|and\s+then)\s+|\bthen\s+")
 # A question's choice given back as the answer (Conversation adds ", in <choice>" to the request)
 _PICKED = re.compile(r",\s+in\s+[^,]*?\((?:pages?)\s+(?P<pages>\d+(?:-\d+)?)\)\s*$")
 _STOP = {"the", "a", "an", "of", "on", "about", "and", "for", "to", "in", "with", "that", "this", "it"}
 
 
-def _acted_on(text: str, at: int) -> bool:
+def _copies(text: str, at: int) -> bool:
+    """Whether the clause of the reference at ``at`` leaves the pages as they are (copies, reads or converts them):
+    then a part's whole pages are taken, the pages it shares with another part too, as a reader would; to
+    delete, stamp, rotate or split pages, a page another part shares is asked about."""
     starts = [m.end() for m in _CLAUSE_START.finditer(text, 0, at)]
-    return _PAGE_VERB.search(text, starts[-1] if starts else 0, at) is not None
+    return _CHANGE_VERB.search(text, starts[-1] if starts else 0, at) is None
+
+
+def _acted_on(text: str, at: int) -> bool:
+    """Whether the reference at ``at`` names pages to act on: after a verb that acts on pages in its clause, or
+    as where to act ("highlight napster in the Harms chapter", "search Item 7A for …")."""
+    starts = [m.end() for m in _CLAUSE_START.finditer(text, 0, at)]
+    verb = _PAGE_VERB.search(text, starts[-1] if starts else 0, at)
+    return verb is not None or _WHERE.search(text, 0, at) is not None
 
 
 def told_by_parts(
@@ -79,7 +99,7 @@ def told_by_parts(
     """
     found = [m for m in _REF.finditer(text) if anywhere or _acted_on(text, m.start())]
     if not found:
-        return text
+        return told_by_titles(text, files, pdfs)
     picked = _PICKED.search(text)
     if picked and len(found) == 1:  # the answer to a question asked: "…, in 3: Catalogs (pages 62-66)"
         m = found[0]
@@ -90,8 +110,77 @@ def told_by_parts(
     info = files[pdfs[0]]
     out = text
     for m in reversed(found):
-        out = out[: m.start()] + _pages_said(_bind(m, quotes, info)) + out[m.end() :]
+        out = out[: m.start()] + _pages_said(_bind(m, quotes, info, _copies(text, m.start()))) + out[m.end() :]
     return out
+
+
+def told_by_titles(text: str, files: dict[str, FileInfo], pdfs: Sequence[str]) -> str:
+    """``text`` with each part named by its own title written as its pages: "save the signatures page as a jpeg"
+    → "save page 76 as a jpeg" in a 10-K whose page 76 is headed SIGNATURES; "I need the notes to the condensed
+    consolidated financial statements" → "I need pages 8-14". The file's titles are the vocabulary, so no
+    phrasing is listed. A title is named when the request says all of its words in order (its number and a
+    parenthesis aside) and either it has two words or more, or it stands before "section", "chapter", "page" …,
+    or it is typed with a capital and is no word of the tools; and when it names pages to act on (after a verb
+    that acts on pages, as where to act, or before such a noun): "redact the Board of Directors names" names no
+    pages. A clause that names a part by number ("section 3, Trace Trees") is read by that. Quoted text (⟦n⟧) is
+    never a title.
+
+    Raises:
+        NeedInfo: a title that fits parts with other pages, or pages another part shares (see :func:`_clean`).
+    """
+    if len(pdfs) != 1 or not files[pdfs[0]].parts:
+        return text
+    info = files[pdfs[0]]
+    tokens = [(m.start(), m.end(), _token(m.group(0))) for m in _TOKEN.finditer(text)]
+    content = [t for t in tokens if t[2] not in _STOP]
+    spans: list[tuple[int, int, list[Part]]] = []
+    for size in (6, 5, 4, 3, 2, 1):
+        for i in range(len(content) - size + 1):
+            words = tuple(t[2] for t in content[i : i + size])
+            start, end = content[i][0], content[i + size - 1][1]
+            if any(a < end and start < b for a, b, _ in spans):
+                continue
+            parts = [p for p in info.parts if _title_words(p.title) == words]
+            if not parts:
+                continue
+            noun = _AFTER_TITLE.match(text, end)
+            typed = text[start:end]
+            if size == 1 and not noun and not (typed[:1].isupper() and len(typed) > 4 and not is_filler(typed)):
+                continue
+            if not (noun or _acted_on(text, start)) or _REF.search(_clause_of(text, start)):
+                continue
+            before = re.search(r"\bthe\s+$", text[:start], re.IGNORECASE)
+            spans.append((before.start() if before else start, noun.end() if noun else end, parts))
+    out = text
+    for start, end, parts in sorted(spans, reverse=True):
+        said = text[start:end].strip()
+        part = _one(repr(said), parts, info.parts, info)[0]
+        if re.search(r"\bpage$", said, re.IGNORECASE):  # "the signatures page": the page it opens on
+            part = replace(part, last=part.first, open_end="")
+        pages = [_clean(info, part, _after(info.parts, part), _copies(text, start))]
+        out = out[:start] + _pages_said(pages) + out[end:]
+    return out
+
+
+_TOKEN = re.compile(r"⟦\d+⟧|[^\W_]+(?:['’][^\W_]+)*")
+_AFTER_TITLE = re.compile(r"\s+(?:sections?|chapters?|parts?|pages?|appendix|annexe?|statements?)\b", re.IGNORECASE)
+
+
+def _token(word: str) -> str:
+    low = unicodedata.normalize("NFKC", word).lower()
+    low = re.sub(r"['’]s$", "", low)
+    return low[:-1] if len(low) > 3 and low.endswith("s") and not low.endswith("ss") else low
+
+
+def _title_words(title: str) -> tuple[str, ...]:
+    """A title's words as a request would say them: its number, a parenthesis and small words aside."""
+    return tuple(w for w in (_token(x) for x in _TOKEN.findall(bare_title(title))) if w not in _STOP)
+
+
+def _clause_of(text: str, at: int) -> str:
+    starts = [m.end() for m in _CLAUSE_START.finditer(text, 0, at)]
+    ends = [m.start() for m in _CLAUSE_START.finditer(text, at)]
+    return text[starts[-1] if starts else 0 : ends[0] if ends else len(text)]
 
 
 def pages_told(request: str, files: dict[str, FileInfo], quoted: re.Pattern[str]) -> str:
@@ -127,7 +216,9 @@ def _pages_said(ranges: list[tuple[int, int]]) -> str:
     return f"pages {spec}" if len(ranges) > 1 or ranges[0][1] > ranges[0][0] else f"page {spec}"
 
 
-def _bind(m: re.Match[str], quotes: Sequence[str], info: FileInfo) -> list[tuple[int, int]]:
+def _bind(m: re.Match[str], quotes: Sequence[str], info: FileInfo, whole: bool) -> list[tuple[int, int]]:
+    """The page ranges a reference binds to; ``whole``: the pages a part shares with another are taken with it
+    (to read or copy them, not to delete them)."""
     parts = info.parts
     said = m.group(0)
     what = _bare(said if not m.group("around") else said[m.start("side") - m.start() :].split(None, 1)[-1])
@@ -145,10 +236,9 @@ def _bind(m: re.Match[str], quotes: Sequence[str], info: FileInfo) -> list[tuple
             raise NeedInfo(f"{_cap(what)} runs to the end of {info.name}: nothing comes after it.")
         _check_clean(info, chosen[-1], _after(parts, chosen[-1]), end_only=True)
         return [(last + 1, info.pages or last + 1)]
-    for part in chosen:
-        if part.kind != "front" or part.title != "the front matter":
-            _check_clean(info, part, _after(parts, part))
-    return _merged([(p.first, p.last) for p in chosen])
+    front = [p for p in chosen if p.kind == "front" and p.title == "the front matter"]
+    ranges = [(p.first, p.last) if p in front else _clean(info, p, _after(parts, p), whole) for p in chosen]
+    return _merged(ranges)
 
 
 def _cap(text: str) -> str:
@@ -170,12 +260,22 @@ def _after(parts: tuple[Part, ...], part: Part) -> Part | None:
     return next((p for p in parts[index + 1 :] if p.level <= part.level), None) if index >= 0 else None
 
 
+def _clean(info: FileInfo, part: Part, after: Part | None, whole: bool) -> tuple[int, int]:
+    """The pages of ``part``: its own, or (``whole``) every page it has text on, the one it runs onto too."""
+    if whole and not part.open_end:
+        reasons = shares_pages(info.path, part, after)
+        runs_on = after is not None and any(f"runs onto page {after.first}," in r for r in reasons)
+        return (part.first, after.first if runs_on and after is not None else part.last)
+    _check_clean(info, part, after)
+    return (part.first, part.last)
+
+
 def _check_clean(
     info: FileInfo, part: Part, after: Part | None, start_only: bool = False, end_only: bool = False
 ) -> None:
     if part.open_end and not start_only:
         raise NeedInfo(
-            f"The outline of {info.name} does not say where {part.title} ends (the entry after it has no page). "
+            f"{info.name} does not show where {part.title} ends ({part.open_end}). "
             f"Which pages do you mean? It starts on page {part.first}."
         )
     reasons = shares_pages(info.path, part, None if start_only else after)
@@ -254,7 +354,7 @@ def _none(what: str, parts: tuple[Part, ...], info: FileInfo) -> list[Part]:
 def _chapters(noun: str, parts: tuple[Part, ...]) -> list[Part]:
     """The parts a noun counts: chapters are the parts called "Chapter N", else the integer-numbered parts at the
     level they start at (a book's "2: Mere Copyists" beside "Chapter 1: Creators")."""
-    if noun in ("appendix", "annex"):
+    if noun in ("appendix", "annex", "annexe"):
         return [p for p in parts if p.kind == "appendix"]
     called = [p for p in parts if p.noun == noun]
     numbered = [p for p in parts if p.number.isdigit() and p.noun in ("", noun) and p.kind == "body"]
@@ -285,7 +385,7 @@ def _titled(title: str, noun: str, parts: tuple[Part, ...]) -> list[Part]:
     if not wanted:
         return []
     found = [p for p in parts if all(any(t.startswith(w) for t in _stems(p.title)) for w in wanted)]
-    if noun in ("chapter", "appendix", "annex"):
+    if noun in ("chapter", "appendix", "annex", "annexe"):
         kinds = _chapters(noun, parts)
         return [p for p in found if p in kinds] or found
     return found
