@@ -241,6 +241,18 @@ class DocPilot:
         except _StopRevising as stopped:
             return stopped.run
 
+    @staticmethod
+    def _fact_steps(question: str, files: dict[str, FileInfo]) -> list[tuple[str, str]]:
+        """The fast path's reading of a question about the files themselves ("does it have bookmarks?"): each
+        step's (tool, file); empty when it reads the question otherwise, or not at all."""
+        from docpilot.planning.fastpath import NeedInfo, fast_plan
+
+        try:
+            plan = fast_plan(question, files)
+        except NeedInfo:
+            return []
+        return [(s.task, str(s.args.get("file"))) for s in plan.steps] if plan is not None else []
+
     def ask(
         self,
         question: str,
@@ -267,11 +279,14 @@ class DocPilot:
             raise DocPilotError(
                 "There is no readable PDF to answer from" + (f" ({'; '.join(unreadable)})" if unreadable else "") + "."
             )
-        from docpilot.understanding.filefacts import compare_files
+        from docpilot.understanding.filefacts import compare_files, file_facts
 
-        compared = compare_files(question, readable, password)  # "which file is the longest?": the tools answer
-        if compared is not None:
-            return compared
+        # "which file is the longest?", "how many pages does it have?", "is it encrypted?": the tools answer
+        told = compare_files(question, readable, password) or file_facts(
+            question, self._fact_steps(question, files), readable, password
+        )
+        if told is not None:
+            return told
         encrypted = [name for name, info in files.items() if info.encrypted]
         if encrypted and not password:
             raise DocPilotError(f"{', '.join(encrypted)} needs a password to be read: pass --password.")

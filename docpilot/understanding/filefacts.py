@@ -11,7 +11,7 @@ import re
 import time
 from typing import Any
 
-__all__ = ["compare_files"]
+__all__ = ["compare_files", "file_facts", "FACT_TOOLS"]
 
 _WHICH = re.compile(
     r"^\s*(?:(?:can|could)\s+you\s+tell\s+me\s+)?(?:which|what)\s+(?:(?:one|file|document|pdf|doc)\s+|"
@@ -68,6 +68,88 @@ def compare_files(question: str, files: dict[str, str], password: str | None = N
     lock = f" ({', '.join(unknown)}: password-protected, page count unknown)" if unknown else ""
     return {
         "answer": f"{head} ({said(best)}). {others}.{lock}",
+        "answered": True,
         "citations": [],
         "stats": {"llm_calls": 0, "context_tokens": 0, "seconds": round(time.perf_counter() - started, 2)},
     }
+
+
+# The tools that report a fact of the file with nothing but the file (the planner's reading of a question about
+# the file itself names one of them: docpilot.planning.fastpath.asked)
+FACT_TOOLS = frozenset(
+    {"count_pages", "check_password", "get_metadata", "get_outline", "read_annotations", "read_form"}
+)
+_WITH_PASSWORD = ("count_pages", "get_metadata")  # (check_password's password is one to try, not one to open with)
+_FIELDS = ("title", "author", "subject", "keywords", "creator", "producer")
+_JUNK = re.compile(
+    r"^(?:untitled|microsoft\s+\w+\s*-|document\d*$)|\.(?:docx?|pdf|pptx?|xlsx?|indd|tex|dvi)$", re.IGNORECASE
+)
+
+
+def file_facts(
+    question: str, steps: list[tuple[str, str]], files: dict[str, str], password: str | None = None
+) -> dict[str, Any] | None:
+    """The answer (``ask``'s dict) to a question about the uploaded files themselves — how many pages, whether a
+    file is password-protected or encrypted, its bookmarks, comments, form fields or properties — from the
+    planner's reading of it as ``steps`` (a fact tool, file name), each run on its file: no model, no page read,
+    only uploaded files named. None when a step is of another tool, or a property asked is not set (or is a
+    program's placeholder, "Microsoft Word - draft.docx"): the pages say what the document's title is."""
+    from pdftools import get_tool
+    from pdftools.errors import PdfToolError
+
+    if not steps or any(task not in FACT_TOOLS or name not in files for task, name in steps):
+        return None
+    started = time.perf_counter()
+    asked = [f for f in _FIELDS if re.search(rf"\b{f}s?\b", question, re.IGNORECASE)]
+    lines: list[str] = []
+    for task, name in steps:
+        tool = get_tool(task)
+        try:
+            value = tool(file=files[name], password=password) if task in _WITH_PASSWORD else tool(file=files[name])
+        except PdfToolError as exc:
+            lines.append(f"{name}: {exc}")
+            continue
+        if task == "get_metadata":
+            shown = [(f, str(value.get(f) or "").strip()) for f in asked or _FIELDS]
+            shown = [(f, v) for f, v in shown if v and not _JUNK.search(v)]
+            if asked and not shown:
+                return None
+            said = "; ".join(f'{f} "{v}"' for f, v in shown) or "no title, author or subject set"
+            lines.append(f"{name}'s properties: {said}")
+            continue
+        lines.append(_said(task, name, value))
+    counted = [int(v) for v in re.findall(r"has (\d+) pages?", "; ".join(lines))]
+    if len(counted) > 1 and len(counted) == len(steps):
+        lines.append(f"{sum(counted)} pages in all")
+    return {
+        "answer": "; ".join(lines) + ".",
+        "answered": True,
+        "citations": [],
+        "stats": {"llm_calls": 0, "context_tokens": 0, "seconds": round(time.perf_counter() - started, 2)},
+    }
+
+
+def _said(tool: str, name: str, value: Any) -> str:
+    if tool == "count_pages":
+        return f"{name} has {int(value)} page{'s' if int(value) != 1 else ''}"
+    if tool == "check_password":
+        return str(value.get("summary") or name).rstrip(".")
+    kinds = {"get_outline": "bookmark{}", "read_annotations": "comment{} or markup{}", "read_form": "form field{}"}
+    items = list(value or [])
+    if not items:
+        return f"{name} has no " + kinds[tool].replace("{}", "s")
+    shown = [_item(tool, item) for item in items[:8]]
+    more = f" and {len(items) - 8} more" if len(items) > 8 else ""
+    plural = kinds[tool].replace("{}", "s" if len(items) != 1 else "")
+    return f"{name} has {len(items)} {plural}: " + "; ".join(shown) + more
+
+
+def _item(tool: str, item: Any) -> str:
+    if not isinstance(item, dict):
+        return str(item)
+    if tool == "get_outline":
+        return f"{item.get('title')} (page {item.get('page')})"
+    if tool == "read_annotations":
+        text = str(item.get("content") or item.get("text") or "").strip()
+        return f"{item.get('type', 'note')} on page {item.get('page')}" + (f': "{text[:60]}"' if text else "")
+    return str(item.get("name") or item)

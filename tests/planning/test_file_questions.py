@@ -123,3 +123,57 @@ def test_which_file_is_longest_names_only_uploaded_files(tmp_path: Path) -> None
         assert answer["stats"]["llm_calls"] == 0
         named = set(re.findall(r"[\w.\-]+\.pdf", answer["answer"]))
         assert {n.strip() for n in named} <= {r["filename"] for r in chosen}, named
+
+
+def test_ask_answers_the_facts_of_every_corpus_file_with_the_tools(tmp_path: Path) -> None:
+    """`ask` (the CLI's and the chat's questions) answers a question about the file itself from the tools, one
+    file at a time and all at once: the manifest's page count, whether it is encrypted, no model, no page read."""
+    pilot = service.make_pilot(Settings.from_env("rules", {"XDG_CACHE_HOME": str(tmp_path)}))
+    rows = _manifest()
+    for row in rows:
+        name = row["filename"]
+        files = inspect_files([REAL / name])
+        told = pilot.ask("Is this file encrypted?", files)
+        assert told["stats"]["llm_calls"] == 0 and told["answered"], told
+        assert ("not password-protected and not encrypted" not in told["answer"]) is (row["encrypted"] == "y"), told
+        if files[name].encrypted:
+            continue
+        told = pilot.ask("how many pages are in this IRM file?", files)  # a word that says which file
+        assert told["answer"] == f"{name} has {row['pages']} page{'s' if row['pages'] != '1' else ''}.", told
+        assert told["stats"]["llm_calls"] == 0
+    files = {n: i for n, i in inspect_files([REAL / r["filename"] for r in rows]).items() if not i.encrypted}
+    told = pilot.ask("How many pages does each file have?", files)
+    for row in rows:
+        if row["filename"] in files:
+            assert f"{row['filename']} has {row['pages']} page" in told["answer"]
+    named = set(re.findall(r"[\w.\-]+\.pdf", told["answer"]))
+    assert named == set(files) and told["stats"]["llm_calls"] == 0
+    total = sum(int(r["pages"]) for r in rows if r["filename"] in files)
+    assert told["answer"].endswith(f"{total} pages in all.")
+
+
+def _titled(path: Path, title: str) -> Path:
+    import pymupdf
+
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 90), "Quarterly memo: the figures for the third quarter.", fontsize=11)
+    doc.set_metadata({"title": title, "author": "Ann Lee"})
+    doc.save(path)
+    return path
+
+
+def test_ask_gives_the_title_its_properties_set_or_reads_the_pages(tmp_path: Path) -> None:
+    pilot = service.make_pilot(Settings.from_env("rules", {"XDG_CACHE_HOME": str(tmp_path)}))
+    told = pilot.ask("What's the title?", inspect_files([_titled(tmp_path / "memo.pdf", "Quarterly Memo, Q3")]))
+    assert told["answer"] == 'memo.pdf\'s properties: title "Quarterly Memo, Q3".' and told["stats"]["llm_calls"] == 0
+    told = pilot.ask("What's the title?", inspect_files([_titled(tmp_path / "v2.pdf", "Microsoft Word - memo.docx")]))
+    assert "Microsoft" not in told["answer"]  # a program's placeholder is no title: the pages are read instead
+
+
+@pytest.mark.parametrize("question", ["how many pages mention payment?", "what is the title of section 2?"])
+def test_ask_leaves_a_question_about_the_content_to_the_pages(question: str, tmp_path: Path, make_pdf) -> None:
+    from docpilot.understanding.filefacts import file_facts
+
+    files = inspect_files([make_pdf(["payment is due", "two"], name="memo.pdf")])
+    steps = service.DocPilot._fact_steps(question, files)
+    assert file_facts(question, steps, {n: i.path for n, i in files.items()}) is None

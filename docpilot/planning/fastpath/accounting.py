@@ -174,7 +174,18 @@ def leftovers(
     }
     literal = ("word", "modifier", "position", "colour", "number", "format", "category")
     unused = [s for s in spans if not (checks[s.kind](s) or s.kind in literal and in_args(s.text))]
+    unused = [s for s in unused if not _says_which_file(s, spans)]
     return unused or _dangling_object(spans)
+
+
+_FILE_NOUNS = frozenset({"file", "document", "pdf", "doc", "report", "paper"})
+
+
+def _says_which_file(span: Span, spans: list[Span]) -> bool:
+    """A word that only says which file, set before a file noun: "this IRM file", "the Chelsea report"."""
+    at = next((i for i, s in enumerate(spans) if s is span), -1)
+    after = spans[at + 1] if 0 <= at < len(spans) - 1 else None
+    return span.kind == "word" and after is not None and after.text.lower() in _FILE_NOUNS
 
 
 # Filler words that name a thing or ask about one: said as a second object ("… and the totals"), they are

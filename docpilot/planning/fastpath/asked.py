@@ -76,6 +76,14 @@ def fact_words() -> dict[str, frozenset[str]]:
     return {stem: frozenset(tools) for stem, tools in claims.items()}
 
 
+_FILE_NOUNS = {"file", "document", "pdf", "doc", "report", "paper", "files", "documents", "pdfs", "reports"}
+
+
+def _names_the_file(words: list[str], i: int, claims: dict[str, frozenset[str]]) -> bool:
+    """A word that says which file: the one before a file noun ("this IRM file", "the Chelsea report")."""
+    return i + 1 < len(words) and words[i + 1] in _FILE_NOUNS and _stem(words[i]) not in claims
+
+
 def file_question(c: str, low: str, ctx: Context) -> list[Intent] | None:
     """'does it have form fields?', 'any bookmarks?', 'what's the title?': the one tool whose registry texts name
     every fact word of the question ("table of contents": only get_outline says both), when every other word
@@ -84,7 +92,7 @@ def file_question(c: str, low: str, ctx: Context) -> list[Intent] | None:
         return None
     claims = fact_words()
     words = re.findall(r"[a-z][a-z'’]*", low.replace("-", " "))
-    facts = [w for w in words if w not in _FRAMING]
+    facts = [w for i, w in enumerate(words) if w not in _FRAMING and not _names_the_file(words, i, claims)]
     if not facts or any(_stem(w) not in claims for w in facts):
         return None  # more is said than a fact of the file: the tool's own rule (or the model) reads it
     tools = set.intersection(*(set(claims[_stem(w)]) for w in facts))
