@@ -30,8 +30,10 @@ _PLACEHOLDER = "PASSWORD_{n}"
 _PLACEHOLDER_RE = re.compile(r"\bPASSWORD_(\d+)\b")
 # "password abc", "password is abc", "password: 'a b'", "passcode=abc" in free text.
 _TYPED = re.compile(
-    r"(?P<lead>\b\w*?pass(?:word|code|phrase)\s*[=:]\s*|\bpass(?:word|code|phrase)\s+(?:is\s+|of\s+|to\s+|as\s+)?)"
-    r"(?:(?P<q>['\"‘’“”])(?P<quoted>[^'\"‘’“”]+)(?P=q)|(?P<bare>[^\s'\",;)]+))",
+    r"(?P<lead>(?:\b\w*?pass(?:word|code|phrase)\s*[=:]\s*|\bpass(?:word|code|phrase)\s+(?:is\s+|of\s+|to\s+|as\s+)?)"
+    r"\(?)"  # "the old password (test)": the brackets are not the password
+    # a bare one ends before a full stop that ends the sentence ("the password is test. please …")
+    r"(?:(?P<q>['\"‘’“”])(?P<quoted>[^'\"‘’“”]+)(?P=q)|(?P<bare>[^\s'\",;()]*[^\s'\",;().]))",
     re.IGNORECASE,
 )
 _NOT_SECRET = {

@@ -141,3 +141,19 @@ def test_breaking_masking_is_seen(
     else:
         pilot.run(outcome, files, tmp_path / "out")
         assert SECRET in _everything_under(tmp_path / "records")
+
+
+@pytest.mark.parametrize(
+    ("text", "password"),
+    [
+        ("take off the old password (test), compress it", "test"),  # the brackets are not the password
+        ("the password is test. please take it off", "test"),  # nor the full stop that ends the sentence
+        ("the password is a.b now", "a.b"),
+        ("set the password N3w!Pass", "N3w!Pass"),
+    ],
+)
+def test_a_typed_password_is_hidden_as_typed(text: str, password: str) -> None:
+    from pdftools.masking import hide_passwords
+
+    hidden, swaps = hide_passwords(text)
+    assert list(swaps.values()) == [password] and password not in hidden.replace("PASSWORD_1", "")

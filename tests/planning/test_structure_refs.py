@@ -253,3 +253,28 @@ def test_the_answer_to_the_question_binds_the_part_chosen(book: dict, tmp_path: 
     assert asked.question is not None and asked.plan is None
     answered = talk.request(pilot, asked.question.choices[0])  # "2.2 Analysis (page 8)"
     assert answered.plan is not None and [s.args["pages"] for s in answered.plan.steps] == ["8"]
+
+
+def test_a_table_or_figure_named_by_its_number_is_the_page_its_caption_opens(tmp_path: Path) -> None:
+    """"Table 2" is the page whose caption starts "Table 2:" — not the page whose prose starts a line with "Table 2
+    shows"; the request keeps saying it is a table ("the table on page 3"); a number no caption has is asked."""
+    doc = pymupdf.open()
+    lines = [
+        ["Annual report", _BODY],
+        [_BODY, "Table 2 shows the fees for each year, and the notes explain them."],
+        ["Table 2: Fees by year", "Year  Fees", "2023  1,200", "2024  1,450"],
+        ["Figure 1. Fees over time", _BODY],
+    ]
+    for page_lines in lines:
+        page = doc.new_page(width=612, height=792)
+        y = 90
+        for text in page_lines:
+            page.insert_textbox(pymupdf.Rect(72, y, 540, y + 60), text, fontsize=10, fontname="helv")
+            y += 70
+    path = tmp_path / "report.pdf"
+    doc.save(path)
+    files = inspect_files([path])
+    assert _pages("convert table 2 to excel", files) == [("convert_to_xlsx", "3")]
+    assert _pages("pull the numbers out of Table 2", files) == [("extract_tables", "3")]
+    with pytest.raises(NeedInfo):
+        fast_plan("convert table 9 to excel", files)

@@ -96,7 +96,7 @@ _FILLER = re.compile(
 )
 # Words that may name a part of a document by its structure (read by fastpath.parts when one is said)
 _PART_WORDS = re.compile(
-    r"\b(?:chapters?|sections?|parts?|items?|articles?|exhibits?|appendi|annex|index|contents|toc|front\s+matter|prelims|preliminary|preface|"
+    r"\b(?:chapters?|sections?|parts?|items?|articles?|exhibits?|tables?\s*\d|figures?\s*\d|fig\.\s*\d|appendi|annex|index|contents|toc|front\s+matter|prelims|preliminary|preface|"
     r"foreword|introduction|conclusion|afterword|epilogue|prologue|acknowledg|glossary|bibliography)",
     re.IGNORECASE,
 )

@@ -50,6 +50,7 @@ _REF = re.compile(
     rf"|the\s+(?P<title2>{_WORDS})\s+(?P<tnoun2>{_NOUN})\b"
     r"|the\s+(?P<named>preface|foreword|introduction|conclusions?|afterword|epilogue|prologue|acknowledge?ments|"
     r"glossary|bibliography)"
+    r"|(?:the\s+)?(?P<cap>table|figure|fig\.)\s*(?P<capnum>\d+(?:\.\d+)?)"
     r")(?![\w-])",
     re.IGNORECASE,
 )
@@ -64,6 +65,9 @@ _CHANGE_VERB = re.compile(
     r"\b(?:delete|remove|drop|cut|lose|ditch|strip|rid|take|throw|bin|erase|blank|redact|black|white|split|"
     r"separate|move|reorder|replace|rotate|turn|crop|insert|stamp|watermark|highlight|underline)\b",
     re.IGNORECASE,
+)
+_MARKS = re.compile(
+    r"\b(?:highlight|underline|strike|redact|black\s+out|stamp|watermark|comment|search|find|look)\w*", re.IGNORECASE
 )
 _WHERE = re.compile(r"\b(?:in|within|throughout|search|searching)\s+$", re.IGNORECASE)
 _CLAUSE_START = re.compile(r"[.;!?]\s+|,\s*(?:then|and\s+then)\s+|\bthen\s+")
@@ -84,8 +88,10 @@ def _acted_on(text: str, at: int) -> bool:
     """Whether the reference at ``at`` names pages to act on: after a verb that acts on pages in its clause, or
     as where to act ("highlight napster in the Harms chapter", "search Item 7A for …")."""
     starts = [m.end() for m in _CLAUSE_START.finditer(text, 0, at)]
-    verb = _PAGE_VERB.search(text, starts[-1] if starts else 0, at)
-    return verb is not None or _WHERE.search(text, 0, at) is not None
+    start = starts[-1] if starts else 0
+    if _PAGE_VERB.search(text, start, at) is not None:
+        return True  # (where to act, only after a verb that acts: "which year is highest in table 2?" asks)
+    return _WHERE.search(text, 0, at) is not None and _MARKS.search(text, start, at) is not None
 
 
 def told_by_parts(
@@ -110,7 +116,10 @@ def told_by_parts(
     info = files[pdfs[0]]
     out = text
     for m in reversed(found):
-        out = out[: m.start()] + _pages_said(_bind(m, quotes, info, _copies(text, m.start()))) + out[m.end() :]
+        pages = _pages_said(_bind(m, quotes, info, _copies(text, m.start())))
+        if m.group("cap"):  # "table 1" → "the table on page 3": what is on the page stays said
+            pages = f"the {'figure' if m.group('cap').lower().startswith('fig') else 'table'} on {pages}"
+        out = out[: m.start()] + pages + out[m.end() :]
     return out
 
 
@@ -219,6 +228,8 @@ def _pages_said(ranges: list[tuple[int, int]]) -> str:
 def _bind(m: re.Match[str], quotes: Sequence[str], info: FileInfo, whole: bool) -> list[tuple[int, int]]:
     """The page ranges a reference binds to; ``whole``: the pages a part shares with another are taken with it
     (to read or copy them, not to delete them)."""
+    if m.group("cap"):
+        return [_captioned(m.group("cap"), m.group("capnum"), info)]
     parts = info.parts
     said = m.group(0)
     what = _bare(said if not m.group("around") else said[m.start("side") - m.start() :].split(None, 1)[-1])
@@ -239,6 +250,32 @@ def _bind(m: re.Match[str], quotes: Sequence[str], info: FileInfo, whole: bool) 
     front = [p for p in chosen if p.kind == "front" and p.title == "the front matter"]
     ranges = [(p.first, p.last) if p in front else _clean(info, p, _after(parts, p), whole) for p in chosen]
     return _merged(ranges)
+
+
+def _captioned(noun: str, number: str, info: FileInfo) -> tuple[int, int]:
+    """The page whose caption starts "Table 3" ("Figure 3", "Fig. 3") and a stop or the line's end ("Table 3:
+    Revenue", "TABLE 3"), else whose line starts so at all (prose says "Table 3 shows …"); a question when no page
+    or several pages do (a list of tables names them all)."""
+    import pymupdf
+
+    word = r"(?:figure|fig\.)" if noun.lower().startswith("fig") else "table"
+    said = rf"^\s*{word}\s*{re.escape(number)}(?![\d.]\d)"
+    caption = re.compile(said + r"\s*(?:[.:|–—-]|$)", re.IGNORECASE | re.MULTILINE)
+    line = re.compile(said + r"(?:\s|$)", re.IGNORECASE | re.MULTILINE)
+    with pymupdf.open(info.path) as doc:
+        texts = [doc[i].get_text() for i in range(doc.page_count)]
+    pages = [i + 1 for i, t in enumerate(texts) if caption.search(t)] or [
+        i + 1 for i, t in enumerate(texts) if line.search(t)
+    ]
+    what = f"{'Figure' if 'fig' in word else 'Table'} {number}"
+    if len(pages) == 1:
+        return (pages[0], pages[0])
+    if not pages:
+        raise NeedInfo(f"I cannot find {what} in {info.name}: no caption on its pages starts with it. Which pages?")
+    shown = [f"page {p}" for p in pages[:8]]
+    raise NeedInfo(
+        f"{what} is named at the start of a line on several pages of {info.name}: {', '.join(shown)}. Which one?", shown
+    )
 
 
 def _cap(text: str) -> str:
