@@ -111,13 +111,19 @@ def unsaid(
 
 def _actions_left_out(plan: Plan, clauses: list[str], tools: dict[str, Tool]) -> list[str]:
     """A sentence for each clause that says an action (a verb some tools are named by) no step does: no step
-    is of a tool the verb names, nor of a tool another of its words names ("strip the metadata")."""
+    is of a tool the verb names, nor of a tool another of its words names ("strip the metadata") that no other
+    clause's verb already names ("delete slides 2 and 19, then convert the deck": the conversion is the second
+    clause's, so "slides" does not make the first one done)."""
     tasks = {step.task for step in plan.steps}
     verbs, others = _words_of(tools)
+    texts = [" " + " ".join(re.findall(r"[a-z0-9]+", clause.lower())) + " " for clause in clauses]
+    claimed = [
+        {task for verb, names in verbs.items() if f" {verb} " in text for task in names & tasks} for text in texts
+    ]
     problems = []
-    for clause in clauses:
-        text = " " + " ".join(re.findall(r"[a-z0-9]+", clause.lower())) + " "
-        said = [names for phrase, names in others.items() if f" {phrase} " in text]
+    for index, (clause, text) in enumerate(zip(clauses, texts, strict=True)):
+        elsewhere = set().union(*(c for i, c in enumerate(claimed) if i != index))
+        said = [names - elsewhere for phrase, names in others.items() if f" {phrase} " in text]
         if any(names & tasks for names in said):
             continue
         for verb, names in verbs.items():

@@ -153,6 +153,12 @@ def test_a_result_is_named_only_when_the_request_names_it(make_pdf: Callable[...
             [("highlight_text", {"terms": ["operating lease"]})],
             "pull out",
         ),  # noqa: E501
+        # blind batch i3: "slides" names the conversion, which the second clause's verb already does
+        (
+            "delete slides 2 and 19, then convert the deck to powerpoint",
+            [("convert_to_pptx", {"pages": "2,19"})],
+            "delete",
+        ),
         # a small model's loop: the same step again
         ("Delete the first page", [("delete_pages", {"pages": "1"}), ("delete_pages", {"pages": "1"})], "again"),
     ],
@@ -176,6 +182,7 @@ def test_an_action_the_plan_drops_or_repeats_is_found(
         ),  # noqa: E501
         ("delete page 1 and turn the rest into Word", [("delete_pages", {"pages": "1"}), ("convert_to_docx", {})]),
         ("remove the password 'x' then compress it", [("remove_password", {"password": "x"}), ("compress", {})]),
+        ("put the slides into PowerPoint", [("convert_to_pptx", {})]),
     ],
 )
 def test_every_action_done_passes(request_: str, steps: list[tuple[str, dict[str, Any]]]) -> None:
