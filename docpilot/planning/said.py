@@ -91,6 +91,7 @@ def unsaid(
             problem = _check(slot, value, said)
             if problem:
                 problems.append(f"{step.task}'s {slot.label} {problem}")
+    problems += _steps_unasked(plan, request, tools)
     if not left_out:
         return list(dict.fromkeys(problems))
     for text in said.quotes:
@@ -132,6 +133,30 @@ def _actions_left_out(plan: Plan, clauses: list[str], tools: dict[str, Tool]) ->
                 problems.append(f"the request says '{shown}', which no step does ({verb})")
                 break
     return problems
+
+
+# A step a request asks for without naming it: the pages a part names, taken ("just sections 5 and 6", "I only
+# need Part C")
+_IMPLIED = frozenset({"extract_pages"})
+
+
+def _steps_unasked(plan: Plan, request: str, tools: dict[str, Tool]) -> list[str]:
+    """A sentence for each step, of a plan of several, of a tool no word of the request names (its verbs, nouns,
+    what it makes, the words of its command sentence) while another step's tool is named: "strip all comments
+    and sanitize before we publish" asks for no removal of blank pages. (A plan of one step may do what the
+    request says in other words: "pages 2 and 7 should be the other way up" is a rotation.)"""
+    from docpilot.planning.fastpath.text import normalise
+
+    said = {stem(w) for w in words(normalise(request))}
+    unnamed = []
+    for step in plan.steps:
+        tool = tools.get(step.task)
+        if tool is None or step.task in _IMPLIED:
+            continue
+        named = " ".join((*tool.words.all(), re.sub(r"\{[^}]*\}|\[[^\]]*\]", " ", tool.say)))
+        if not ({stem(w) for w in words(named)} - {"it", "the", "a"}) & said:
+            unnamed.append(f"no word of the request asks for step {step.id} ({tool.say.split('{')[0].strip()})")
+    return unnamed if 0 < len(unnamed) < len(plan.steps) else []
 
 
 def _words_of(tools: dict[str, Tool]) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
