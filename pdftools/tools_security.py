@@ -321,7 +321,7 @@ def _strip_scripts(doc: pymupdf.Document) -> None:
     explain="Remove hidden and risky content (scripts, attachments, metadata) from {file}",
     result_name="sanitized",
     say="Remove hidden and risky content",
-    words=Words(verbs=("sanitize", "sanitise", "clean"), nouns=("metadata", "scripts", "hidden content")),
+    words=Words(verbs=("sanitize", "sanitise", "clean", "strip"), nouns=("metadata", "scripts", "hidden content")),
 )
 def sanitize(file: str, output: str | None = None) -> str:
     """Remove hidden and risky content: JavaScript, attachments, links, metadata, hidden text.

@@ -112,9 +112,10 @@ def unsaid(
 
 def _actions_left_out(plan: Plan, clauses: list[str], tools: dict[str, Tool]) -> list[str]:
     """A sentence for each clause that says an action (a verb some tools are named by) no step does: no step
-    is of a tool the verb names, nor of a tool another of its words names ("strip the metadata") that no other
-    clause's verb already names ("delete slides 2 and 19, then convert the deck": the conversion is the second
-    clause's, so "slides" does not make the first one done)."""
+    is of a tool the verb names. Another word of the clause names the step only when the clause's verbs name
+    no other tool ("make this scan searchable"), and only a step no other clause's verb already names: "then
+    black out their names" is not done by finding the names, "delete slides 2 and 19, then convert the deck"
+    not by the conversion the second clause asks for."""
     tasks = {step.task for step in plan.steps}
     verbs, others = _words_of(tools)
     texts = [" " + " ".join(re.findall(r"[a-z0-9]+", clause.lower())) + " " for clause in clauses]
@@ -125,7 +126,8 @@ def _actions_left_out(plan: Plan, clauses: list[str], tools: dict[str, Tool]) ->
     for index, (clause, text) in enumerate(zip(clauses, texts, strict=True)):
         elsewhere = set().union(*(c for i, c in enumerate(claimed) if i != index))
         said = [names - elsewhere for phrase, names in others.items() if f" {phrase} " in text]
-        if any(names & tasks for names in said):
+        acts = [names for verb, names in verbs.items() if f" {verb} " in text]
+        if any(names & tasks for names in said) and not any(names - {n for s in said for n in s} for names in acts):
             continue
         for verb, names in verbs.items():
             if f" {verb} " in text and not names & tasks:

@@ -159,6 +159,17 @@ def test_a_result_is_named_only_when_the_request_names_it(make_pdf: Callable[...
             [("convert_to_pptx", {"pages": "2,19"})],
             "delete",
         ),
+        # blind batch i3: a clause whose verb names a tool is done by a step of it, whatever its nouns name
+        (
+            "which people are named in this report? then black out their names",
+            [("find_entities", {"categories": ["person"]})],
+            "black out",
+        ),
+        (
+            "Keep the original. Make a copy and on the copy redact anything saying VoltGuard.",
+            [("duplicate", {})],
+            "redact",
+        ),
         # blind batch i3: a step no word of the request asks for
         (
             "strip all comments/highlights and sanitize before we publish",
