@@ -45,6 +45,8 @@ def steps(request: str, files: dict[str, FileInfo] = TEN) -> list[tuple[str, dic
         ("compress what's left", "compress it"),
         ("pls compress asap", "please compress quickly"),
         ("compress it cuz its too big", "compress it because it's too big"),
+        ("delete slides 2 and 19", "delete pages 2 and 19"),  # a deck's slides are its pages
+        ("convert slide 7 to png", "convert page 7 to png"),
     ],
 )
 def test_shorthand_is_read_as_the_words_meant(said: str, meant: str) -> None:
@@ -60,6 +62,7 @@ def test_shorthand_is_read_as_the_words_meant(said: str, meant: str) -> None:
         "what's left of page 3",  # what remains of one page, not the result
         "u-turn",  # a piece of a hyphenated word
         "stamp ASAP on page 1",  # a word in capitals is text to write
+        "turn it into slides",  # slides to make, no page named
     ],
 )
 def test_shorthand_leaves_other_words_alone(said: str) -> None:
@@ -82,6 +85,10 @@ def test_quoted_words_are_never_rewritten() -> None:
         ),
         ("remove the password from it, the pw is orchard77", [("remove_password", {"password": "orchard77"})]),
         ("quick q - whats the page count", [("count_pages", {})]),
+        (
+            "delete slides 2 and 19, then convert the deck to powerpoint",
+            [("delete_pages", {"pages": "2,19"}), ("convert_to_pptx", {})],
+        ),
     ],
 )
 def test_shorthand_plans(request_text: str, expected: list[tuple[str, dict]]) -> None:

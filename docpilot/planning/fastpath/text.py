@@ -89,11 +89,17 @@ _NOTHING_ON = re.compile(
 )
 
 
+# "slides 2 and 19", "slide 7": a deck's slides are the PDF's pages
+_SLIDES = re.compile(r"\b(slides?)(?=\s+\d)", re.IGNORECASE)
+
+
 def normalise(text: str) -> str:
     """Chat shorthand and common misspellings read as the words meant ("pg 3" → "page 3", "pls" → "please",
-    "teh" → "the"), so every rule reads one spelling; run on the request with its quoted strings masked."""
+    "teh" → "the", "slides 2 and 19" → "pages 2 and 19"), so every rule reads one spelling; run on the request
+    with its quoted strings masked."""
     text = _OPENER.sub("", text)
     text = _PAGE_SHORT.sub(lambda m: "pages " if m.group(1).lower() in ("pgs", "pp") else "page ", text)
+    text = _SLIDES.sub(lambda m: "pages" if m.group(1).lower() == "slides" else "page", text)
     text = _SHORT_WORD.sub(_meant, text)
     text = _WHAT_IS_LEFT.sub("it", text)
     text = _EVERY_SINGLE.sub(lambda m: m.group(1) or m.group(2), text)
