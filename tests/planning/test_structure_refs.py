@@ -256,7 +256,7 @@ def test_the_answer_to_the_question_binds_the_part_chosen(book: dict, tmp_path: 
 
 
 def test_a_table_or_figure_named_by_its_number_is_the_page_its_caption_opens(tmp_path: Path) -> None:
-    """"Table 2" is the page whose caption starts "Table 2:" — not the page whose prose starts a line with "Table 2
+    """The page whose caption starts "Table 2:" is "Table 2" — not the page whose prose starts a line with "Table 2
     shows"; the request keeps saying it is a table ("the table on page 3"); a number no caption has is asked."""
     doc = pymupdf.open()
     lines = [
