@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 __all__ = [
-    "WORD_NUMBERS", "Part", "read_parts", "shares_pages", "part_number", "front_matter", "bare_title",
+    "WORD_NUMBERS", "Part", "read_parts", "shares_pages", "part_number", "front_matter", "bare_title", "next_part",
     "HEADINGS_MAX_PAGES",
 ]  # fmt: skip
 
@@ -99,6 +99,12 @@ def bare_title(title: str) -> str:
     return " ".join(re.sub(r"\([^)]*\)", " ", bare).split())
 
 
+def next_part(parts: tuple[Part, ...], index: int) -> Part | None:
+    """The part after ``parts[index]`` at its level or above: where it ends."""
+    level = parts[index].level
+    return next((p for p in parts[index + 1 :] if p.level <= level), None)
+
+
 def _kind(title: str) -> str:
     bare = re.sub(r"[\"'“”‘’*]", "", title).strip()
     if _CONTENTS.match(bare):
@@ -153,11 +159,11 @@ def _gaps_open(parts: tuple[Part, ...], doc: Any) -> tuple[Part, ...]:
     for index, part in enumerate(parts):
         if part.noun not in _IN_ORDER or not part.number or part.open_end:
             continue
-        after = next((p for p in parts[index + 1 :] if p.level <= part.level), None)
+        after = next_part(parts, index)
         if after is None or after.level != part.level or after.noun != part.noun:
             continue
-        skipped = _successors(part.number) - {after.number}
-        if after.number in _successors(part.number) or not skipped:
+        skipped = _successors(part.number)
+        if not skipped or after.number in skipped:
             continue
         said = "|".join(re.escape(n) for n in sorted(skipped))
         line = re.compile(rf"^\s*{part.noun}\s+(?:{said})\b", re.IGNORECASE | re.MULTILINE)
@@ -225,7 +231,7 @@ def _unsure_ends(parts: tuple[Part, ...]) -> tuple[Part, ...]:
     for index, part in enumerate(parts):
         if part.kind != "body" or part.number or part.open_end:
             continue
-        after = next((p for p in parts[index + 1 :] if p.level <= part.level), None)
+        after = next_part(parts, index)
         if after is not None and after.level == part.level:
             out[index] = replace(part, open_end=f"its headings do not show it; {after.title} follows it")
     return tuple(out)

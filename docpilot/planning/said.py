@@ -125,9 +125,9 @@ def _actions_left_out(plan: Plan, clauses: list[str], tools: dict[str, Tool]) ->
     problems = []
     for index, (clause, text) in enumerate(zip(clauses, texts, strict=True)):
         elsewhere = set().union(*(c for i, c in enumerate(claimed) if i != index))
-        said = [names - elsewhere for phrase, names in others.items() if f" {phrase} " in text]
+        named = set().union(*(names - elsewhere for phrase, names in others.items() if f" {phrase} " in text))
         acts = [names for verb, names in verbs.items() if f" {verb} " in text]
-        if any(names & tasks for names in said) and not any(names - {n for s in said for n in s} for names in acts):
+        if named & tasks and all(names <= named for names in acts):
             continue
         for verb, names in verbs.items():
             if f" {verb} " in text and not names & tasks:

@@ -102,6 +102,7 @@ def file_facts(
     started = time.perf_counter()
     asked = [f for f in _FIELDS if re.search(rf"\b{f}s?\b", question, re.IGNORECASE)]
     lines: list[str] = []
+    counted: list[int] = []
     for task, name in steps:
         tool = get_tool(task)
         try:
@@ -117,8 +118,9 @@ def file_facts(
             said = "; ".join(f'{f} "{v}"' for f, v in shown) or "no title, author or subject set"
             lines.append(f"{name}'s properties: {said}")
             continue
+        if task == "count_pages":
+            counted.append(int(value))
         lines.append(_said(task, name, value))
-    counted = [int(v) for v in re.findall(r"has (\d+) pages?", "; ".join(lines))]
     if len(counted) > 1 and len(counted) == len(steps):
         lines.append(f"{sum(counted)} pages in all")
     return {

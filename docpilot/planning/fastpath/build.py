@@ -96,8 +96,9 @@ _FILLER = re.compile(
 )
 # Words that may name a part of a document by its structure (read by fastpath.parts when one is said)
 _PART_WORDS = re.compile(
-    r"\b(?:chapters?|sections?|parts?|items?|articles?|exhibits?|tables?\s*\d|figures?\s*\d|fig\.\s*\d|appendi|annex|index|contents|toc|front\s+matter|prelims|preliminary|preface|"
-    r"foreword|introduction|conclusion|afterword|epilogue|prologue|acknowledg|glossary|bibliography)",
+    r"\b(?:chapters?|sections?|parts?|items?|articles?|exhibits?|tables?\s*\d|figures?\s*\d|fig\.\s*\d|appendi|"
+    r"annex|index|contents|toc|front\s+matter|prelims|preliminary|preface|foreword|introduction|conclusion|afterword|"
+    r"epilogue|prologue|acknowledg|glossary|bibliography)",
     re.IGNORECASE,
 )
 # "… for the second file too", "… on invoice.pdf as well": another file besides one named, so which files is unsure

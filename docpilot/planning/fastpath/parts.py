@@ -15,7 +15,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import replace
 
-from docpilot.fileparts import Part, bare_title, front_matter, part_number, shares_pages
+from docpilot.fileparts import Part, bare_title, front_matter, next_part, part_number, shares_pages
 from docpilot.files import FileInfo
 from docpilot.planning.fastpath.rules import NeedInfo
 from docpilot.planning.fastpath.spans import is_filler
@@ -76,19 +76,23 @@ _PICKED = re.compile(r",\s+in\s+[^,]*?\((?:pages?)\s+(?P<pages>\d+(?:-\d+)?)\)\s
 _STOP = {"the", "a", "an", "of", "on", "about", "and", "for", "to", "in", "with", "that", "this", "it"}
 
 
+def _clause_start(text: str, at: int) -> int:
+    """Where the clause holding ``at`` starts."""
+    starts = [m.end() for m in _CLAUSE_START.finditer(text, 0, at)]
+    return starts[-1] if starts else 0
+
+
 def _copies(text: str, at: int) -> bool:
     """Whether the clause of the reference at ``at`` leaves the pages as they are (copies, reads or converts them):
     then a part's whole pages are taken, the pages it shares with another part too, as a reader would; to
     delete, stamp, rotate or split pages, a page another part shares is asked about."""
-    starts = [m.end() for m in _CLAUSE_START.finditer(text, 0, at)]
-    return _CHANGE_VERB.search(text, starts[-1] if starts else 0, at) is None
+    return _CHANGE_VERB.search(text, _clause_start(text, at), at) is None
 
 
 def _acted_on(text: str, at: int) -> bool:
     """Whether the reference at ``at`` names pages to act on: after a verb that acts on pages in its clause, or
     as where to act ("highlight napster in the Harms chapter", "search Item 7A for …")."""
-    starts = [m.end() for m in _CLAUSE_START.finditer(text, 0, at)]
-    start = starts[-1] if starts else 0
+    start = _clause_start(text, at)
     if _PAGE_VERB.search(text, start, at) is not None:
         return True  # (where to act, only after a verb that acts: "which year is highest in table 2?" asks)
     return _WHERE.search(text, 0, at) is not None and _MARKS.search(text, start, at) is not None
@@ -142,6 +146,9 @@ def told_by_titles(text: str, files: dict[str, FileInfo], pdfs: Sequence[str]) -
     info = files[pdfs[0]]
     tokens = [(m.start(), m.end(), _token(m.group(0))) for m in _TOKEN.finditer(text)]
     content = [t for t in tokens if t[2] not in _STOP]
+    titled: dict[tuple[str, ...], list[Part]] = {}
+    for part in info.parts:
+        titled.setdefault(_title_words(part.title), []).append(part)
     spans: list[tuple[int, int, list[Part]]] = []
     for size in (6, 5, 4, 3, 2, 1):
         for i in range(len(content) - size + 1):
@@ -149,7 +156,7 @@ def told_by_titles(text: str, files: dict[str, FileInfo], pdfs: Sequence[str]) -
             start, end = content[i][0], content[i + size - 1][1]
             if any(a < end and start < b for a, b, _ in spans):
                 continue
-            parts = [p for p in info.parts if _title_words(p.title) == words]
+            parts = titled.get(words, [])
             if not parts:
                 continue
             noun = _AFTER_TITLE.match(text, end)
@@ -187,9 +194,8 @@ def _title_words(title: str) -> tuple[str, ...]:
 
 
 def _clause_of(text: str, at: int) -> str:
-    starts = [m.end() for m in _CLAUSE_START.finditer(text, 0, at)]
-    ends = [m.start() for m in _CLAUSE_START.finditer(text, at)]
-    return text[starts[-1] if starts else 0 : ends[0] if ends else len(text)]
+    end = _CLAUSE_START.search(text, at)
+    return text[_clause_start(text, at) : end.start() if end else len(text)]
 
 
 def pages_told(request: str, files: dict[str, FileInfo], quoted: re.Pattern[str]) -> str:
@@ -293,8 +299,7 @@ def _merged(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 def _after(parts: tuple[Part, ...], part: Part) -> Part | None:
-    index = parts.index(part) if part in parts else -1
-    return next((p for p in parts[index + 1 :] if p.level <= part.level), None) if index >= 0 else None
+    return next_part(parts, parts.index(part)) if part in parts else None
 
 
 def _clean(info: FileInfo, part: Part, after: Part | None, whole: bool) -> tuple[int, int]:
