@@ -11,7 +11,8 @@ reply says the documents do not answer it. A confident wrong answer is one given
 that is not right, or any answer to an unanswerable row. Rows are never printed, only counts, so the batch stays
 blind until its first measurement is kept (``--write``: ``bench/results/blind-<batch>.json``, label ``blind``).
 ``--dump FILE`` writes each row with its reply and verdict for study; it is refused until the batch's first
-measurement is kept, since a batch read is a tuning set from then on.
+measurement is kept (or beside ``--write``, the file to be read only after the figure is kept), since a batch read is
+a tuning set from then on.
 """
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ def main() -> None:
     parser.add_argument("--dump", type=Path, help="each row, its reply and verdict, as JSON lines (a measured batch)")
     parser.add_argument("--only", help="with --dump: only these rows (ids, comma-separated)")
     opts = parser.parse_args()
-    if (opts.dump or opts.tuning) and not (HERE / "results" / f"blind-{opts.batch}.json").exists():
+    if (opts.tuning or (opts.dump and not opts.write)) and not (HERE / "results" / f"blind-{opts.batch}.json").exists():
         parser.error(f"--dump reads the rows: measure batch {opts.batch} once with --write first")
     if opts.write and opts.only:
         parser.error("--write keeps a whole batch's first measurement: no --only")
