@@ -29,6 +29,8 @@ from docpilot.understanding.asked import (
     answer_fits,
     asks_rank,
     asks_several,
+    count_unsaid,
+    counts_other,
     missing_kinds,
     one_part,
     part_query,
@@ -101,6 +103,8 @@ def answer_question(
     if result is None:  # who it is billed to, who sold it: the name under the page's label
         result = _rule(documents, question, _party(documents, question))
     parts = read_parts(question)
+    if result is None and parts:  # "the total of Texas and Florida": one table's rows, added by a composed program
+        result = _program(documents, question, None, embed, feedback)
     if result is None and parts:  # "the combined price of A and B": each asked alone, the sum done here
         result = _rule(documents, question, _combined(documents, parts, llm, embed))
     if result is None and not parts:  # a row and a period: one cell (or two, for a change) of a table
@@ -676,6 +680,17 @@ def _compose(
                 reply.text,
                 f"{problem} Answer every part of the question from the passages, or reply NOT FOUND.",
             )
+            continue
+        other = counts_other(part or question, text)
+        unsaid_thing = count_unsaid(part or question, [e.block for e in support])
+        if unsaid_thing:  # "how many employees" answered from passages that never mention employees
+            problem = f"The passages you cite do not mention {unsaid_thing}, which the question asks to count."
+            _send_back(messages, reply.text, f"{problem} Answer from a passage about it, or reply NOT FOUND.")
+            continue
+        if other:  # "how many employees" answered with a count of members
+            asked = one_part(question, part)
+            problem = f"That answer counts {other}, which is not what the question asks to count: {asked}"
+            _send_back(messages, reply.text, f"{problem} Answer with that count from the passages, or reply NOT FOUND.")
             continue
         citations = []
         for rank, item in enumerate(support[:3]):

@@ -54,13 +54,15 @@ _PERCENT = re.compile(
     re.I,
 )
 _DATE = re.compile(r"\b(?:what|which)\s+(?:date|day|month|year)s?\b|\bin what year\b|\bon what date\b", re.I)
-_COUNT = re.compile(r"^\W*(?:\w+\W+){0,2}?how many\b", re.I)
+# a clause before the question ("In the 2005 comparison, which …"), not a question itself
+_LEAD = r"^\W*(?:(?!(?:what|who|which|whose|how|when|where|why|is|are|was|were|do|does|did)\b)[^,?]{1,80},\s*)?"
+_COUNT = re.compile(_LEAD + r"(?:\w+\W+){0,2}?how many\b", re.I)
 _AMOUNT = re.compile(
     r"\bhow much\b|\b(?:total|sum|aggregate|average|mean|median|difference|combined)\b"
     r"|\bwhat (?:is|was|are|were) the (?:[\w-]+\s+){0,2}(?:value|amount|figure)s?\b|\bwhat (?:value|amount|figure)\b",
     re.I,
 )
-_NAME = re.compile(r"^\W*(?:(?:in|for|of|from|at|among)\s+)?(?:which|who|whose|name)\b", re.I)
+_NAME = re.compile(_LEAD + r"(?:(?:in|for|of|from|at|among)\s+)?(?:which|who|whose|name)\b", re.I)
 # words that say the question is about a rate, so a percent is an amount of the kind asked
 _RATE_WORDS = re.compile(r"%|\b(?:percent\w*|rate|share|proportion|ratio|margin|return|growth|yield|fraction)\b", re.I)
 _MONTHS = (
@@ -241,3 +243,52 @@ def _fits(question: str, answer: str, whole: str) -> bool:
     if not has_number or only_date:
         return False
     return not (_A_PERCENT.search(head) and not _RATE_WORDS.search(whole))
+
+
+_HOW_MANY = re.compile(r"\bhow many\s+((?:[A-Za-z][\w-]*\s+){0,3}[A-Za-z][\w-]*)", re.I)
+_COUNTED = re.compile(
+    r"\d[\d,.]*\s*(?:(?:thousand|million|billion|hundred|k|m|bn)\b\s*)?((?:[A-Za-z][\w-]*\s*){1,3})", re.I
+)
+# words after a number that say when or how, not which things ("5 in 2022", "3 of them", "12 as of May")
+_NOT_THINGS = frozenset("in of as at on by for from to and or per each total times percent x the a an out".split())
+
+
+def counts_other(question: str, answer: str) -> str | None:
+    """The thing ``answer`` counts when it is not what "how many X" asks about ("40 million Ultamate Rewards
+    members" for "how many employees"): none of the words after its number is one of the few after "how many";
+    None when it counts X, or says no thing after its number."""
+    asked = _HOW_MANY.search(question)
+    counted = _COUNTED.search(answer)
+    if asked is None or counted is None:
+        return None
+    got = _thing(counted.group(1))
+    want = {w[:4] for w in _thing(asked.group(1))}
+    if not got or not want:
+        return None
+    if any(w[:4] in want for w in got):
+        return None
+    return " ".join(got)
+
+
+def count_unsaid(question: str, passages: list[str]) -> str | None:
+    """What "how many X" asks to count when none of ``passages`` (an answer's support) says X in any form
+    ("how many employees" answered from a balance sheet); None when one does, or nothing is counted."""
+    asked = _HOW_MANY.search(question)
+    want = {w[:4] for w in _thing(asked.group(1)) if len(w) > 2} if asked else set()
+    if not want:
+        return None
+    said = {w[:4] for text in passages for w in re.findall(r"[a-z][\w-]*", text.lower())}
+    return None if want & said else " ".join(_thing(asked.group(1)))
+
+
+def _thing(text: str) -> list[str]:
+    """The words naming a thing at the start of ``text``, up to a word that joins or a verb's helper."""
+    found = []
+    for word in text.lower().split():
+        if word in _NOT_THINGS or word in _HELPERS:
+            break
+        found.append(word)
+    return found
+
+
+_HELPERS = frozenset("did does do is are was were have has had will can could would should with".split())

@@ -80,10 +80,12 @@ __all__ = [
 
 MAX_PAGES = 3  # table pages read for one question
 MAX_FRAMES = 3  # frames shown to the model
+SHORT_FILE = 4  # a file of this many pages or fewer: each page may hold a table
 RANKED = 12  # retrieval's best units whose pages may be read
 PROSE_UNITS = 3  # retrieval's best units whose sentences may say the answer in the question's words
 CANNOT = "NOT IN TABLES"
 UNRELATED = 0.15  # a question and a column name closer in meaning than this (MiniLM cosine) may name it
+SYNONYM = 0.5  # a word of the question this close to a column name (MiniLM cosine) names it
 COULD_NOT = "I could not compute this from the tables"
 _TOTAL = re.compile(r"^\s*(?:grand\s+|sub-?)?totals?\b", re.I)
 # a part of a whole: "of the total", "what percentage of 2023 revenue" (0-100 %, unlike a growth rate)
@@ -147,9 +149,17 @@ def program_job() -> Job:
 
 
 # --- routing --------------------------------------------------------------------------------------------
+def likely_table_pages(doc: Document) -> set[int]:
+    """The pages of ``doc`` whose tables a program may read: those the structure marks as likely to hold one, and
+    every page of a short file (an invoice's lines laid out in blocks, a landscape page of rotated text: the cheap
+    mark misses them, and a few pages cost little to read)."""
+    pages = len(doc.structure.pages)
+    return set(range(1, pages + 1)) if pages <= SHORT_FILE else set(doc.structure.table_pages)
+
+
 def table_pages(ranked: list[Unit], documents: list[Document]) -> dict[str, list[int]]:
     """The likely table pages among retrieval's ``ranked`` units: {file name: pages}, ≤ MAX_PAGES in all."""
-    likely = {d.name: set(d.structure.table_pages) for d in documents}
+    likely = {d.name: likely_table_pages(d) for d in documents}
     chosen: dict[str, list[int]] = {}
     count = 0
     for unit in ranked:
@@ -166,7 +176,7 @@ def data_frames(documents: list[Document], question: str, embed: EmbedFn | None)
     """The frames a program may answer ``question`` from, best first and named ``t1`` …, without their total
     rows, and a note per frame whose total rows were left out; no frames when the question is not one over
     table values (see the module's routing)."""
-    if not any(d.structure.table_pages for d in documents):
+    if not any(likely_table_pages(d) for d in documents):
         return [], {}
     ranked = [unit for unit, _ in Retriever(documents, embed).rank(question, k=RANKED)]
     pages = table_pages(ranked, documents)
@@ -286,6 +296,7 @@ def answer_by_program(
     checked = part or question  # with a part, its kind is what the answer must be
     asked = one_part(question, part)
     share = asked_kind(checked) == "percent" and bool(_WHOLE.search(checked))
+    counted = asked_kind(checked) == "count"
 
     def check(reply: str, written_by_model: bool = True) -> ProgramResult | None:
         program = program_of(reply)
@@ -306,6 +317,7 @@ def answer_by_program(
             m
             for m in missing_kinds(checked, shown(result))
             if not (m in ("a percentage", "an amount") and _number(result.value))
+            and not (m == "a count" and counted and _labels(result.value))  # the rows named: counted below
         ]
         if lacking:
             raise JobProblem(
@@ -335,7 +347,7 @@ def answer_by_program(
         except JobProblem:
             result = None
         if result is not None:
-            return _computed(result, notes, share)
+            return _computed(result, notes, share, counted)
     if llm is None:
         return None
     schema = schema_text(frames, question=question)
@@ -351,16 +363,19 @@ def answer_by_program(
         return Computed(f"{COULD_NOT}: {reason}", [], [f"The last program tried: {tried.strip()}"], found=False)
     except LLMError:
         return None  # the model failed: the passages may still answer
-    return None if done.value is None else replace(_computed(done.value, notes, share), retries=done.retries)
+    return None if done.value is None else replace(_computed(done.value, notes, share, counted), retries=done.retries)
 
 
-def _computed(result: ProgramResult, notes: dict[str, str], share: bool) -> Computed:
+def _computed(result: ProgramResult, notes: dict[str, str], share: bool, count: bool = False) -> Computed:
     """The answer as the reply shows it; a share of a whole computed as a number is said as a percent
-    ("15.06%", not "15.0584")."""
+    ("15.06%", not "15.0584"); with ``count`` (the question asks how many), a list of row names as their number
+    with the names ("3 (a, b, c)")."""
     left_out = [notes[name] for name in result.frames if name in notes]
     answer = shown(result)
     if share and _number(result.value) and "%" not in answer:
         answer = f"{format_number(round(float(result.value), 2))}%"
+    if count and _labels(result.value):  # "how many benchmarks …" answered with the rows' names: they are counted
+        answer = f"{len(result.value)} ({answer})"
     return Computed(
         answer,
         result.citations,
@@ -404,6 +419,8 @@ def _wrong_type(question: str, result: ProgramResult) -> str:
     in a quarter?" answered "4th Quarter"), or a figure for one that asks which thing; "" when it fits."""
     kind = asked_kind(question)
     texts, numbers = bool(_texts(result.value)), bool(_numbers(result.value))
+    if kind == "count" and _labels(result.value):
+        return ""  # the rows' names: counted for the answer
     if kind in ("amount", "count", "percent") and texts and not numbers:
         return f"The question asks for {'a count' if kind == 'count' else 'a figure'}, but the program gives a text."
     if kind == "name" and numbers and not texts:
@@ -519,15 +536,25 @@ def _unnamed(question: str, result: ProgramResult, frames: list[Frame], embed: E
                 continue
             if any(_alike(w, a) for w in words for a in asked):
                 continue
-            if embed is not None:
-                vectors = embed([question, column])
-                if float(vectors[0] @ vectors[1]) >= UNRELATED:
-                    continue
+            if embed is not None and _close_in_meaning(question, column, embed):
+                continue
             return (
                 f"The program reads the column {column!r}, which the question does not name. Read the column "
                 f"the question asks about, or reply {CANNOT} when no table holds it."
             )
     return ""
+
+
+def _close_in_meaning(question: str, column: str, embed: EmbedFn) -> bool:
+    """Whether the question as a whole, or one of its words, is close in meaning to ``column`` (MiniLM cosine at
+    least :data:`UNRELATED` for the question, :data:`SYNONYM` for a word: "headcount" names "Employees")."""
+    asked = [w for w in re.findall(r"[A-Za-z][\w-]{3,}", question) if w.lower() not in _QUESTION_WORDS]
+    vectors = embed([column, question, *asked])
+    closeness = vectors[1:] @ vectors[0]
+    return float(closeness[0]) >= UNRELATED or any(float(c) >= SYNONYM for c in closeness[1:])
+
+
+_QUESTION_WORDS = frozenset("what which when where does have were many much that this there their with from".split())
 
 
 def _alike(word: str, other: str) -> bool:
@@ -594,6 +621,11 @@ def shown(result: ProgramResult) -> str:
             return "none"
         return ", ".join(_item(v, result.unit) for v in value)
     return str(value)
+
+
+def _labels(value: Any) -> bool:
+    """Whether ``value`` is a non-empty list of texts (the names of the rows a program selected)."""
+    return isinstance(value, list) and bool(value) and all(isinstance(v, str) for v in value)
 
 
 def _number(value: Any) -> bool:

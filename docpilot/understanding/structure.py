@@ -24,7 +24,7 @@ from docpilot.understanding.textnorm import words
 
 __all__ = ["Row", "Pair", "Section", "Chunk", "Figure", "Structure", "read_structure", "EXTRACTOR_VERSION"]
 
-EXTRACTOR_VERSION = "8"  # part of the cache key: change it when what is extracted changes
+EXTRACTOR_VERSION = "9"  # part of the cache key: change it when what is extracted changes
 
 _FLAGS = (pymupdf.TEXTFLAGS_TEXT | pymupdf.TEXT_DEHYPHENATE) & ~pymupdf.TEXT_PRESERVE_LIGATURES
 _CHUNK_WORDS = 90
@@ -166,18 +166,21 @@ def read_structure(doc: pymupdf.Document, name: str) -> Structure:
 def _rows(page: pymupdf.Page) -> list[Row]:
     """The page's lines grouped by baseline into rows of cells."""
     spans: list[tuple[float, float, float, str, float, bool]] = []  # y, x0, x1, text, size, bold
+    turn = page.rotation_matrix  # a page shown turned (/Rotate 90: a landscape table) is read as it is shown
     for block in page.get_text("dict", flags=_FLAGS)["blocks"]:
         for line in block.get("lines", []):
-            if abs(line["dir"][1]) > 0.1:
-                continue  # vertical text
+            dx, dy = line["dir"]
+            if abs(dx * turn.b + dy * turn.d) > 0.1:
+                continue  # vertical text, as the page is shown
             gap_before = False
             for span in line["spans"]:
                 if not span["text"].strip():
                     gap_before = True  # a space drawn as its own span separates a label from its value
                     continue
-                x0, _, x1, _ = span["bbox"]
+                box = pymupdf.Rect(span["bbox"]) * turn
                 text = ("   " if gap_before else "") + span["text"]
-                spans.append((round(span["origin"][1], 1), x0, x1, text, span["size"], bool(span["flags"] & 16)))
+                origin = pymupdf.Point(span["origin"]) * turn
+                spans.append((round(origin.y, 1), box.x0, box.x1, text, span["size"], bool(span["flags"] & 16)))
                 gap_before = False
     rows: list[Row] = []
     current: list[tuple[float, float, float, str, float, bool]] = []

@@ -263,3 +263,27 @@ def test_a_number_that_names_a_line_of_a_form_is_no_value(make_pdf) -> None:
     form = '{"answer": "Form 1040", "evidence": [1]}'
     answer = answer_question(documents, "Which tax form is this?", ScriptedLLM([form]), embed=None)
     assert answer.found and answer.answer == "Form 1040", answer.answer
+
+
+def test_a_count_of_another_thing_than_the_one_asked_is_no_answer() -> None:
+    """ "How many employees" answered "40 million Ultamate Rewards members" (q5, an unanswerable row, after its
+    measurement), or from a passage that never mentions employees, is not given; counts of the thing asked are."""
+    from docpilot.understanding.asked import count_unsaid, counts_other
+
+    question = "How many employees did Ulta Beauty have at the end of fiscal 2022?"
+    assert counts_other(question, "40 million Ultamate Rewards members") == "ultamate rewards members"
+    assert counts_other(question, "approximately 53,000 employees") is None
+    assert counts_other(question, "53,000") is None
+    assert counts_other("How many full-time employees?", "798,000 employees") is None
+    assert counts_other("How many stores?", "1,355 stores in 50 states") is None
+    assert count_unsaid(question, ["Total current liabilities 1,681,775 1,424,003"]) == "employees"
+    assert count_unsaid(question, ["We employed approximately 53,000 associates and employees."]) is None
+    assert count_unsaid("What was the revenue?", ["Total current liabilities"]) is None
+
+
+def test_a_question_led_by_a_clause_keeps_its_kind() -> None:
+    from docpilot.understanding.asked import asked_kind
+
+    assert asked_kind("In the detailed SunSpider trace statistics, how many benchmarks show a speedup?") == "count"
+    assert asked_kind("In the 2005 comparison, which country had the highest share?") == "name"
+    assert asked_kind("What is the total, and how many items?") == "amount"  # a question first: not a lead

@@ -75,6 +75,8 @@ def ask(documents: list[Document], question: str) -> Answer:
         ("Which fund has the most full-time equivalent staff?", "US Growth", {"30"}),  # FTE, by its initials
         ("Which fund had the second highest 1-year return?", "Global Equity", {"Global Equity", "18.4%"}),
         ("Which fund ranks third by assets?", "Short Duration", {"Short Duration", "655"}),
+        ("How many funds have the asset class Fixed income?", "2", {"Fixed income"}),  # rows by a text value
+        ("How many of the funds are Equity funds?", "3", {"Equity"}),
     ],
 )
 def test_a_question_every_word_of_which_is_read_is_answered_without_a_model(
@@ -383,3 +385,14 @@ def test_the_captions_words_and_the_tables_period_said_again_name_no_column() ->
         't1.loc[t1["Totals"].idxmax(), "State"]'
     )
     assert compose_program("Which state had the most total checks last month?", [checks]) is None
+
+
+def test_rows_added_together_are_one_program_before_any_model_call(documents: list[Document]) -> None:
+    """ "The combined assets of A and B" over one table is a program composed from the words; the model is not
+    asked for each part on its own (q5, after its measurement: with the model, Texas alone was read from another
+    passage, "804,006", and the sum given was wrong; composed, it is 146,982 + 103,532)."""
+    from fakes import ScriptedLLM
+
+    llm = ScriptedLLM([])  # any call would fail the test: no reply is scripted
+    answer = answer_question(documents, "What are the combined assets of US Growth and Real Estate?", llm, embed=None)
+    assert answer.found and answer.answer.startswith("3,137") and not llm.calls, answer.answer

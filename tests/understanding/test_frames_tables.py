@@ -199,3 +199,25 @@ def test_a_table_that_runs_on_over_the_next_page_without_its_heading_is_one_fram
     december = summary.row_labels().index("December 2015")
     cell = summary.cell(december, "Employees Affected")
     assert cell is not None and (cell.page, cell.text) == (16, "8,729")
+
+
+def test_a_ruled_table_of_words_has_one_heading_row(real) -> None:
+    """A table with no figures under its heading ("Global variable | Type | Description" over "CLIENT_HOST |
+    VARCHAR(255) | …") is headed by its first row only: its first four rows had been read as one heading (q5, after
+    its measurement: "how many are of type VARCHAR(128)" then missed three rows)."""
+    (frame, *_) = FrameStore().frames(real("docling__redp5110_sampled.pdf"), [12])
+    assert frame.columns == ["Global variable", "Type", "Description"]
+    assert frame.row_labels()[:3] == ["CLIENT_HOST", "CLIENT_IPADDR", "CLIENT_PORT"]
+    assert (frame.data["Type"] == "VARCHAR(128)").sum() == 5
+
+
+def test_a_short_files_pages_may_all_hold_tables(real) -> None:
+    """An invoice whose lines are laid out in blocks is not marked as holding a table by the structure's cheap
+    test; a file of a few pages has each page's tables read when a question is over table values."""
+    from docpilot.understanding.document import open_documents
+    from docpilot.understanding.programs import data_frames, likely_table_pages
+
+    docs = open_documents({"aws.pdf": real("invoice2data__AmazonWebServices.pdf")}, StructureCache(None))
+    assert not docs[0].structure.table_pages and likely_table_pages(docs[0]) == {1}
+    frames, _ = data_frames(docs, "Which AWS service had the largest charge on this invoice?", None)
+    assert any("Amazon Elastic Compute Cloud" in f.row_labels() for f in frames)

@@ -342,3 +342,30 @@ def test_a_column_added_up_with_total_rows_among_its_parts_goes_back(tmp_path: P
     question = "What share of total revenue in Q2 2023 came from International?"
     computed, problem = _sent_back(tmp_path, rows, question, summed, read)
     assert computed.answer.startswith("7.23") and "counts them twice" in problem, computed.answer
+
+
+def test_how_many_answered_with_the_rows_names_is_their_count(documents: list[Document]) -> None:
+    """A program that lists the rows a count asks about answers with their number and the names (q5, after its
+    measurement: "how many benchmarks show a speedup below 1x?" was answered with three names, no number); a
+    question led by a clause ("In the table, how many …") is a count too."""
+    listed = 't1.loc[t1["Units"] > 20, "Region"].tolist()'
+    for question in (
+        "How many regions sold more than 20 units?",
+        "In the sales table, how many regions sold over 20 units?",
+    ):
+        computed = answer_by_program(documents, question, ScriptedLLM([listed]), None)
+        assert computed is not None and computed.found, question
+        assert computed.answer == "2 (West, East)", question
+    computed = answer_by_program(documents, "Which regions sold more than 20 units?", ScriptedLLM([listed]), None)
+    assert computed is not None and computed.answer == "West, East"
+
+
+def test_a_word_close_in_meaning_names_a_column() -> None:
+    """ "By how many people did headcount grow" names "Employees" by one of its words (q5, after its measurement:
+    the model's right column had been sent back as unnamed); "how many employees" still does not name "Total gross
+    square feet"."""
+    from docpilot.understanding.answer import embed_texts
+    from docpilot.understanding.programs import _close_in_meaning
+
+    assert _close_in_meaning("By how many people did the headcount grow?", "Employees", embed_texts)
+    assert not _close_in_meaning("How many employees work there?", "Total gross square feet", embed_texts)

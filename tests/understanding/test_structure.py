@@ -101,3 +101,14 @@ def test_a_value_drawn_before_its_label_is_paired_with_it(real: Callable[[str], 
     assert pairs["Factuurnummer"] == "993548900" and pairs["Klantnummer"] == "6669263"
     flipkart = {p.label: p.value for p in _doc(real("invoice2data__FlipkartInvoice.pdf"), tmp_path).structure.pairs}
     assert flipkart["Invoice Date"] == "20-10-2015" and flipkart["Order Date"] == "15-10-2015"
+
+
+def test_a_page_shown_turned_is_read_as_it_is_shown(real: Callable[[str], str], tmp_path: Path) -> None:
+    """The Senate expenditure report is one landscape page stored upright with /Rotate 90: its text runs down the
+    stored page and across the page as shown. It had been dropped as vertical text, leaving only the form number
+    to retrieve (q5, after its measurement: three questions over its rows found nothing)."""
+    doc = _doc(real("pdfplumber__senate-expenditures.pdf"), tmp_path)
+    s = doc.structure
+    text = " ".join(chunk.text for chunk in s.chunks)
+    assert "BAIN, J MATTHEW" in text and "SENATOR'S TRANSPORTATION" in text
+    assert s.table_pages == [1]

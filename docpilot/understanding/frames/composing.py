@@ -118,7 +118,7 @@ def compose_program(question: str, frames: list[Frame], names: str = "") -> str 
 
 def _compose(question: str, frame: Frame, names: str) -> str | None:
     named = _names(question, frame)
-    if named is None or not named[1].columns:
+    if named is None or not (named[1].columns or named[1].groups):  # a column, or a value of one ("of type X")
         return None
     tokens, read = named
     _take_counting(tokens, read)
@@ -483,6 +483,8 @@ def _program(  # noqa: C901 - one branch per operation
     if len(read.columns) >= 2 and len(rows) == 1 and cues in ({"sum"}, {"mean"}):  # "2022 and 2023 added together"
         cells = [_cell(t, label, rows[0], _q(c)) for c in read.columns]
         return f"({' + '.join(cells)}){'' if cues == {'sum'} else f' / {len(cells)}'}"
+    if cues == {"count"} and not read.columns and not rows and where != "True":  # "how many are of type X"
+        return f"len({t}[{where}])"
     if len(read.columns) != 1:
         return None
     column = _q(read.columns[0])

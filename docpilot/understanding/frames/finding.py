@@ -21,7 +21,7 @@ from docpilot.understanding.frames.values import is_year, read_number
 __all__ = ["FrameStore", "candidate_frames", "read_page_tables", "MAX_PAGES"]
 
 MAX_PAGES = 12  # pages one call reads tables from
-_PART = "frames1-{page}"  # the cache part: change the number when RawTable's reading changes
+_PART = "frames2-{page}"  # the cache part: change the number when RawTable's reading changes
 _RUNNING = re.compile(r"^\s*table of contents\s*$", re.I)  # a running link at the top of a report's pages
 # "Table 3:", "Exhibit 1", "Table A-2", "Table IV" (not "Table of Contents")
 _CAPTION = re.compile(r"^\s*(?:table|exhibit|schedule)\s+(?:[A-Z]?\d[\w.\-]*|[IVXLC]+\b|[A-Z]\b)", re.I)
@@ -266,16 +266,21 @@ def _owner(word: Any, columns: list[tuple[float, float]]) -> int | None:
 
 def _ruled_header_rows(texts: list[list[str]]) -> int:
     """How many of a ruled table's first rows are headings: none when the first row is figures (not years),
-    else the first rows without a figure (a title row, heading lines), up to four, before the first figures."""
+    else the first rows without a figure (a title row, heading lines), up to four, before the first figures;
+    one when no row below holds a figure (a table of words: its rows look alike, only the first is known to head
+    it — "Global variable | Type | Description" over "CLIENT_HOST | VARCHAR(255) | …")."""
     if len(texts) < 2:
         return 0
     first = [t for t in texts[0][1:] if t]
     if first and sum(_is_figure(t) for t in first) * 2 > len(first):
         return 0
+    figures = [i for i, row in enumerate(texts) if i and any(_is_figure(t) for t in row[1:] if t)]
+    if not figures:
+        return 1
     count = 1
     while count < min(len(texts) - 1, 4):
         row = texts[count]
-        if not any(row) or any(_is_figure(t) for t in row[1:] if t):
+        if not any(row) or count >= figures[0]:
             break
         count += 1
     return count if count < len(texts) else 1
