@@ -185,6 +185,7 @@ def data_frames(documents: list[Document], question: str, embed: EmbedFn | None)
     files = {d.name: d.path for d in documents if d.name in pages}
     # frames of several files with the same columns come as one, with a ``file`` column (the same form's records)
     found = candidate_frames(FrameStore(documents[0].cache), pages, files, documents[0].password)
+    found = [frame for frame in found if len(frame.data)]  # a heading with no row under it holds nothing
     asked = set(stems(question))
     scored = [(_named(frame, asked), frame) for frame in found]
     kept = [(score, frame) for score, frame in scored if score[1] > 0]
@@ -327,7 +328,8 @@ def answer_by_program(
         other = other or _not_whom(checked, result, frames) or _not_counted(checked, result, frames)
         other = other or _invented(checked, result, frames) or _sums_totals(result, frames)
         if written_by_model:  # a composed program reads only what the question names
-            other = other or _unnamed(checked, result, frames, embed)
+            other = other or _unnamed(checked, result, frames, embed) or _unnamed_row(checked, result, frames)
+            other = other or _absent_value(result, frames)
         if other:
             raise JobProblem(other)
         missing = _not_cited(result, frames)
@@ -555,6 +557,90 @@ def _close_in_meaning(question: str, column: str, embed: EmbedFn) -> bool:
 
 
 _QUESTION_WORDS = frozenset("what which when where does have were many much that this there their with from".split())
+
+
+def _unnamed_row(question: str, result: ProgramResult, frames: list[Frame]) -> str:
+    """A row the program picks by its label that no word of the question names (the 'Modules' row's share
+    multiplied into "by how many people did headcount grow"); "" when each label it reads shares a word with the
+    question. Rows kept by a comparison or a column's order are not picked by label and are not judged."""
+    picked = _picked(result.program)
+    asked = {w for w in stems(question) if len(w) > 1}
+    for frame in frames:
+        if frame.name not in result.frames:
+            continue
+        for label in frame.row_labels():
+            words = {w for w in stems(label) if len(w) > 1}
+            if (frame.name, label) not in picked or not words:
+                continue
+            if not any(_alike(w, a) for w in words for a in asked):
+                return (
+                    f"The program reads the row {label!r} of {frame.name}, which the question does not name. Read "
+                    f"only the rows the question asks about, or reply {CANNOT} when no table holds them."
+                )
+    return ""
+
+
+def _picked(program: str) -> set[tuple[str, str]]:
+    """(frame, text) for each text ``program`` compares a column of that frame with: the rows it picks by label."""
+    try:
+        tree = ast.parse(program)
+    except SyntaxError:
+        return set()
+    return {(pair[0][0], text) for node in ast.walk(tree) if (pair := _compared_texts(node)) for text in pair[1]}
+
+
+def _absent_value(result: ProgramResult, frames: list[Frame]) -> str:
+    """A text the program compares a column with (``t1["Type"] == "X"``, ``.isin(["X", "Y"])``) that no cell of
+    that column holds: rows kept by a value the table does not print (a count of none, "0", from a value the
+    model made up or a column it mistook); "" when each compared text is a cell of its column."""
+    try:
+        tree = ast.parse(result.program)
+    except SyntaxError:
+        return ""
+    by_name = {frame.name: frame for frame in frames}
+    for node in ast.walk(tree):
+        pair = _compared_texts(node)
+        if pair is None:
+            continue
+        (name, column), texts = pair
+        frame = by_name.get(name)
+        if frame is None or column not in frame.columns:
+            continue
+        held = {norm(str(v)) for v in frame.data[column].tolist()}
+        missing = [t for t in texts if norm(t) not in held]
+        if missing:
+            return (
+                f"No row of {name} holds {missing[0]!r} in the column {column!r}. Compare with a value the column "
+                f"holds, or reply {CANNOT} when no table holds it."
+            )
+    return ""
+
+
+def _compared_texts(node: ast.AST) -> tuple[tuple[str, str], list[str]] | None:
+    """((frame, column), texts) for ``t1["C"] == "x"`` and ``t1["C"].isin(["x", "y"])``; None for other nodes."""
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Eq):
+        column, value = _column_of(node.left), node.comparators[0]
+        if column and isinstance(value, ast.Constant) and isinstance(value.value, str):
+            return column, [value.value]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "isin":
+        column = _column_of(node.func.value)
+        listed = node.args[0] if node.args else None
+        if column and isinstance(listed, (ast.List, ast.Tuple)):
+            texts = [e.value for e in listed.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+            return (column, texts) if texts else None
+    return None
+
+
+def _column_of(node: ast.AST) -> tuple[str, str] | None:
+    """(frame, column) for ``t1["C"]``; None otherwise."""
+    if (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Name)
+        and isinstance(node.slice, ast.Constant)
+        and isinstance(node.slice.value, str)
+    ):
+        return node.value.id, node.slice.value
+    return None
 
 
 def _alike(word: str, other: str) -> bool:

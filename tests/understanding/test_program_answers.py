@@ -370,3 +370,24 @@ def test_a_word_close_in_meaning_names_a_column() -> None:
     assert _close_in_meaning(question, "Employees", embed_texts)
     assert not _close_in_meaning(question, "Share of revenue", embed_texts)
     assert not _close_in_meaning("What did the Modules item cost?", "Employees", embed_texts)
+
+
+def test_a_program_picking_a_row_the_question_does_not_name_goes_back(documents: list[Document]) -> None:
+    """q5, after its measurement: "by how many people did headcount grow between 2019 and 2023?" was answered by a
+    model's program that also multiplied in the 'Modules' row of another table, a confident wrong number."""
+    extra = 't1.loc[t1["Region"] == "South", "Units"].iloc[0] * t1.loc[t1["Region"] == "North", "Units"].iloc[0]'
+    right = 't1.loc[t1["Region"] == "North", "Units"].iloc[0]'
+    llm = ScriptedLLM([extra, right])
+    computed = answer_by_program(documents, "How many units did North sell?", llm, None)
+    assert computed is not None and computed.found and computed.answer.startswith("14 "), computed.answer
+    assert "the row 'South'" in llm.calls[1].messages[-1]["content"]
+
+
+def test_a_program_comparing_with_a_value_the_column_does_not_hold_goes_back(documents: list[Document]) -> None:
+    """q5, after its measurement: "how many of the funds use Bloomberg" answered "0" by a count over a mistaken
+    column that holds no "Bloomberg L.P." cell — a count of none is the table saying nothing, not zero."""
+    invented = 'len(t1[t1["Region"].isin(["North", "Northeast"])])'
+    llm = ScriptedLLM([invented, "NOT IN TABLES"])
+    computed = answer_by_program(documents, "How many of the regions are North or Northeast?", llm, None)
+    assert computed is None or not computed.found
+    assert "holds 'Northeast'" in llm.calls[1].messages[-1]["content"]
