@@ -274,11 +274,12 @@ def count_unsaid(question: str, passages: list[str]) -> str | None:
     """What "how many X" asks to count when none of ``passages`` (an answer's support) says X in any form
     ("how many employees" answered from a balance sheet); None when one does, or nothing is counted."""
     asked = _HOW_MANY.search(question)
-    want = {w[:4] for w in _thing(asked.group(1)) if len(w) > 2} if asked else set()
+    thing = _thing(asked.group(1)) if asked else []
+    want = {w[:4] for w in thing if len(w) > 2}
     if not want:
         return None
     said = {w[:4] for text in passages for w in re.findall(r"[a-z][\w-]*", text.lower())}
-    return None if want & said else " ".join(_thing(asked.group(1)))
+    return None if want & said else " ".join(thing)
 
 
 def _thing(text: str) -> list[str]:

@@ -41,7 +41,7 @@ from docpilot.llm.jobs import Job, JobFailed, JobProblem, run_job
 from docpilot.llm.prompting import render
 from docpilot.llm.untrusted import DATA_RULE, data_block
 from docpilot.understanding.accounting import own_names
-from docpilot.understanding.asked import asked_kind, asks_several, missing_kinds, one_part, part_query
+from docpilot.understanding.asked import asked_kind, asks_rank, asks_several, missing_kinds, one_part, part_query
 from docpilot.understanding.document import Document, Unit
 from docpilot.understanding.frames import (
     Frame,
@@ -192,7 +192,7 @@ def data_frames(documents: list[Document], question: str, embed: EmbedFn | None)
     if not kept:
         return [], {}
     named = any(score[0] for score, _ in kept)
-    if not named and asked_kind(question) is None:
+    if not named and asked_kind(question) is None and not asks_rank(question):  # "the cheapest pizza" ranks rows
         return [], {}  # neither a row or column named nor a value asked for: a question for the passages
     if _said_in_prose(asked, ranked[:PROSE_UNITS], [f for _, f in kept]) > max(s[1] for s, _ in kept):
         return [], {}  # a sentence of the best passages says it in the question's words: the passages answer
@@ -326,7 +326,7 @@ def answer_by_program(
             )
         other = _reads_other(checked, result, frames) or _wrong_type(checked, result)
         other = other or _not_whom(checked, result, frames) or _not_counted(checked, result, frames)
-        other = other or _invented(checked, result, frames) or _sums_totals(result, frames)
+        other = other or _invented(checked, result, frames) or _sums_totals(result, frames) or _tied(result, frames)
         if written_by_model:  # a composed program reads only what the question names
             other = other or _unnamed(checked, result, frames, embed) or _unnamed_row(checked, result, frames)
             other = other or _absent_value(result, frames)
@@ -577,6 +577,31 @@ def _unnamed_row(question: str, result: ProgramResult, frames: list[Frame]) -> s
                     f"The program reads the row {label!r} of {frame.name}, which the question does not name. Read "
                     f"only the rows the question asks about, or reply {CANNOT} when no table holds them."
                 )
+    return ""
+
+
+def _tied(result: ProgramResult, frames: list[Frame]) -> str:
+    """A row taken as the largest or smallest of a whole column (``t1["Price"].idxmax()``) when other rows print the
+    same value: which one is meant the table does not say ("the most expensive pizza", three at 15$); "" else."""
+    try:
+        tree = ast.parse(result.program)
+    except SyntaxError:
+        return ""
+    by_name = {frame.name: frame for frame in frames}
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        if node.func.attr not in ("idxmax", "idxmin"):
+            continue
+        column = _column_of(node.func.value)
+        frame = by_name.get(column[0]) if column else None
+        if column is None or frame is None or column[1] not in frame.columns:
+            continue
+        values = frame.data[column[1]].dropna()
+        best = values.max() if node.func.attr == "idxmax" else values.min()
+        if int((values == best).sum()) > 1:
+            end = "largest" if node.func.attr == "idxmax" else "smallest"
+            return f"Several rows of {frame.name} tie at the {end} {column[1]!r}: no one row is it."
     return ""
 
 

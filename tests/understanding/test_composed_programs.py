@@ -396,3 +396,17 @@ def test_rows_added_together_are_one_program_before_any_model_call(documents: li
     llm = ScriptedLLM([])  # any call would fail the test: no reply is scripted
     answer = answer_question(documents, "What are the combined assets of US Growth and Real Estate?", llm, embed=None)
     assert answer.found and answer.answer.startswith("3,137") and not llm.calls, answer.answer
+
+
+def test_a_priced_list_is_a_table_and_a_tie_at_the_top_is_no_answer(real) -> None:
+    """A menu's bulleted "• Margherita 8$" lines, with descriptions between, are a table of items and prices (no
+    table finder saw them: q4 and q5 asked for the average and the cheapest pizza and got "does not say"). Three
+    pizzas cost the most, 15$: "the most expensive pizza" names none of them alone, so it is not answered."""
+    docs = open_documents({"menu.pdf": real("pymupdf__test_natural.pdf")}, StructureCache(None))
+    cheapest = answer_question(docs, "What is the cheapest pizza on the menu?", None, embed=None)
+    assert cheapest.found and cheapest.answer == "Margherita", cheapest.answer
+    assert {c["page"] for c in cheapest.citations} == {4}
+    average = answer_question(docs, "What is the average price of the pizzas on this menu?", None, embed=None)
+    assert average.found and average.answer.startswith("$12.71"), average.answer
+    dearest = answer_question(docs, "What is the most expensive pizza?", None, embed=None)
+    assert not dearest.found, dearest.answer

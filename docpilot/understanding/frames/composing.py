@@ -74,7 +74,7 @@ _FILLER = _family(
     "figure figures reported table listed one ones among if you take taken only put come comes came account "
     "far other others is it that have had having their there shows showing every overall whole entire 1 go goes went "
     "above over below under euro euros dollar dollars usd eur gbp pound pounds across between out count number "
-    "numbers amount figure level line lines item items row rows entry entries contribute contributed contributes "
+    "numbers amount figure level line lines item items row rows entry entries contribute contributed contributes menu "
     "represent represented represents"
 )
 _RATES = _family("rate rates percentage")  # what a percent column is called besides its name ("occupancy rate")
@@ -118,9 +118,12 @@ def compose_program(question: str, frames: list[Frame], names: str = "") -> str 
 
 def _compose(question: str, frame: Frame, names: str) -> str | None:
     named = _names(question, frame)
-    if named is None or not (named[1].columns or named[1].groups):  # a column, or a value of one ("of type X")
+    if named is None:
         return None
     tokens, read = named
+    _take_prices(tokens, read, frame)
+    if not (read.columns or read.groups):  # a column, or a value of one ("of type X"), or a price's order
+        return None
     _take_counting(tokens, read)
     _take_cues(tokens, read)
     _take_totals(tokens, read, frame)
@@ -388,6 +391,33 @@ def _take_cues(tokens: list[_Token], read: _Read) -> None:
                 read.cues.setdefault(family, []).append(i)
                 token.taken = f"cue:{family}"
                 break
+
+
+def _take_prices(tokens: list[_Token], read: _Read, frame: Frame) -> None:
+    """ "The cheapest pizza", "the most expensive item": the order of the frame's one column of money, when the
+    question names no column."""
+    money = [c for c in frame.columns if frame.kinds.get(c, "").startswith("money")]
+    if read.columns or len(money) != 1:
+        return
+    for i, token in enumerate(tokens):
+        if token.taken:
+            continue
+        cheap = token.key in _CHEAPEST
+        dear = token.key in _DEAREST and i and tokens[i - 1].key in _CUES["max"] | _CUES["min"]
+        if token.key in _PRICIEST or cheap or dear:
+            family = "min" if cheap or (dear and tokens[i - 1].key in _CUES["min"]) else "max"
+            read.columns.append(money[0])
+            read.positions.setdefault(money[0], []).append(i)
+            read.cues.setdefault(family, []).append(i)
+            token.taken = f"cue:{family}"
+            if dear:
+                tokens[i - 1].taken = f"cue:{family}"
+            return
+
+
+_CHEAPEST = _family("cheapest")
+_PRICIEST = _family("priciest dearest costliest")
+_DEAREST = _family("expensive costly pricey")
 
 
 def _take_totals(tokens: list[_Token], read: _Read, frame: Frame) -> None:

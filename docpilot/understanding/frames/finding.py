@@ -15,13 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from docpilot.understanding.cache import StructureCache, file_key
+from docpilot.understanding.frames.lists import priced_lists
 from docpilot.understanding.frames.model import LABEL_COLUMN, Frame, RawTable, combine_files, frame_of, name_frames
 from docpilot.understanding.frames.values import is_year, read_number
 
 __all__ = ["FrameStore", "candidate_frames", "read_page_tables", "MAX_PAGES"]
 
 MAX_PAGES = 12  # pages one call reads tables from
-_PART = "frames2-{page}"  # the cache part: change the number when RawTable's reading changes
+_PART = "frames4-{page}"  # the cache part: change the number when RawTable's reading changes
 _RUNNING = re.compile(r"^\s*table of contents\s*$", re.I)  # a running link at the top of a report's pages
 # "Table 3:", "Exhibit 1", "Table A-2", "Table IV" (not "Table of Contents")
 _CAPTION = re.compile(r"^\s*(?:table|exhibit|schedule)\s+(?:[A-Z]?\d[\w.\-]*|[IVXLC]+\b|[A-Z]\b)", re.I)
@@ -145,7 +146,7 @@ def read_page_tables(doc: Any, page_number: int, file: str) -> list[RawTable]:
         rows = _whole_heading_words(page, _split_spanning_headings(page, rows, header_rows), header_rows)
         caption = _caption(lines, tuple(table.bbox))
         found.append(RawTable(file, page_number, index, rows, header_rows, caption))  # type: ignore[arg-type]
-    return found
+    return found or priced_lists(page, file, 1)
 
 
 def _whole_heading_words(page: Any, rows: list[list[Any]], header_rows: int) -> list[list[Any]]:
