@@ -184,7 +184,10 @@ _TITLE = re.compile(r"\b(?:title|titled|called|named|name)\b", re.I)  # "What is
 
 
 # a superlative: "most", "least", "top", and the -est words (in lower case: "Best Buy" is a name)
-_RANK = re.compile(r"\b(?:most|least|fewest|top|maximum|minimum|[a-z]{2,}est)\b")
+_RANK = re.compile(
+    r"\b(?:most|least|fewest|top|maximum|minimum|[a-z]{2,}est)\b"
+    r"|\bthe (?:larger|bigger|greater|higher|smaller|lower|lesser)\b"  # "which … the larger": of two, the first
+)
 _NOT_RANK = frozenset(
     "interest interests test request suggest honest modest invest harvest forest contest protest "
     "manifest digest arrest west rest nest guest chest quest latest".split()

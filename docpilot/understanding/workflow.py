@@ -226,9 +226,10 @@ def _two_fields(q: str) -> tuple[str, str, str] | None:
 
 
 def _aggregate(q: str) -> str | None:
-    if re.search(rf"\bwhich\b.*\b(?:{_MAX_WORDS})\b", q):
+    # "which fund reported the larger assets": of the two, the one with the larger value
+    if re.search(rf"\bwhich\b.*\b(?:{_MAX_WORDS}|the (?:larger|bigger|greater|higher))\b", q):
         return "max"
-    if re.search(rf"\bwhich\b.*\b(?:{_MIN_WORDS})\b", q):
+    if re.search(rf"\bwhich\b.*\b(?:{_MIN_WORDS}|the (?:smaller|lower|lesser))\b", q):
         return "min"
     if re.search(r"\b(?:average|mean)\b", q):
         return "average"

@@ -123,3 +123,15 @@ def test_the_byline_names_the_authors_when_the_metadata_does_not(real, tmp_path)
     assert tam.answer == "Mohammad Chuttur" and tam.citations[0]["page"] == 1  # the metadata says "ARRAY(0x2c7cf020)"
     paper = _ask([real("pdfjs__tracemonkey.pdf")], "Who wrote this paper?", tmp_path)
     assert paper.answer.startswith("Andreas Gal, Brendan Eich") and "Trace-based" not in paper.answer
+
+
+def test_which_of_two_has_the_larger_value_is_the_largest_and_never_a_models_pick(filings, tmp_path) -> None:
+    """ "Which Cedar Grove fund reported the larger monthly average net assets?" (q5, after its measurement): the
+    records' largest, not the model's pick among passages (it had named the smaller fund)."""
+    from docpilot.understanding.asked import asks_rank
+
+    larger = _ask(filings[:1], "Which Cedar Grove fund reported the larger monthly average net assets?", tmp_path)
+    assert larger.answer.startswith("Cedar Technology Fund") and larger.found
+    smaller = _ask(filings[:1], "Which fund had the smaller monthly average net assets?", tmp_path)
+    assert smaller.answer.startswith("Cedar Small Cap Fund") and smaller.found
+    assert asks_rank("Which fund reported the larger assets?") and not asks_rank("Is revenue larger than costs?")
