@@ -463,23 +463,31 @@ def _invented(question: str, result: ProgramResult, frames: list[Frame]) -> str:
 def _sums_totals(result: ProgramResult, frames: list[Frame]) -> str:
     """A whole column added up although it holds total rows among its parts ("Total revenue" above the product
     categories): the sum counts them twice; "" otherwise."""
-    try:
-        tree = ast.parse(result.program)
-    except SyntaxError:
-        return ""
-    by_name = {f.name: f for f in frames}
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "sum"):
-            continue
-        column = node.func.value
-        if isinstance(column, ast.Subscript) and isinstance(column.value, ast.Name) and column.value.id in by_name:
-            totals = [label for label in by_name[column.value.id].row_labels() if _TOTAL.match(label)]
-            if totals:
-                return (
-                    f"The column holds total rows ({', '.join(repr(t) for t in totals[:2])}): adding up the whole "
-                    f"column counts them twice. Read the total row itself, or add up only the rows of the parts."
-                )
+    for _, frame, _ in _column_calls(result.program, frames, {"sum"}):
+        totals = [label for label in frame.row_labels() if _TOTAL.match(label)]
+        if totals:
+            return (
+                f"The column holds total rows ({', '.join(repr(t) for t in totals[:2])}): adding up the whole "
+                f"column counts them twice. Read the total row itself, or add up only the rows of the parts."
+            )
     return ""
+
+
+def _column_calls(program: str, frames: list[Frame], methods: set[str]) -> list[tuple[str, Frame, ast.Subscript]]:
+    """(method, frame, ``t1[...]``) for each call of one of ``methods`` on a subscript of a frame in ``program``
+    (``t1["Sales"].sum()``); none when the program does not parse."""
+    try:
+        tree = ast.parse(program)
+    except SyntaxError:
+        return []
+    by_name = {frame.name: frame for frame in frames}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in methods:
+            column = node.func.value
+            if isinstance(column, ast.Subscript) and isinstance(column.value, ast.Name) and column.value.id in by_name:
+                found.append((node.func.attr, by_name[column.value.id], column))
+    return found
 
 
 _COUNTS = re.compile(r"(?<!\bby )\bhow many\b(?!\s+(?:more|fewer|less|times)\b)|\bthe number of\b", re.I)
@@ -583,24 +591,14 @@ def _unnamed_row(question: str, result: ProgramResult, frames: list[Frame]) -> s
 def _tied(result: ProgramResult, frames: list[Frame]) -> str:
     """A row taken as the largest or smallest of a whole column (``t1["Price"].idxmax()``) when other rows print the
     same value: which one is meant the table does not say ("the most expensive pizza", three at 15$); "" else."""
-    try:
-        tree = ast.parse(result.program)
-    except SyntaxError:
-        return ""
-    by_name = {frame.name: frame for frame in frames}
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
-            continue
-        if node.func.attr not in ("idxmax", "idxmin"):
-            continue
-        column = _column_of(node.func.value)
-        frame = by_name.get(column[0]) if column else None
-        if column is None or frame is None or column[1] not in frame.columns:
+    for method, frame, subscript in _column_calls(result.program, frames, {"idxmax", "idxmin"}):
+        column = _column_of(subscript)
+        if column is None or column[1] not in frame.columns:
             continue
         values = frame.data[column[1]].dropna()
-        best = values.max() if node.func.attr == "idxmax" else values.min()
+        best = values.max() if method == "idxmax" else values.min()
         if int((values == best).sum()) > 1:
-            end = "largest" if node.func.attr == "idxmax" else "smallest"
+            end = "largest" if method == "idxmax" else "smallest"
             return f"Several rows of {frame.name} tie at the {end} {column[1]!r}: no one row is it."
     return ""
 
