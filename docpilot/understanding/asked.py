@@ -260,12 +260,11 @@ def counts_other(question: str, answer: str) -> str | None:
     """The thing ``answer`` counts when it is not what "how many X" asks about ("40 million Ultamate Rewards
     members" for "how many employees"): none of the words after its number is one of the few after "how many";
     None when it counts X, or says no thing after its number."""
-    asked = _HOW_MANY.search(question)
     counted = _COUNTED.search(answer)
-    if asked is None or counted is None:
+    if counted is None:
         return None
     got = _thing(counted.group(1))
-    want = {w[:4] for w in _thing(asked.group(1))}
+    want = {w[:4] for w in _asked_thing(question)}
     if not got or not want:
         return None
     if any(w[:4] in want for w in got):
@@ -276,13 +275,18 @@ def counts_other(question: str, answer: str) -> str | None:
 def count_unsaid(question: str, passages: list[str]) -> str | None:
     """What "how many X" asks to count when none of ``passages`` (an answer's support) says X in any form
     ("how many employees" answered from a balance sheet); None when one does, or nothing is counted."""
-    asked = _HOW_MANY.search(question)
-    thing = _thing(asked.group(1)) if asked else []
+    thing = _asked_thing(question)
     want = {w[:4] for w in thing if len(w) > 2}
     if not want:
         return None
     said = {w[:4] for text in passages for w in re.findall(r"[a-z][\w-]*", text.lower())}
     return None if want & said else " ".join(thing)
+
+
+def _asked_thing(question: str) -> list[str]:
+    """The words after "how many" that name what is counted ("employees"); none when nothing is counted."""
+    asked = _HOW_MANY.search(question)
+    return _thing(asked.group(1)) if asked else []
 
 
 def _thing(text: str) -> list[str]:

@@ -296,8 +296,9 @@ def answer_by_program(
         return None
     checked = part or question  # with a part, its kind is what the answer must be
     asked = one_part(question, part)
-    share = asked_kind(checked) == "percent" and bool(_WHOLE.search(checked))
-    counted = asked_kind(checked) == "count"
+    kind = asked_kind(checked)
+    share = kind == "percent" and bool(_WHOLE.search(checked))
+    counted = kind == "count"
 
     def check(reply: str, written_by_model: bool = True) -> ProgramResult | None:
         program = program_of(reply)
@@ -605,27 +606,15 @@ def _tied(result: ProgramResult, frames: list[Frame]) -> str:
 
 def _picked(program: str) -> set[tuple[str, str]]:
     """(frame, text) for each text ``program`` compares a column of that frame with: the rows it picks by label."""
-    try:
-        tree = ast.parse(program)
-    except SyntaxError:
-        return set()
-    return {(pair[0][0], text) for node in ast.walk(tree) if (pair := _compared_texts(node)) for text in pair[1]}
+    return {(frame, text) for (frame, _), texts in _comparisons(program) for text in texts}
 
 
 def _absent_value(result: ProgramResult, frames: list[Frame]) -> str:
     """A text the program compares a column with (``t1["Type"] == "X"``, ``.isin(["X", "Y"])``) that no cell of
     that column holds: rows kept by a value the table does not print (a count of none, "0", from a value the
     model made up or a column it mistook); "" when each compared text is a cell of its column."""
-    try:
-        tree = ast.parse(result.program)
-    except SyntaxError:
-        return ""
     by_name = {frame.name: frame for frame in frames}
-    for node in ast.walk(tree):
-        pair = _compared_texts(node)
-        if pair is None:
-            continue
-        (name, column), texts = pair
+    for (name, column), texts in _comparisons(result.program):
         frame = by_name.get(name)
         if frame is None or column not in frame.columns:
             continue
@@ -637,6 +626,16 @@ def _absent_value(result: ProgramResult, frames: list[Frame]) -> str:
                 f"holds, or reply {CANNOT} when no table holds it."
             )
     return ""
+
+
+def _comparisons(program: str) -> list[tuple[tuple[str, str], list[str]]]:
+    """((frame, column), texts) for each comparison of a column with texts in ``program``; none when it does not
+    parse."""
+    try:
+        tree = ast.parse(program)
+    except SyntaxError:
+        return []
+    return [pair for node in ast.walk(tree) if (pair := _compared_texts(node)) is not None]
 
 
 def _compared_texts(node: ast.AST) -> tuple[tuple[str, str], list[str]] | None:
