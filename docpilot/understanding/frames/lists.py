@@ -17,8 +17,9 @@ from docpilot.understanding.frames.values import read_number
 __all__ = ["priced_lists", "MIN_ITEMS"]
 
 MIN_ITEMS = 3  # bulleted priced lines that make a list
+_BULLET = r"^\s*[•\u2022\u25cf\u25aa\-\u2013*·]"  # a list item's mark
 _ITEM = re.compile(
-    r"^\s*[•\u2022\u25cf\u25aa\-\u2013*·]\s*(?P<label>[^\d\s].*?)[\s.…_]{1,}"
+    _BULLET + r"\s*(?P<label>[^\d\s].*?)[\s.…_]{1,}"
     r"(?P<price>(?:[$€£]\s?)?\d[\d.,]*(?:\s?[$€£])?)\s*$"
 )
 
@@ -41,7 +42,7 @@ def priced_lists(page: Any, file: str, first_index: int) -> list[RawTable]:
     return found
 
 
-_ITEM_LIKE = re.compile(r"^\s*[•\u2022\u25cf\u25aa\-\u2013*·]\s")
+_ITEM_LIKE = re.compile(_BULLET + r"\s")
 _SECTION = re.compile(r"^\s*[A-ZÀ-Ý][A-ZÀ-Ý &/-]{2,40}\s*$")  # "PIZZAS", "HOT DRINKS": the next list's heading
 
 
