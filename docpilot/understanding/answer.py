@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +40,7 @@ from docpilot.understanding.asked import (
 )
 from docpilot.understanding.document import Document, Unit
 from docpilot.understanding.drafts import Listener, drafting
+from docpilot.understanding.modeltime import FIRST_SECONDS, QuestionModel, out_of_time
 from docpilot.understanding.parts import Parts, read_parts, the_number, total_text
 from docpilot.understanding.records import records_of
 from docpilot.understanding.retrieve import EmbedFn, Retriever
@@ -96,28 +98,55 @@ def answer_question(
     ``on_draft``: told the answer as the model writes it (for showing only; the returned answer is checked).
     """
     started = time.perf_counter()
-    result = _summary(documents, question, llm, on_draft)
+    model = llm if llm is None or isinstance(llm, QuestionModel) else QuestionModel(llm)
+    try:
+        result = _summary(documents, question, model, on_draft)
+        if result is None:
+            result = _before_passages(documents, question, model, embed, feedback)
+        if result is None:
+            result = _retrieved(documents, question, model, embed, on_draft)
+    except Stopped as exc:  # the question's model time is used up: said plainly, not "the document does not say"
+        if model is None or not model.ran_out(exc):
+            raise
+        result = Answer(out_of_time(model.total), [], llm_calls=model.calls, found=False)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _before_passages(
+    documents: list[Document], question: str, model: QuestionModel | None, embed: EmbedFn | None, feedback: str | None
+) -> Answer | None:
+    """The ways of answering before the passages, cheapest first; those that ask the model share
+    ``FIRST_SECONDS`` of its time, so the passages keep the rest of the question's."""
+
+    def first(ask: Callable[[Any], Answer | None]) -> Answer | None:
+        if model is None:
+            return ask(None)
+        with model.within(FIRST_SECONDS):
+            try:
+                return ask(model)
+            except Stopped as exc:
+                if not model.ran_out(exc):
+                    raise
+                return None  # its share of the time is used: on to the next way
+
     # the rules answer only when they read every word, with a value of the kind asked: else handed on
-    if result is None:
-        result = _rule(documents, question, _document_fact(documents, question))
+    result = _rule(documents, question, _document_fact(documents, question))
     if result is None:  # who it is billed to, who sold it: the name under the page's label
         result = _rule(documents, question, _party(documents, question))
     parts = read_parts(question)
     if result is None and parts:  # "the total of Texas and Florida": one table's rows, added by a composed program
         result = _program(documents, question, None, embed, feedback)
     if result is None and parts:  # "the combined price of A and B": each asked alone, the sum done here
-        result = _rule(documents, question, _combined(documents, parts, llm, embed))
+        result = first(lambda m: _rule(documents, question, _combined(documents, parts, m, embed)))
     if result is None and not parts:  # a row and a period: one cell (or two, for a change) of a table
-        result = _rule(documents, question, _cell_value(documents, question, llm))
+        result = first(lambda m: _rule(documents, question, _cell_value(documents, question, m)))
     if result is None:
         result = _rule(documents, question, _computed(documents, question, feedback))
     if result is None and asks_several(question):  # "who is it, and what's the email?"
-        result = _by_parts(documents, question, llm, embed)
+        result = first(lambda m: _by_parts(documents, question, m, embed))
     if result is None:  # a question over table values: a program composed by code, else one the model writes
-        result = _program(documents, question, llm, embed, feedback)
-    if result is None:
-        result = _retrieved(documents, question, llm, embed, on_draft)
-    result.seconds = time.perf_counter() - started
+        result = first(lambda m: _program(documents, question, m, embed, feedback))
     return result
 
 
@@ -565,6 +594,8 @@ def _fetched(
     schema = {**_CHOICE, "properties": {"choice": {"type": "integer", "minimum": 0, "maximum": len(offered)}}}
     try:
         choice = int(json.loads(llm.chat(messages, schema=schema, max_tokens=12).text).get("choice", 0))
+    except Stopped:
+        raise  # cancelled or out of time: not "the document does not say"
     except (LLMError, ValueError, TypeError):
         return None
     if not 1 <= choice <= len(offered):
@@ -610,8 +641,15 @@ def _evidence(ranked: list[tuple[Unit, float]]) -> list[_Evidence]:
     return chosen
 
 
+_PIECES = re.compile(r"\d|[^\W\d_]+|[^\w\s]")
+
+
 def _tokens(text: str) -> int:
-    return max(1, int(len(text.split()) * 1.35))
+    """About how many of the model's tokens ``text`` takes: a digit or a sign is one (Qwen's tokenizer splits
+    numbers into digits), a word one per six letters, a word in capitals one per three. Counting words alone
+    had read a page of figures as a third of its size, and the model was given thousands of tokens."""
+    pieces = _PIECES.findall(text)
+    return max(1, sum(-(-len(p) // (3 if p.isupper() and len(p) > 1 else 6)) if p.isalpha() else 1 for p in pieces))
 
 
 def _compose(
@@ -862,7 +900,7 @@ def ask_files(
 
     cache = StructureCache(Path(cache_root) if cache_root is not None else None)
     documents = open_documents(files, cache, password)
-    counted = _Counting(llm) if llm is not None else None
+    counted = QuestionModel(llm) if llm is not None else None
     answer = answer_question(documents, question, counted, embed_texts, feedback, on_draft)
     answer.llm_calls = counted.calls if counted is not None else 0
     return answer
@@ -873,15 +911,3 @@ def embed_texts(texts: Any) -> Any:
     from docpilot.planning.retrieval import get_embedder
 
     return get_embedder().embed(texts)
-
-
-class _Counting:
-    """The model, counting this question's calls."""
-
-    def __init__(self, llm: Any) -> None:
-        self.llm = llm
-        self.calls = 0
-
-    def chat(self, messages: list[dict], **kwargs: Any) -> Any:
-        self.calls += 1
-        return self.llm.chat(messages, **kwargs)
