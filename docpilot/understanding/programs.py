@@ -549,11 +549,25 @@ def _unnamed(question: str, result: ProgramResult, frames: list[Frame], embed: E
                 continue
             if embed is not None and _close_in_meaning(question, column, embed):
                 continue
+            if _whole_count(words, asked, frame, figures):
+                continue
             return (
                 f"The program reads the column {column!r}, which the question does not name. Read the column "
                 f"the question asks about, or reply {CANNOT} when no table holds it."
             )
     return ""
+
+
+def _whole_count(words: set[str], asked: set[str], frame: Frame, figures: list[str]) -> bool:
+    """A "Total(s)" column is what a question over the table's own subject asks when it names no other column:
+    "the most firearm background checks" of the table "NICS Firearm Background Checks" is its Totals column."""
+    if not words <= {"total", "grand", "overall"}:
+        return False
+    subject = {w for w in stems(f"{frame.caption} {frame.name}") if len(w) > 2 and not w.isdigit()}
+    if not any(_alike(w, a) for w in subject for a in asked):
+        return False
+    others = [c for c in figures if not {w for w in stems(c) if len(w) > 2} <= {"total", "grand", "overall"}]
+    return not any(_alike(w, a) for c in others for w in stems(c) if len(w) > 2 for a in asked)
 
 
 def _close_in_meaning(question: str, column: str, embed: EmbedFn) -> bool:

@@ -391,3 +391,19 @@ def test_a_program_comparing_with_a_value_the_column_does_not_hold_goes_back(doc
     computed = answer_by_program(documents, "How many of the regions are North or Northeast?", llm, None)
     assert computed is None or not computed.found
     assert "holds 'Northeast'" in llm.calls[1].messages[-1]["content"]
+
+
+def test_the_totals_column_is_the_tables_own_subject_and_no_named_columns(tmp_path: Path) -> None:
+    """ "The most background checks overall" of a table of background checks reads its Totals column; a question
+    naming another of its columns ("handgun checks") does not."""
+    rows = [["State", "Handgun", "Long gun", "Totals"], ["Alabama", "1,200", "3,000", "4,200"]]
+    rows += [["Kentucky", "9,500", "2,000", "11,500"], ["Maine", "800", "700", "1,500"]]
+    path = draw_pdf(tmp_path / "checks.pdf", [[DrawnTable(rows, caption="Firearm Background Checks November 2015")]])
+    documents = open_documents({"checks.pdf": path}, StructureCache(None))
+    totals = 't1.loc[t1["Totals"].idxmax(), "State"]'
+    question = "Which state recorded the most firearm background checks overall?"
+    computed = answer_by_program(documents, question, ScriptedLLM([totals]), None)
+    assert computed is not None and computed.found and computed.answer == "Kentucky"
+    llm = ScriptedLLM([totals, "NOT IN TABLES"])
+    assert answer_by_program(documents, "Which state recorded the most handgun checks?", llm, None) is None
+    assert "'Totals'" in llm.calls[1].messages[-1]["content"]
