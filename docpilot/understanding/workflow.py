@@ -71,7 +71,7 @@ class Workflow:
                 "max": "Name the one with the largest value.",
                 "min": "Name the one with the smallest value.",
                 "which": f"Keep those whose value is '{self.value}'.",
-                "count": "Count them.",
+                "count": f"Keep those whose value is '{self.value}' and count them." if self.value else "Count them.",
                 "fell": "Name the rows whose value is lower than the row before.",
                 "rose": "Name the rows whose value is higher than the row before.",
             }[self.op]
@@ -116,6 +116,9 @@ def _plan(
     """The workflow of a question ``q`` (``rest``: without the named records' names)."""
     named_labels = [lab for r in named for lab in r.fields]
     group = _group(rest, records, scope)
+    if not group and named:  # "how many of the Quarry Hill funds …": the registrant's name held the group's word
+        whole = _group(q, records, scope)
+        group = whole if whole and not any(r.group == whole for r in named) else group
 
     two = _two_fields(rest)
     if two and named:
@@ -157,16 +160,36 @@ def _plan(
             if len(numeric) == 1:
                 return Workflow(_aggregate(q) or "total", numeric, [], scope, group=group)
     which = re.search(r"\bwhich\b", q)
-    if which and group:
+    counted = re.search(r"\bhow many\b", q)
+    if (which or counted) and group:  # "which funds use V as L"; "how many of them use V as L" counts those
         labels = _group_labels(records, group)
+        values = {norm(f.value) for r in records if r.group == group for f in r.fields.values()}
         for record in records:
             if record.group != group:
                 continue
             for lab, fld in record.fields.items():
-                value = norm(fld.value)
-                if len(value) >= 4 and value in q and lab in labels and _label_for(rest.replace(value, " "), [lab]):
-                    return Workflow("which", [lab], [], scope, value=fld.value, group=group)
+                value = _said_value(fld.value, q, values)
+                if value and lab in labels and _label_for(rest.replace(value, " "), [lab]):
+                    return Workflow("which" if which else "count", [lab], [], scope, value=fld.value, group=group)
     return None
+
+
+_LEGAL_FORM = re.compile(
+    r"(?:,?\s+(?:l\.?\s?p\.?|l\.?l\.?[cp]\.?|inc\.?|ltd\.?|limited|n\.?a\.?|plc|co\.?|corp\.?|corporation|s\.?a\.?|gmbh|ag))+$"
+)
+
+
+def _said_value(value: str, q: str, values: set[str]) -> str:
+    """How the question ``q`` says a field's ``value``: whole, or without its legal form ("Bloomberg" for
+    "Bloomberg L.P.") when no other value of the group reads the same; "" when it does not say it."""
+    whole = norm(value)
+    if len(whole) >= 4 and re.search(rf"(?<!\w){re.escape(whole)}(?!\w)", q):
+        return whole
+    short = _LEGAL_FORM.sub("", whole).strip(" ,")
+    if short == whole or len(short) < 4 or not re.search(rf"(?<!\w){re.escape(short)}(?!\w)", q):
+        return ""
+    alike = {v for v in values if v == short or v.startswith(short + " ")}
+    return short if len({_LEGAL_FORM.sub("", v).strip(" ,") for v in alike}) == 1 else ""
 
 
 _COUNTED = re.compile(
@@ -317,8 +340,15 @@ def run_workflow(workflow: Workflow, records: list[Record]) -> Finding | None:
     if not members:
         return None
     if workflow.op == "count":
-        names = list(dict.fromkeys(r.name for r in members))
         cites = [(r.file, r.page, r.title) for r in members[:5]]
+        if workflow.value:  # "how many use V as L": those whose field holds V, cited by that field
+            held = [(r, r.fields[lab]) for r in members for lab in workflow.labels if lab in r.fields]
+            kept = [(r, f) for r, f in held if norm(f.value) == norm(workflow.value)]
+            if not kept:
+                return Finding("0", [], workflow, steps, 0.0) if held else None
+            members = [r for r, _ in kept]
+            cites = _spread([(r.file, f.page, f.quote) for r, f in kept])
+        names = list(dict.fromkeys(r.name for r in members))
         return Finding(f"{len(names)} ({', '.join(names[:30])})", cites, workflow, steps, len(names))
     fields: list[tuple[Record, Field]] = [
         (r, r.fields[lab]) for r in members for lab in workflow.labels if lab in r.fields

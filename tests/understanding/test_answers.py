@@ -135,3 +135,25 @@ def test_which_of_two_has_the_larger_value_is_the_largest_and_never_a_models_pic
     smaller = _ask(filings[:1], "Which fund had the smaller monthly average net assets?", tmp_path)
     assert smaller.answer.startswith("Cedar Small Cap Fund") and smaller.found
     assert asks_rank("Which fund reported the larger assets?") and not asks_rank("Is revenue larger than costs?")
+
+
+def test_how_many_use_a_value_counts_those_records_and_a_value_is_said_without_its_legal_form(
+    synthetic, tmp_path
+) -> None:
+    quarry = [synthetic("ncen/ncen_06_quarry.pdf")]
+    # "the Quarry Hill funds": the registrant's name holds the group's word; "Bloomberg" is "Bloomberg L.P."
+    count = _ask(quarry, "How many of the Quarry Hill funds use Bloomberg as their pricing service?", tmp_path)
+    assert count.found and count.answer == "2 (Quarry Short Duration Fund, Quarry Technology Fund)"
+    assert {c["quote"] for c in count.citations} == {"Pricing service Bloomberg L.P"}  # the deciding field
+    which = _ask(quarry, "Which funds use Bloomberg as pricing service?", tmp_path)
+    assert which.answer == "Quarry Short Duration Fund, Quarry Technology Fund"
+
+
+def test_a_value_is_said_short_only_when_no_other_value_reads_the_same() -> None:
+    from docpilot.understanding.workflow import _said_value
+
+    values = {"bloomberg l.p.", "ice data services, inc."}
+    assert _said_value("Bloomberg L.P.", "which funds use bloomberg as pricing service?", values) == "bloomberg"
+    assert _said_value("Bloomberg L.P.", "which funds use bloomberg l.p. as pricing service?", values)
+    values.add("bloomberg finance")  # "Bloomberg" could be either: not said
+    assert _said_value("Bloomberg L.P.", "which funds use bloomberg as pricing service?", values) == ""
