@@ -80,6 +80,7 @@ _ONLY_A_DATE = re.compile(rf"^\W*{_DATE_PART}(?:[\s,.]+{_DATE_PART})*[\s.]*$", r
 _A_PERCENT = re.compile(r"%|\bper\s?cent\b|\bpercentage\b", re.I)
 _LETTERS = re.compile(r"[^\W\d_]{2,}")
 _WHERE = re.compile(r"^\W*(?:and\s+)?where\b", re.I)
+_MAILED = re.compile(r"\b(?:mail|mailed|post|posted|send|sent|ship|shipped)\b", re.I)  # "where should I mail it"
 _ONLY_FIGURES = re.compile(r"[\d\s,.%$€£()-]+")
 _TOTAL_ROW = re.compile(r"^\W*(?:grand\s+|sub-?)?totals?\b", re.I)
 # a number that names a part, not a figure: "Table 2", "Note 14", "page 3"
@@ -169,6 +170,8 @@ def missing_kinds(question: str, answer: str) -> list[str]:
         elif len(parts) > 1 and _WHEN.match(part):
             if not (_A_DATE.search(answer) or _A_TIME.search(answer)):
                 missing.append("a date or a time")
+        elif _WHERE.match(part) and _MAILED.search(part) and not re.search(r"\d", answer):
+            missing.append("a postal address (its street number, box or postcode)")  # not only who receives it
         elif not _fits(part, answer, question):
             missing.append("a place" if _WHERE.match(part) else _DESCRIBED[str(asked_kind(part))])
     if restates(question, answer):  # "Who acquired Amcor's business?" — "Amcor"

@@ -67,6 +67,13 @@ CONTACTS_AND_PARTS = [  # shapes of blind batch q1's confident wrong answers (af
     ("Where was the visa applicant born?", "14 March 1988", ["a place"]),
     ("Where was the visa applicant born?", "Lyon, France", []),
     ("Where is the head office?", "12 Main Street, Springfield", []),
+    # where to mail something asks for the address, not only who receives it (q5 tuning)
+    (
+        "Where should I mail a claim for medical supplies?",
+        "CGS Administrators, LLC",
+        ["a postal address (its street number, box or postcode)"],
+    ),
+    ("Where should I mail a claim for medical supplies?", "CGS Administrators, P.O. Box 20010, Nashville, TN", []),
 ]
 
 
