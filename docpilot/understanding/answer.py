@@ -706,7 +706,9 @@ def _compose(
             told = f"{problem} Answer with a {combined} a passage states, or reply NOT FOUND."
             _send_back(messages, reply.text, told)
             continue
-        if asks_rank(part or question) and not any(states_rank(text, e.block) for e in support + evidence):
+        if asks_rank(part or question) and not any(
+            states_rank(text, e.block, part or question) for e in support + evidence
+        ):
             # which of many ranks first is a comparison code makes over the table; a model reading rows and
             # picking one is too often wrong: only a sentence that says it is taken
             return Answer(NOT_SAID, _closest(documents, evidence[:3], question), llm_calls=calls, found=False)

@@ -203,13 +203,33 @@ def asks_rank(question: str) -> bool:
     return any(m.group(0) not in _NOT_RANK for m in _RANK.finditer(question))
 
 
-def states_rank(answer: str, text: str) -> bool:
-    """Whether a sentence of ``text`` says ``answer`` ranks so: it holds the answer's words and a superlative."""
+def states_rank(answer: str, text: str, question: str = "") -> bool:
+    """Whether a sentence of ``text`` says ``answer`` ranks so: it holds the answer's words and a superlative —
+    with ``question``, one of the same sense ("the highest share" is not said by "the lowest ratio")."""
     said = set(stems(answer))
+    asked = _rank_senses(question)
     for sentence in re.split(r"(?<=[.!?;])\s+|\n", text):
-        if said and said <= set(stems(sentence)) and asks_rank(sentence.lower()):
+        if not (said and said <= set(stems(sentence)) and asks_rank(sentence.lower())):
+            continue
+        if not asked or asked & _rank_senses(sentence):
             return True
     return False
+
+
+_HIGH = frozenset("most top maximum highest largest biggest greatest larger bigger greater higher".split())
+_LOW = frozenset("least fewest minimum lowest smallest smaller lower lesser".split())
+
+
+def _rank_senses(text: str) -> set[str]:
+    """The senses of ``text``'s superlatives: "high" (most, largest, the higher …), "low", or the word itself
+    ("cheapest", "longest")."""
+    senses = set()
+    for match in _RANK.finditer(text.lower()):
+        word = match.group(0).split()[-1]
+        if word in _NOT_RANK:
+            continue
+        senses.add("high" if word in _HIGH else "low" if word in _LOW else word)
+    return senses
 
 
 def restates(question: str, answer: str) -> bool:

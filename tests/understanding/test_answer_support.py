@@ -294,3 +294,14 @@ def test_a_question_led_by_a_clause_keeps_its_kind() -> None:
     assert asked_kind("In the detailed SunSpider trace statistics, how many benchmarks show a speedup?") == "count"
     assert asked_kind("In the 2005 comparison, which country had the highest share?") == "name"
     assert asked_kind("What is the total, and how many items?") == "amount"  # a question first: not a lead
+
+
+def test_a_rank_is_said_only_by_a_sentence_of_the_same_sense() -> None:
+    from docpilot.understanding.asked import states_rank
+
+    question = "Which country had the highest share of adults with lower secondary education?"
+    other = "Among the countries in PISA, Finland had the lowest ratio of low-achievers in reading."
+    assert not states_rank("Finland", other, question)  # a superlative, but the other way (q5 tuning)
+    assert states_rank("Spain", "Spain had the largest share of adults with lower secondary education.", question)
+    assert states_rank("Bolt", "The cheapest pizza is the Bolt.", "Which pizza is the cheapest?")
+    assert not states_rank("Bolt", "The longest pizza is the Bolt.", "Which pizza is the cheapest?")
