@@ -221,3 +221,26 @@ def test_a_short_files_pages_may_all_hold_tables(real) -> None:
     assert not docs[0].structure.table_pages and likely_table_pages(docs[0]) == {1}
     frames, _ = data_frames(docs, "Which AWS service had the largest charge on this invoice?", None)
     assert any("Amazon Elastic Compute Cloud" in f.row_labels() for f in frames)
+
+
+def test_a_drawn_row_holding_rows_led_by_dots_is_split_into_them(real) -> None:
+    """A Federal Register cost table draws several rows in one ruled row, each label led by dots to its figures
+    ("Stabilizer wiring change ……" over "AOA sensor system test ……"; a label may wrap, a figure's text may too):
+    it is read as those rows, each cell's lines going to the label beside them (q5, after its measurement: the
+    cost of the AOA test had been read from the row of both)."""
+    path = real("pdfplumber__federal-register-2020-17221.pdf")
+    costs, more = FrameStore().frames(path, [5, 6])
+    by_label = {f.pages[0]: f for f in (costs, more)}
+    first, second = by_label[5], by_label[6]
+    assert second.row_labels() == ["Stabilizer wiring change", "AOA sensor system test"]
+    operators = second.data.set_index(second.label)["Cost on U.S. operators"]
+    assert operators["AOA sensor system test"] == "$248,200." and operators["Stabilizer wiring change"].startswith(
+        "Up to"
+    )
+    assert first.row_labels() == [
+        "FCC OPS installation and verification",
+        "AFM revisions",
+        "MDS installation and verification, INOP marker removal.",
+    ]
+    assert first.kinds["Cost on U.S. operators"].startswith("money") and list(first.data["Parts cost"]) == [0, 0, 0]
+    assert read_number("$248,200.") is not None and read_number("$248,200.").value == 248200

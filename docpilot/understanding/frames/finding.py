@@ -22,7 +22,7 @@ from docpilot.understanding.frames.values import is_year, read_number
 __all__ = ["FrameStore", "candidate_frames", "read_page_tables", "MAX_PAGES"]
 
 MAX_PAGES = 12  # pages one call reads tables from
-_PART = "frames4-{page}"  # the cache part: change the number when RawTable's reading changes
+_PART = "frames5-{page}"  # the cache part: change the number when RawTable's reading changes
 _RUNNING = re.compile(r"^\s*table of contents\s*$", re.I)  # a running link at the top of a report's pages
 # "Table 3:", "Exhibit 1", "Table A-2", "Table IV" (not "Table of Contents")
 _CAPTION = re.compile(r"^\s*(?:table|exhibit|schedule)\s+(?:[A-Z]?\d[\w.\-]*|[IVXLC]+\b|[A-Z]\b)", re.I)
@@ -144,9 +144,59 @@ def read_page_tables(doc: Any, page_number: int, file: str) -> list[RawTable]:
         texts = [[c[0] if c else "" for c in row] for row in rows]
         header_rows = table.header_rows if isinstance(table, TextTable) else _ruled_header_rows(texts)
         rows = _whole_heading_words(page, _split_spanning_headings(page, rows, header_rows), header_rows)
+        rows = rows[:header_rows] + [part for row in rows[header_rows:] for part in _leader_rows(page, row)]
         caption = _caption(lines, tuple(table.bbox))
         found.append(RawTable(file, page_number, index, rows, header_rows, caption))  # type: ignore[arg-type]
     return found or priced_lists(page, file, 1)
+
+
+_LEADER = re.compile(r"(?:\s+(?:\.\s?){2,}|\s*(?:\.\s?){3,})\s*$")  # "Stabilizer wiring change ........": dots leading to the figures
+
+
+def _leader_rows(page: Any, row: list[Any]) -> list[list[Any]]:
+    """One drawn row that holds several of the table's rows, its label cell a list of labels each led by dots
+    to its figures ("Stabilizer wiring change .......\nAOA sensor system test ......."): split into those rows,
+    each cell's lines going to the label whose line starts at or above them (a figure's wrapped line stays with
+    it). A row whose label is one line, or whose label lines have no dots, is kept as it is."""
+    first = row[0] if row else None
+    if not first or not first[1]:
+        return [row]
+    lines = _cell_lines(page, first[1])
+    texts = [" ".join(str(w[4]) for w in line) for line in lines]
+    led = [i for i, text in enumerate(texts) if _LEADER.search(text)]
+    if len(led) < 2:
+        return [row]
+    # a label may wrap: each label ends at a line led by dots; lines after the last such line are one more label
+    starts = [0] + [i + 1 for i in led if i + 1 < len(lines)]
+    tops = [lines[i][0][1] for i in starts]
+    split: list[list[Any]] = [[] for _ in tops]
+    for cell in row:
+        parts: list[list[Any]] = [[] for _ in tops]
+        for line in _cell_lines(page, cell[1]) if cell and cell[1] else []:
+            at = max((i for i, top in enumerate(tops) if top <= line[0][1] + 2.0), default=0)
+            parts[at].extend(line)
+        for i, words in enumerate(parts):
+            text = _LEADER.sub("", " ".join(str(w[4]) for w in words)).strip()
+            box = (
+                min(w[0] for w in words),
+                min(w[1] for w in words),
+                max(w[2] for w in words),
+                max(w[3] for w in words),
+            )
+            split[i].append((text, box) if text else None)
+    return split if all(r[0] for r in split) else [row]
+
+
+def _cell_lines(page: Any, box: tuple[float, ...]) -> list[list[Any]]:
+    """The words inside ``box``, in lines from the top (a word whose middle is inside a line's height joins it)."""
+    words = sorted(page.get_text("words", clip=box), key=lambda w: ((w[1] + w[3]) / 2, w[0]))
+    lines: list[list[Any]] = []
+    for word in words:
+        if lines and lines[-1][0][1] <= (word[1] + word[3]) / 2 <= lines[-1][0][3]:
+            lines[-1].append(word)
+        else:
+            lines.append([word])
+    return [sorted(line, key=lambda w: w[0]) for line in lines]
 
 
 def _whole_heading_words(page: Any, rows: list[list[Any]], header_rows: int) -> list[list[Any]]:
@@ -216,13 +266,7 @@ def _column_span(body: list[list[Any]], m: int) -> tuple[float, float] | None:
 
 def _split_cell(page: Any, box: tuple[float, ...], columns: list[tuple[float, float]]) -> list[str] | None:
     """The texts of one spanning heading cell for each of ``columns``; None when it does not split."""
-    words = sorted(page.get_text("words", clip=box), key=lambda w: ((w[1] + w[3]) / 2, w[0]))
-    lines: list[list[Any]] = []
-    for word in words:  # lines by height: a word whose middle is inside the last line's extent joins it
-        if lines and lines[-1][0][1] <= (word[1] + word[3]) / 2 <= lines[-1][0][3]:
-            lines[-1].append(word)
-        else:
-            lines.append([word])
+    lines = _cell_lines(page, box)
     texts: list[list[str]] = [[] for _ in columns]
     split_any = False
     for line in lines:

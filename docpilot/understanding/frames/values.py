@@ -45,11 +45,12 @@ def read_number(text: str) -> Number | None:
 
     Thousands separators (",", ".", "'", spaces), decimal commas ("399,00", "1.234,56"), a multiple ("2.20x"), a
     minus or parentheses for negatives ("(4,378)", "(0.1%)", "€-9,32"), "%", a currency before or after, a scale
-    word ("1.2 million" → 1,200,000) and a footnote mark ("3.5*", "2006 (*)") are read; "1,234" is
-    1234 (English); a single "." is a decimal point ("1.234" → 1.234) unless it groups thousands twice.
+    word ("1.2 million" → 1,200,000), a footnote mark ("3.5*", "2006 (*)") and a closing full stop ("$6,205.") are
+    read; "1,234" is 1234 (English); a single "." is a decimal point ("1.234" → 1.234) unless it groups thousands twice.
     """
     clean = unicodedata.normalize("NFKC", text).strip().replace("\u2212", "-")
     clean = _FOOTNOTE.sub("", clean).strip()
+    clean = re.sub(r"(?<=\d)\.$", "", clean)  # "$248,200.": a figure ending a sentence in its cell
     if clean.lower() in _NIL:
         return None
     negative = False
