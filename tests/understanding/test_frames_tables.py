@@ -244,3 +244,13 @@ def test_a_drawn_row_holding_rows_led_by_dots_is_split_into_them(real) -> None:
     ]
     assert first.kinds["Cost on U.S. operators"].startswith("money") and list(first.data["Parts cost"]) == [0, 0, 0]
     assert read_number("$248,200.") is not None and read_number("$248,200.").value == 248200
+
+
+def test_the_running_prose_beside_a_table_is_not_one_of_its_columns(real) -> None:
+    """In a two-column paper the DPR paper's Table 1 is aligned by whitespace beside the other column's prose;
+    that prose ("negative passages for each question." over "The trick of in-batch negatives …") had been read as
+    the table's first column and its label (q5, after its measurement). A table's own column of descriptions,
+    headed by a name, stays (test_a_ruled_table_of_words_has_one_heading_row)."""
+    (frame, *_) = FrameStore().frames(real("unstructured__multi-column.pdf"), [4])
+    assert frame.columns == ["Dataset", "Train", "Dev", "Test"]
+    assert frame.row_labels() == ["Natural Questions", "TriviaQA", "WebQuestions", "CuratedTREC", "SQuAD"]

@@ -22,7 +22,7 @@ from docpilot.understanding.frames.values import is_year, read_number
 __all__ = ["FrameStore", "candidate_frames", "read_page_tables", "MAX_PAGES"]
 
 MAX_PAGES = 12  # pages one call reads tables from
-_PART = "frames5-{page}"  # the cache part: change the number when RawTable's reading changes
+_PART = "frames6-{page}"  # the cache part: change the number when RawTable's reading changes
 _RUNNING = re.compile(r"^\s*table of contents\s*$", re.I)  # a running link at the top of a report's pages
 # "Table 3:", "Exhibit 1", "Table A-2", "Table IV" (not "Table of Contents")
 _CAPTION = re.compile(r"^\s*(?:table|exhibit|schedule)\s+(?:[A-Z]?\d[\w.\-]*|[IVXLC]+\b|[A-Z]\b)", re.I)
@@ -145,12 +145,15 @@ def read_page_tables(doc: Any, page_number: int, file: str) -> list[RawTable]:
         header_rows = table.header_rows if isinstance(table, TextTable) else _ruled_header_rows(texts)
         rows = _whole_heading_words(page, _split_spanning_headings(page, rows, header_rows), header_rows)
         rows = rows[:header_rows] + [part for row in rows[header_rows:] for part in _leader_rows(page, row)]
+        rows = _without_prose_columns(rows, header_rows)
         caption = _caption(lines, tuple(table.bbox))
         found.append(RawTable(file, page_number, index, rows, header_rows, caption))  # type: ignore[arg-type]
     return found or priced_lists(page, file, 1)
 
 
-_LEADER = re.compile(r"(?:\s+(?:\.\s?){2,}|\s*(?:\.\s?){3,})\s*$")  # "Stabilizer wiring change ........": dots leading to the figures
+_LEADER = re.compile(
+    r"(?:\s+(?:\.\s?){2,}|\s*(?:\.\s?){3,})\s*$"
+)  # "Stabilizer wiring change ........": dots leading to the figures
 
 
 def _leader_rows(page: Any, row: list[Any]) -> list[list[Any]]:
@@ -185,6 +188,25 @@ def _leader_rows(page: Any, row: list[Any]) -> list[list[Any]]:
             )
             split[i].append((text, box) if text else None)
     return split if all(r[0] for r in split) else [row]
+
+
+def _without_prose_columns(rows: list[list[Any]], header_rows: int) -> list[list[Any]]:
+    """The rows less a column at the table's edge that is the page's running prose, not the table's (the other
+    column of a two-column paper read beside a table aligned by whitespace): its heading is a piece of a sentence
+    (it starts in lower case or ends with a full stop, three words or more) and most of its cells are phrases of
+    four words or more. A table's own column of descriptions is headed by a name ("Description") and kept."""
+    width = max((len(r) for r in rows), default=0)
+    if width < 3 or not header_rows:
+        return rows
+    for edge in (width - 1, 0):
+        head = " ".join(r[edge][0] for r in rows[:header_rows] if edge < len(r) and r[edge]).strip()
+        words = head.split()
+        if len(words) < 3 or not (head[:1].islower() or head.endswith(".")):
+            continue
+        cells = [r[edge][0] for r in rows[header_rows:] if edge < len(r) and r[edge] and r[edge][0].strip()]
+        if cells and sum(len(c.split()) >= 4 for c in cells) * 3 >= len(cells) * 2:
+            rows = [[c for j, c in enumerate(r) if j != edge] for r in rows]
+    return rows
 
 
 def _cell_lines(page: Any, box: tuple[float, ...]) -> list[list[Any]]:
