@@ -108,7 +108,8 @@ def answer_question(
     except Stopped as exc:  # the question's model time is used up: said plainly, not "the document does not say"
         if model is None or not model.ran_out(exc):
             raise
-        result = Answer(out_of_time(model.total), [], llm_calls=model.calls, found=False)
+        closest = _closest(documents, retrieved_evidence(documents, question, embed)[:3], question)
+        result = Answer(out_of_time(model.total), closest, llm_calls=model.calls, found=False)  # where to read
     result.seconds = time.perf_counter() - started
     return result
 
@@ -754,18 +755,20 @@ _NAMED = re.compile(r"(?<=[\w,;:)] )[A-Z][\w&.-]*[\w&](?:'s)?")  # a capitalised
 
 def _names_unsaid(question: str, support: list[_Evidence], documents: list[Document]) -> list[str]:
     """The names the question is about ("Flexibles", "Toyota") that the documents write but the cited passages do
-    not: an answer from those passages is about something else. The documents' own names are left out."""
+    not: an answer from those passages is about something else. The documents' own names are left out, and so is
+    a name on most of their pages (of three or more): what they are all about ("this 737 MAX directive")."""
     own = set(stems(" ".join(own_names(d) for d in documents)))
     cited = set(stems(" ".join(e.block for e in support)))
     unsaid: list[str] = []
-    written = ""
+    pages: list[str] = []
     for match in _NAMED.finditer(question):
         word = re.sub(r"'s$", "", match.group(0))
         key = stems(word)
         if not key or key[0] in own or key[0] in cited or len(key[0]) < 3:
             continue
-        written = written or "\n".join(p for d in documents for p in d.structure.pages).lower()
-        if re.search(rf"\b{re.escape(word.lower())}\b", written):
+        pages = pages or [p.lower() for d in documents for p in d.structure.pages]
+        on = sum(bool(re.search(rf"\b{re.escape(word.lower())}\b", p)) for p in pages)
+        if on and not (len(pages) >= 3 and on * 2 >= len(pages)):  # on most pages: what they are all about
             unsaid.append(word)
     return unsaid
 

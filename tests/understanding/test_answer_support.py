@@ -305,3 +305,26 @@ def test_a_rank_is_said_only_by_a_sentence_of_the_same_sense() -> None:
     assert states_rank("Spain", "Spain had the largest share of adults with lower secondary education.", question)
     assert states_rank("Bolt", "The cheapest pizza is the Bolt.", "Which pizza is the cheapest?")
     assert not states_rank("Bolt", "The longest pizza is the Bolt.", "Which pizza is the cheapest?")
+
+
+def test_a_name_on_most_pages_is_what_they_are_about_and_need_not_be_cited(tmp_path) -> None:
+    """ "By what date must the FAA receive comments on this 737 MAX directive?": "MAX" is on most pages of the
+    directive, so a passage giving the date without it still answers (q6 tuning: the right date had been sent back);
+    a name on one page of four still has to be in the cited passage."""
+    from table_pdfs import draw_pdf
+
+    from docpilot.understanding.answer import _Evidence, _names_unsaid
+    from docpilot.understanding.cache import StructureCache
+    from docpilot.understanding.document import Document, Unit, open_documents
+
+    pages = [
+        "The Zephyr airworthiness directive applies to all Zephyr aeroplanes of the fleet.",
+        "Send your comments by September 21, 2020 to the Docket Management Facility.",
+        "The Zephyr wiring change takes about 79 work-hours per aeroplane.",
+        "The Zephyr sensor test is described in the Harbour service bulletin.",
+    ]
+    path = draw_pdf(tmp_path / "directive.pdf", pages)
+    documents: list[Document] = open_documents({"directive.pdf": path}, StructureCache(None))
+    cited = [_Evidence(Unit("directive.pdf", 2, pages[1], "chunk"), pages[1])]
+    assert _names_unsaid("By what date must comments on this Zephyr directive be received?", cited, documents) == []
+    assert _names_unsaid("When must comments on the Harbour bulletin be sent?", cited, documents) == ["Harbour"]

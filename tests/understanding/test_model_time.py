@@ -74,6 +74,7 @@ def test_a_long_first_way_leaves_the_passages_the_rest_then_out_of_time_is_said(
     assert 2 * slow > MODEL_SECONDS
     assert not answer.found and answer.answer.startswith(f"I could not answer within {MODEL_SECONDS:.0f} s")
     assert answer.to_dict()["answered"] is False
+    assert answer.citations and all(c["file"].endswith("sales.pdf") for c in answer.citations)  # where to read
 
 
 def test_a_long_call_is_stopped_at_the_share_and_at_the_limit() -> None:
