@@ -80,6 +80,10 @@ _ONLY_A_DATE = re.compile(rf"^\W*{_DATE_PART}(?:[\s,.]+{_DATE_PART})*[\s.]*$", r
 _A_PERCENT = re.compile(r"%|\bper\s?cent\b|\bpercentage\b", re.I)
 _LETTERS = re.compile(r"[^\W\d_]{2,}")
 _WHERE = re.compile(r"^\W*(?:and\s+)?where\b", re.I)
+# "what is the place of birth?", "which city …": a place asked by its noun ("14 March 1988" is no birthplace)
+_PLACE = re.compile(
+    r"^\W*(?:what|which)\b.*\b(?:place of birth|birthplace|place|location|city|town|country|address)\b", re.I
+)
 _MAILED = re.compile(r"\b(?:mail|mailed|post|posted|send|sent|ship|shipped)\b", re.I)  # "where should I mail it"
 _ONLY_FIGURES = re.compile(r"[\d\s,.%$€£()-]+")
 _TOTAL_ROW = re.compile(r"^\W*(?:grand\s+|sub-?)?totals?\b", re.I)
@@ -173,7 +177,8 @@ def missing_kinds(question: str, answer: str) -> list[str]:
         elif _WHERE.match(part) and _MAILED.search(part) and not re.search(r"\d", answer):
             missing.append("a postal address (its street number, box or postcode)")  # not only who receives it
         elif not _fits(part, answer, question):
-            missing.append("a place" if _WHERE.match(part) else _DESCRIBED[str(asked_kind(part))])
+            place = _WHERE.match(part) or _PLACE.search(part)
+            missing.append("a place" if place else _DESCRIBED[str(asked_kind(part))])
     if restates(question, answer):  # "Who acquired Amcor's business?" — "Amcor"
         missing.append("something the question does not already say")
     if len(parts) > len([s for s in _SEGMENTS.split(answer) if s.strip()]):
@@ -250,7 +255,7 @@ def _fits(question: str, answer: str, whole: str) -> bool:
     kind = asked_kind(question)
     text = answer.strip()
     only_date = bool(_ONLY_A_DATE.match(text) and _A_DATE.search(text))
-    if _WHERE.match(question):  # a place: words, not a date or a bare figure ("14 March 1988" for a birthplace)
+    if _WHERE.match(question) or _PLACE.search(question):  # a place: words, not a date or a bare figure
         return bool(_LETTERS.search(_ONLY_FIGURES.sub("", text))) and not only_date
     if kind is None:
         return True

@@ -66,6 +66,8 @@ CONTACTS_AND_PARTS = [  # shapes of blind batch q1's confident wrong answers (af
     # a "where" question asks for a place: a date of birth is no birthplace (q3, after its measurement)
     ("Where was the visa applicant born?", "14 March 1988", ["a place"]),
     ("Where was the visa applicant born?", "Lyon, France", []),
+    ("What is the visa applicant's place of birth?", "14 March 1988", ["a place"]),  # q6 tuning
+    ("What is the visa applicant's place of birth?", "Lagos, Nigeria", []),
     ("Where is the head office?", "12 Main Street, Springfield", []),
     # where to mail something asks for the address, not only who receives it (q5 tuning)
     (
