@@ -558,15 +558,18 @@ def _unnamed(question: str, result: ProgramResult, frames: list[Frame], embed: E
     return ""
 
 
+_TOTAL_WORDS = frozenset({"total", "grand", "overall"})  # a column of the whole: "Totals", "Grand total"
+
+
 def _whole_count(words: set[str], asked: set[str], frame: Frame, figures: list[str]) -> bool:
     """A "Total(s)" column is what a question over the table's own subject asks when it names no other column:
     "the most firearm background checks" of the table "NICS Firearm Background Checks" is its Totals column."""
-    if not words <= {"total", "grand", "overall"}:
+    if not words <= _TOTAL_WORDS:
         return False
     subject = {w for w in stems(f"{frame.caption} {frame.name}") if len(w) > 2 and not w.isdigit()}
     if not any(_alike(w, a) for w in subject for a in asked):
         return False
-    others = [c for c in figures if not {w for w in stems(c) if len(w) > 2} <= {"total", "grand", "overall"}]
+    others = [c for c in figures if not {w for w in stems(c) if len(w) > 2} <= _TOTAL_WORDS]
     return not any(_alike(w, a) for c in others for w in stems(c) if len(w) > 2 for a in asked)
 
 

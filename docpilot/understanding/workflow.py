@@ -185,11 +185,15 @@ def _said_value(value: str, q: str, values: set[str]) -> str:
     whole = norm(value)
     if len(whole) >= 4 and re.search(rf"(?<!\w){re.escape(whole)}(?!\w)", q):
         return whole
-    short = _LEGAL_FORM.sub("", whole).strip(" ,")
+    short = _without_legal_form(whole)
     if short == whole or len(short) < 4 or not re.search(rf"(?<!\w){re.escape(short)}(?!\w)", q):
         return ""
     alike = {v for v in values if v == short or v.startswith(short + " ")}
-    return short if len({_LEGAL_FORM.sub("", v).strip(" ,") for v in alike}) == 1 else ""
+    return short if len({_without_legal_form(v) for v in alike}) == 1 else ""
+
+
+def _without_legal_form(value: str) -> str:
+    return _LEGAL_FORM.sub("", value).strip(" ,")
 
 
 _COUNTED = re.compile(
@@ -343,7 +347,7 @@ def run_workflow(workflow: Workflow, records: list[Record]) -> Finding | None:
         cites = [(r.file, r.page, r.title) for r in members[:5]]
         if workflow.value:  # "how many use V as L": those whose field holds V, cited by that field
             held = [(r, r.fields[lab]) for r in members for lab in workflow.labels if lab in r.fields]
-            kept = [(r, f) for r, f in held if norm(f.value) == norm(workflow.value)]
+            kept = _holding(held, workflow.value)
             if not kept:
                 return Finding("0", [], workflow, steps, 0.0) if held else None
             members = [r for r, _ in kept]
@@ -375,7 +379,7 @@ def run_workflow(workflow: Workflow, records: list[Record]) -> Finding | None:
         cites = [(r.file, f.page, f.quote) for r, f in (first, second)]
         return Finding(text, cites, workflow, steps, value)
     if workflow.op == "which":
-        kept = [(r, f) for r, f in fields if norm(f.value) == norm(workflow.value)]
+        kept = _holding(fields, workflow.value)
         names = list(dict.fromkeys(r.name for r, _ in kept))
         if not names:
             return Finding("None of them.", [], workflow, steps, [])
@@ -416,6 +420,11 @@ def run_workflow(workflow: Workflow, records: list[Record]) -> Finding | None:
 
 def _texts(texts: list[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(t for t in texts if t))
+
+
+def _holding(fields: list[tuple[Record, Field]], value: str) -> list[tuple[Record, Field]]:
+    """The (record, field) pairs whose field holds ``value`` ("which …" keeps them, "how many …" counts them)."""
+    return [(r, f) for r, f in fields if norm(f.value) == norm(value)]
 
 
 def _spread(cites: list[tuple[str, int, str]], limit: int = 5) -> list[tuple[str, int, str]]:

@@ -173,9 +173,9 @@ def _leader_rows(page: Any, row: list[Any]) -> list[list[Any]]:
     starts = [0] + [i + 1 for i in led if i + 1 < len(lines)]
     tops = [lines[i][0][1] for i in starts]
     split: list[list[Any]] = [[] for _ in tops]
-    for cell in row:
+    for j, cell in enumerate(row):
         parts: list[list[Any]] = [[] for _ in tops]
-        for line in _cell_lines(page, cell[1]) if cell and cell[1] else []:
+        for line in lines if j == 0 else _cell_lines(page, cell[1]) if cell and cell[1] else []:
             at = max((i for i, top in enumerate(tops) if top <= line[0][1] + 2.0), default=0)
             parts[at].extend(line)
         for i, words in enumerate(parts):
