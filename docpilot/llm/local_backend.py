@@ -63,8 +63,8 @@ class LocalConfig:
     n_ctx: int = 8192
     n_threads: int | None = None
     prefix_cache_dir: Path | None = None
-    prefix_min_tokens: int = 256
-    prefix_keep: int = 4
+    prefix_min_tokens: int = 96
+    prefix_keep: int = 8
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> LocalConfig:

@@ -8,7 +8,7 @@ The way through, cheapest first:
    and it is a value of the kind asked (:mod:`.asked`); otherwise the question is handed on;
 3. with a model, a question over table values: the model writes a short pandas program over the frames of
    the pages retrieval points at, code runs it, the deciding cells are cited (:mod:`.programs`);
-4. retrieval (lexical + embeddings) of ≤1,200 tokens of evidence, from which the model writes a short
+4. retrieval (lexical + embeddings) of ≤800 model tokens of evidence, from which the model writes a short
    answer citing passage numbers; an answer whose numbers or names are not in the passages it cites is
    not trusted (:mod:`.support`);
 5. without a model, or when it finds nothing: the closest passages, cited, with an honest sentence.
@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from docpilot.errors import LLMError, Stopped
+from docpilot.llm.tokens import model_tokens
 from docpilot.understanding.accounting import Reading, own_names, unread
 from docpilot.understanding.asked import (
     answer_fits,
@@ -51,7 +52,11 @@ from docpilot.understanding.workflow import Finding, plan_workflow, revise_workf
 __all__ = ["Answer", "answer_question", "ask_files", "retrieved_evidence", "embed_texts", "NOT_SAID"]
 
 NOT_SAID = "The document does not say."
-MAX_EVIDENCE_TOKENS = 1200
+# Evidence a compose reads, in model tokens: the embedded model reads ~40-80 tokens a second on two cores,
+# so 800 tokens are 10-20 s; a part of a question (one value of a sum or a list) reads less.
+MAX_EVIDENCE_TOKENS = 800
+PART_EVIDENCE_TOKENS = 500
+_PASSAGE_TOKENS = 12  # a passage's number, page and data tags
 _SCHEMA = {
     "type": "object",
     "properties": {
@@ -458,7 +463,7 @@ def _combined(documents: list[Document], parts: Parts, llm: Any, embed: EmbedFn 
     for sub in parts.questions:  # each part read whole by a rule, or by the model from the passages
         part = _rule(documents, sub, _cell_value(documents, sub, llm))
         part = part or _rule(documents, sub, _computed(documents, sub, None))
-        part = part or _retrieved(documents, sub, llm, embed)
+        part = part or _retrieved(documents, sub, llm, embed, small=True)
         value = the_number(part.answer, sub) if part.found and part.citations else None
         if value is None:
             return None  # a part not found, or not one number: the whole question goes to retrieval
@@ -528,10 +533,13 @@ class _Evidence:
         return self.unit.page
 
 
-def retrieved_evidence(documents: list[Document], question: str, embed: EmbedFn | None) -> list[_Evidence]:
-    """The passages, pairs and table rows a model would read for ``question``, best first, within the budget."""
+def retrieved_evidence(
+    documents: list[Document], question: str, embed: EmbedFn | None, budget: int = MAX_EVIDENCE_TOKENS
+) -> list[_Evidence]:
+    """The passages, pairs and table rows a model would read for ``question``, best first, within ``budget``
+    model tokens."""
     ranked = Retriever(documents, embed).rank(question, k=24, extra=_table_units(documents))
-    return _evidence(ranked)
+    return _evidence(ranked, budget)
 
 
 def _retrieved(
@@ -541,11 +549,13 @@ def _retrieved(
     embed: EmbedFn | None,
     on_draft: Listener | None = None,
     part: str | None = None,
+    small: bool = False,
 ) -> Answer:
     """The model's answer from the passages retrieval finds for ``question``; with ``part`` (one of the
-    questions ``question`` joins), the answer to that part alone."""
-    evidence = retrieved_evidence(documents, part_query(question, part), embed)
-    tokens = sum(_tokens(e.block) for e in evidence)
+    questions ``question`` joins), the answer to that part alone, from fewer passages."""
+    budget = PART_EVIDENCE_TOKENS if part or small else MAX_EVIDENCE_TOKENS
+    evidence = retrieved_evidence(documents, part_query(question, part), embed, budget)
+    tokens = sum(model_tokens(e.block) for e in evidence)
     if llm is not None and evidence:
         try:
             answer = _compose(llm, question, evidence, documents, on_draft, part)
@@ -607,7 +617,7 @@ def _fetched(
     if answer is None or not answer.found:
         return None
     answer.workflow = [f"Not in the first passages; read the {target.line()}."]
-    answer.context_tokens = sum(_tokens(e.block) for e in evidence + fetched)
+    answer.context_tokens = sum(model_tokens(e.block) for e in evidence + fetched)
     return answer
 
 
@@ -623,7 +633,7 @@ def _table_units(documents: list[Document]) -> list[Unit]:
     return units
 
 
-def _evidence(ranked: list[tuple[Unit, float]]) -> list[_Evidence]:
+def _evidence(ranked: list[tuple[Unit, float]], budget: int) -> list[_Evidence]:
     chosen: list[_Evidence] = []
     used = 0
     seen: set[str] = set()
@@ -631,8 +641,8 @@ def _evidence(ranked: list[tuple[Unit, float]]) -> list[_Evidence]:
         key = norm(unit.text)
         if key in seen or any(key in norm(e.unit.text) for e in chosen):
             continue
-        cost = _tokens(unit.text)
-        if used + cost > MAX_EVIDENCE_TOKENS:
+        cost = model_tokens(unit.text) + _PASSAGE_TOKENS
+        if used + cost > budget:
             continue
         seen.add(key)
         chosen.append(_Evidence(unit, unit.text))
@@ -640,17 +650,6 @@ def _evidence(ranked: list[tuple[Unit, float]]) -> list[_Evidence]:
         if len(chosen) >= 8:
             break
     return chosen
-
-
-_PIECES = re.compile(r"\d|[^\W\d_]+|[^\w\s]")
-
-
-def _tokens(text: str) -> int:
-    """About how many of the model's tokens ``text`` takes: a digit or a sign is one (Qwen's tokenizer splits
-    numbers into digits), a word one per six letters, a word in capitals one per three. Counting words alone
-    had read a page of figures as a third of its size, and the model was given thousands of tokens."""
-    pieces = _PIECES.findall(text)
-    return max(1, sum(-(-len(p) // (3 if p.isupper() and len(p) > 1 else 6)) if p.isalpha() else 1 for p in pieces))
 
 
 def _compose(
@@ -664,7 +663,8 @@ def _compose(
     from docpilot.llm.prompting import render
     from docpilot.llm.untrusted import DATA_RULE, data_block
 
-    items = [{"file": e.file, "page": e.page, "block": data_block(e.block)} for e in evidence]
+    several = len({e.file for e in evidence}) > 1  # one file's name is not worth its tokens on every passage
+    items = [{"file": e.file if several else "", "page": e.page, "block": data_block(e.block)} for e in evidence]
     messages = [
         {"role": "system", "content": render("qa_system.j2", data_rule=DATA_RULE)},
         {"role": "user", "content": render("qa_user.j2", evidence=items, question=one_part(question, part))},

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from docpilot.llm.tokens import model_tokens
 from docpilot.understanding.document import Document, Unit
 from docpilot.understanding.structure import Structure
 from docpilot.understanding.textnorm import stems
@@ -17,7 +18,7 @@ from docpilot.understanding.textnorm import stems
 __all__ = ["Target", "targets", "fetch_target", "fetch_pages", "fetch_section", "fetch_table", "fetch_figure"]
 
 MAX_TARGETS = 12
-MAX_WORDS = 850  # about 1,150 tokens of fetched text
+MAX_TOKENS = 800  # of fetched text, in model tokens (as a compose's first evidence)
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ def fetch_target(documents: list[Document], target: Target) -> list[Unit]:
 
 
 def fetch_pages(doc: Document, pages: list[int]) -> list[Unit]:
-    """The text of ``pages``, as passages of at most :data:`MAX_WORDS` words in all."""
+    """The text of ``pages``, as passages of at most :data:`MAX_TOKENS` model tokens in all."""
     units = [Unit(doc.name, p, doc.page_text(p), "chunk") for p in pages if 1 <= p <= len(doc.structure.pages)]
     return _within_budget(units)
 
@@ -98,14 +99,22 @@ def _within_budget(units: list[Unit]) -> list[Unit]:
     kept: list[Unit] = []
     used = 0
     for unit in units:
-        words = unit.text.split()
-        if used + len(words) > MAX_WORDS:
+        cost = model_tokens(unit.text)
+        if used + cost > MAX_TOKENS:
             if not kept:  # one long page: its first part
-                kept.append(Unit(unit.file, unit.page, " ".join(words[:MAX_WORDS]), unit.kind))
+                kept.append(Unit(unit.file, unit.page, _first_part(unit.text), unit.kind))
             break
         kept.append(unit)
-        used += len(words)
+        used += cost
     return kept
+
+
+def _first_part(text: str) -> str:
+    """The first words of ``text`` that fit :data:`MAX_TOKENS`."""
+    words = text.split()
+    while words and model_tokens(" ".join(words)) > MAX_TOKENS:
+        words = words[: len(words) * 9 // 10]
+    return " ".join(words)
 
 
 def _overlap(asked: set[str], title: str) -> int:

@@ -181,6 +181,30 @@ def test_the_schema_shows_each_frame_within_500_tokens(tmp_path: Path, real) -> 
     assert tokens(asked) <= 500
 
 
+def test_headings_centred_over_their_columns_head_those_columns(real) -> None:
+    """Best Buy's store counts: "Fiscal 2024" and "Fiscal 2023" are each centred over four columns (their cells
+    at the second and sixth), and "Total Stores at", the first line of a three-line heading, heads its column
+    alone; carried right, "Fiscal 2024" had missed its first column and headed the first of 2023, and "Total
+    Stores at" had run into "Stores Opened"."""
+    frames = FrameStore().frames(real("financebench__BESTBUY_2024Q2_10Q.pdf"), [17])
+    stores = next(f for f in frames if "Yardbird" in f.row_labels())
+    assert stores.columns[1:] == [
+        f"Fiscal {year} {name}"
+        for year in (2024, 2023)
+        for name in (
+            "Total Stores at Beginning of Second Quarter",
+            "Stores Opened",
+            "Stores Closed",
+            "Total Stores at End of Second Quarter",
+        )
+    ]
+    yardbird = stores.row_labels().index("Yardbird")
+    assert stores.data["Fiscal 2024 Total Stores at End of Second Quarter"][yardbird] == 22
+    assert stores.data["Fiscal 2024 Stores Closed"].tolist()[:2] == [-1, -1]  # "(1)" is minus one
+    mix = next(f for f in frames if "Appliances" in f.row_labels())  # centred a little off its two columns
+    assert mix.columns[1:3] == [f"Revenue Mix Three Months Ended {d}" for d in ("July 29, 2023", "July 30, 2022")]
+
+
 def test_a_table_printed_as_a_papers_figure_is_captioned_from_below(real) -> None:
     """TraceMonkey's statistics table is "Figure 13. …", set under it, and its speedups are printed "2.20x"."""
     (frame, *_) = FrameStore().frames(real("pdfjs__tracemonkey.pdf"), [12])

@@ -23,6 +23,8 @@ from docpilot.understanding.frames import read_number, read_scale
         ("1'234.5", 1234.5, False, ""),  # Swiss apostrophe
         ("(4,378)", -4378, False, ""),  # accounting parentheses
         ("(0.1%)", -0.1, True, ""),
+        ("(6.4)%", -6.4, True, ""),  # the sign outside the parentheses
+        ("(1)", -1, False, ""),  # parentheses alone: minus one, not a footnote mark
         ("$(12)", -12, False, "$"),
         ("($12.50)", -12.5, False, "$"),
         ("\u22125.5", -5.5, False, ""),  # a true minus sign

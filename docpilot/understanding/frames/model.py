@@ -148,9 +148,11 @@ def frame_of(raw: RawTable) -> Frame | None:
     if not body or len(keep_cols) < 2:
         return None
     head = [[row[j] for j in keep_cols] for row in head]
+    head_boxes = [[row[j] for j in keep_cols] for row in boxes[: raw.header_rows]]
     body = [[row[j] for j in keep_cols] for row in body]
     body_boxes = [[row[j] for j in keep_cols] for row in body_boxes]
-    names, heading, notes, titles = _headings(head, len(keep_cols))
+    spans = [_span([row[j] for row in [*head_boxes[-1:], *body_boxes]]) for j in range(len(keep_cols))]
+    names, heading, notes, titles = _headings(head, len(keep_cols), head_boxes, spans)
     numbers = [[read_number(t) if t else None for t in row] for row in body]
     numeric = [_is_numeric([r[j] for r in body], [n[j] for n in numbers]) for j in range(len(keep_cols))]
     years = _years([row[0] for row in body])  # "2019 … 2023" down the first column name the rows, not amounts
@@ -204,9 +206,12 @@ def _clean(text: str) -> str:
     return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text or "")).strip()
 
 
-def _headings(head: list[list[str]], width: int) -> tuple[list[str], str, list[str], list[str]]:
+def _headings(
+    head: list[list[str]], width: int, boxes: list[list[Any]], spans: list[Box | None]
+) -> tuple[list[str], str, list[str], list[str]]:
     """Column names from the heading rows, the heading over all value columns, the notes in parentheses, and
-    title rows (a line over the whole table read as its first row)."""
+    title rows (a line over the whole table read as its first row). ``boxes``: the heading cells' boxes;
+    ``spans``: each column's box in the body (where its values stand)."""
     titles: list[str] = []
     table_level: list[str] = []
     notes: list[str] = []
@@ -219,7 +224,7 @@ def _headings(head: list[list[str]], width: int) -> tuple[list[str], str, list[s
         if r < len(head) - 1 and len(filled) == 1 and width > 2:
             table_level.append(filled[0])  # one heading over all the value columns
             continue
-        used.append(_carry(row) if r < len(head) - 1 else row)
+        used.append(_carry(row, boxes[r], spans) if r < len(head) - 1 else row)
     names = []
     for j in range(width):
         parts: list[str] = []
@@ -236,13 +241,57 @@ def _headings(head: list[list[str]], width: int) -> tuple[list[str], str, list[s
     return names, " ".join(table_level), notes, titles
 
 
-def _carry(row: list[str]) -> list[str]:
-    """A heading row with each value column's heading carried right over the blank cells after it."""
-    out, last = [row[0]], ""
-    for text in row[1:]:
-        last = text or last
-        out.append(last)
+def _carry(row: list[str], boxes: list[Any], spans: list[Box | None]) -> list[str]:
+    """A heading row with each value column's heading carried over the blank cells it heads.
+
+    Where the columns' places are known, a heading centred over a run of columns heads them all ("Fiscal
+    2024" centred over four, its cell at the second); a heading centred over its own column alone is that
+    column's ("Total Stores at", the first line of a heading cell, is not its neighbours'). A heading whose box
+    is its drawn cell's (it says nothing of where its words stand), or that is centred over no run, is carried
+    right over the blanks after it, as is every heading beside a drawn blank cell (a ruled grid's)."""
+    width = len(row)
+    placed = all(spans[j] is not None for j in range(1, width))
+    filled = {k for k in range(1, width) if row[k]}
+    own: dict[int, str] = {}
+    carried = set(filled)
+    for k in sorted(filled) if placed else []:
+        box, span = _box(boxes[k]), spans[k]
+        drawn = box and span and box[0] <= span[0] + 1 and box[2] >= span[2] - 1  # a cell's box, not its words'
+        group = _centred_group(box, k, filled, spans) if box and not drawn else None
+        if group is not None:
+            carried.discard(k)
+            for j in group:
+                own.setdefault(j, row[k])
+    out, last, last_any = [row[0]], "", ""
+    for j in range(1, width):
+        if row[j]:
+            last, last_any = (row[j] if j in carried else ""), row[j]
+            out.append(row[j])
+        else:
+            out.append(own.get(j) or (last_any if boxes[j] else last))
     return out
+
+
+def _centred_group(box: Box, k: int, filled: set[int], spans: list[Box | None]) -> range | None:
+    """The widest run of columns holding column ``k`` and no other heading that ``box`` is centred over."""
+    middle = (box[0] + box[2]) / 2
+    best: tuple[int, int] | None = None
+    for a in range(1, k + 1):
+        for b in range(k, len(spans)):
+            if any(f in filled for f in range(a, b + 1) if f != k):
+                break
+            left, right = spans[a][0], spans[b][2]  # type: ignore[index]
+            if abs((left + right) / 2 - middle) <= 0.1 * (right - left) and (best is None or b - a > best[1] - best[0]):
+                best = (a, b)
+    return range(best[0], best[1] + 1) if best else None
+
+
+def _span(boxes: list[Any]) -> Box | None:
+    """Where a column stands: the union of its own heading's box and its values' boxes."""
+    known = [b for b in map(_box, boxes) if b]
+    if not known:
+        return None
+    return (min(b[0] for b in known), min(b[1] for b in known), max(b[2] for b in known), max(b[3] for b in known))
 
 
 def _is_numeric(texts: list[str], numbers: list[Any]) -> bool:

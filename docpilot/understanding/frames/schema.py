@@ -1,6 +1,6 @@
 """What a model is shown of the candidate frames: per frame its name, caption, page, columns with what they
-hold, row labels and two sample rows — within a token budget (500 for all the candidates; tokens counted
-roughly as characters / 4).
+hold, row labels and two sample rows — within a token budget (500 of the model's tokens for all the
+candidates, counted as :func:`~docpilot.llm.tokens.model_tokens` does: a digit is one).
 
 A frame is shown at full detail first; while the text is over the budget every frame is shown with less
 (fewer row labels, a shorter caption, one sample row, none, fewer columns' types), and last the frames
@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from docpilot.llm.tokens import model_tokens
 from docpilot.understanding.frames.model import Frame
 from docpilot.understanding.textnorm import stems
 
@@ -26,8 +27,8 @@ _LEVELS = [(12, 120, 2, 99), (8, 80, 2, 99), (6, 60, 1, 99), (4, 50, 1, 12), (3,
 
 
 def tokens(text: str) -> int:
-    """A rough token count (about four characters a token)."""
-    return math.ceil(len(text) / 4)
+    """About how many model tokens ``text`` takes (a table's figures are one token a digit)."""
+    return model_tokens(text)
 
 
 def schema_text(frames: list[Frame], budget: int = BUDGET_TOKENS, question: str = "") -> str:
@@ -45,7 +46,10 @@ def schema_text(frames: list[Frame], budget: int = BUDGET_TOKENS, question: str 
         text = "\n".join(_describe(frame, asked, *_LEVELS[-1]) for frame in shown)
         if tokens(text) <= budget:
             return text
-    return _describe(shown[0], asked, *_LEVELS[-1])[: budget * 4]
+    text = _describe(shown[0], asked, *_LEVELS[-1])
+    while tokens(text) > budget:  # one frame too wide even at the least detail: its end is left out
+        text = text[: len(text) * 9 // 10].rstrip() + " …"
+    return text
 
 
 def _describe(frame: Frame, asked: frozenset[str], labels: int, caption: int, samples: int, typed: int) -> str:

@@ -44,16 +44,18 @@ def read_number(text: str) -> Number | None:
     """The number a cell holds, or None (text, a blank, a dash for nil).
 
     Thousands separators (",", ".", "'", spaces), decimal commas ("399,00", "1.234,56"), a multiple ("2.20x"), a
-    minus or parentheses for negatives ("(4,378)", "(0.1%)", "€-9,32"), "%", a currency before or after, a scale
-    word ("1.2 million" → 1,200,000), a footnote mark ("3.5*", "2006 (*)") and a closing full stop ("$6,205.") are
-    read; "1,234" is 1234 (English); a single "." is a decimal point ("1.234" → 1.234) unless it groups thousands twice.
+    minus or parentheses for negatives ("(4,378)", "(0.1%)", "(6.4)%", "(1)", "€-9,32"), "%", a currency before or
+    after, a scale word ("1.2 million" → 1,200,000), a footnote mark ("3.5*", "2006 (*)") and a closing full stop
+    ("$6,205.") are read; "1,234" is 1234 (English); a single "." is a decimal point ("1.234" → 1.234) unless it
+    groups thousands twice.
     """
     clean = unicodedata.normalize("NFKC", text).strip().replace("\u2212", "-")
-    clean = _FOOTNOTE.sub("", clean).strip()
+    clean = _FOOTNOTE.sub("", clean).strip() or clean  # "3.5 (1)": a footnote mark; "(1)" alone: minus one
     clean = re.sub(r"(?<=\d)\.$", "", clean)  # "$248,200.": a figure ending a sentence in its cell
     if clean.lower() in _NIL:
         return None
     negative = False
+    clean = re.sub(r"^\((.*)\)\s*%$", r"(\1%)", clean)  # "(6.4)%" as "(6.4%)"
     if clean.startswith("(") and clean.endswith(")"):
         negative, clean = True, clean[1:-1].strip()
     currency = ""
