@@ -74,13 +74,14 @@ def answer_with_program(
     run = run_program(instrumented.code, {}, limits=limits, sandbox=sandbox, frames=packed)
     try:
         if not run.ok or run.watched is None:
-            raise ProgramFailed(_failure(run.error))
+            raise ProgramFailed(_failure(run.error) + _where_named(tree, by_name))
         watched = run.watched
     finally:
         run.cleanup()
     answer = watched.get("0", {})
     if _empty(answer):
-        raise ProgramFailed(_empty_message("no rows" if answer.get("type") != "scalar" else "no value", by_name))
+        empty = _empty_message("no rows" if answer.get("type") != "scalar" else "no value", by_name)
+        raise ProgramFailed(empty + _where_named(tree, by_name))
     cells, used = deciding_cells(instrumented, watched, by_name)
     if not cells and not _counts(instrumented.tree):
         raise ProgramFailed(_empty_message("it used no cell of the tables", by_name))
@@ -106,6 +107,23 @@ def _failure(error: dict[str, Any] | None) -> str:
     if kind == "StaticCheckError":
         return f"The sandbox refused the program: {message}"
     return f"{kind}: {message}"
+
+
+def _where_named(tree: ast.Module, frames: Mapping[str, Frame]) -> str:
+    """Where the program's quoted names stand when it read them from the wrong frame: a small model that
+    picks ``t2`` for a row of ``t1`` is told so on its retry (" 'Yardbird' is a row label of t1.")."""
+    used = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and node.id in frames}
+    said = []
+    for text in dict.fromkeys(
+        n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+    ):
+        rows = [name for name, frame in frames.items() if text in frame.row_labels()]
+        columns = [name for name, frame in frames.items() if text in frame.columns]
+        if rows and not set(rows) & used:
+            said.append(f" {text!r} is a row label of {', '.join(rows)}.")
+        if columns and not set(columns) & used:
+            said.append(f" {text!r} is a column of {', '.join(columns)}.")
+    return "".join(said[:3])
 
 
 def _empty(answer: dict[str, Any]) -> bool:
