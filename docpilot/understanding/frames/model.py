@@ -211,7 +211,7 @@ def _headings(
 ) -> tuple[list[str], str, list[str], list[str]]:
     """Column names from the heading rows, the heading over all value columns, the notes in parentheses, and
     title rows (a line over the whole table read as its first row). ``boxes``: the heading cells' boxes;
-    ``spans``: each column's box in the body (where its values stand)."""
+    ``spans``: where each column stands (its own heading and its values)."""
     titles: list[str] = []
     table_level: list[str] = []
     notes: list[str] = []
