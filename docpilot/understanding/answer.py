@@ -463,7 +463,7 @@ def _combined(documents: list[Document], parts: Parts, llm: Any, embed: EmbedFn 
     for sub in parts.questions:  # each part read whole by a rule, or by the model from the passages
         part = _rule(documents, sub, _cell_value(documents, sub, llm))
         part = part or _rule(documents, sub, _computed(documents, sub, None))
-        part = part or _retrieved(documents, sub, llm, embed, small=True)
+        part = part or _retrieved(documents, sub, llm, embed, budget=PART_EVIDENCE_TOKENS)
         value = the_number(part.answer, sub) if part.found and part.citations else None
         if value is None:
             return None  # a part not found, or not one number: the whole question goes to retrieval
@@ -496,7 +496,7 @@ def _by_parts(documents: list[Document], question: str, llm: Any, embed: EmbedFn
         if (computed is None or not computed.found) and llm is None:
             return None
         if computed is None or not computed.found:
-            computed = _retrieved(documents, question, llm, embed, part=part)
+            computed = _retrieved(documents, question, llm, embed, part=part, budget=PART_EVIDENCE_TOKENS)
         answers.append((part, computed))
     citations: list[dict[str, Any]] = []
     for _, answer in [a for a in answers if a[1].found] or answers[:1]:  # the closest passages when none is found
@@ -549,11 +549,11 @@ def _retrieved(
     embed: EmbedFn | None,
     on_draft: Listener | None = None,
     part: str | None = None,
-    small: bool = False,
+    budget: int = MAX_EVIDENCE_TOKENS,
 ) -> Answer:
     """The model's answer from the passages retrieval finds for ``question``; with ``part`` (one of the
-    questions ``question`` joins), the answer to that part alone, from fewer passages."""
-    budget = PART_EVIDENCE_TOKENS if part or small else MAX_EVIDENCE_TOKENS
+    questions ``question`` joins), the answer to that part alone; from passages of at most ``budget`` model
+    tokens (a part of a question reads fewer)."""
     evidence = retrieved_evidence(documents, part_query(question, part), embed, budget)
     tokens = sum(model_tokens(e.block) for e in evidence)
     if llm is not None and evidence:

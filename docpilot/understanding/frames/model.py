@@ -23,9 +23,11 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from functools import reduce
 from typing import Any
 
 from docpilot.understanding.frames.values import is_year, read_number, read_scale
+from pdftools._tablecells import union
 
 __all__ = ["Box", "CellRef", "RawTable", "Frame", "frame_of", "combine_files", "name_frames", "FILE_COLUMN"]
 
@@ -289,9 +291,7 @@ def _centred_group(box: Box, k: int, filled: set[int], spans: list[Box | None]) 
 def _span(boxes: list[Any]) -> Box | None:
     """Where a column stands: the union of its own heading's box and its values' boxes."""
     known = [b for b in map(_box, boxes) if b]
-    if not known:
-        return None
-    return (min(b[0] for b in known), min(b[1] for b in known), max(b[2] for b in known), max(b[3] for b in known))
+    return reduce(union, known) if known else None
 
 
 def _is_numeric(texts: list[str], numbers: list[Any]) -> bool:
