@@ -34,7 +34,14 @@ class Job:
     name: str
     system: str
     max_tokens: int = 200
-    retry: str = "{user}\nA first answer could not be used ({problem}); write a correct one."
+    # the retry's question: a format of the first ``user`` message and the ``problem``, or a function of them
+    retry: str | Callable[[str, str], str] = (
+        "{user}\nA first answer could not be used ({problem}); write a correct one."
+    )
+
+    def retry_message(self, user: str, problem: str) -> str:
+        """The retry's question: the first question (the model must see its data again) with the problem."""
+        return self.retry(user, problem) if callable(self.retry) else self.retry.format(problem=problem, user=user)
 
 
 class JobProblem(ValueError):
@@ -93,5 +100,5 @@ def run_job(
         except JobProblem as exc:
             problems.append(exc)
             # the problem goes into the question itself: a small model shown its own wrong answer copies it
-            messages = messages[:-1] + [{"role": "user", "content": job.retry.format(problem=exc, user=user)}]
+            messages = messages[:-1] + [{"role": "user", "content": job.retry_message(user, str(exc))}]
     raise JobFailed(job.name, replies, problems)

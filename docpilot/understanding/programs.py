@@ -144,8 +144,16 @@ def program_job() -> Job:
         cannot=CANNOT,
         examples=shown,
     )
-    retry = "That program could not be used: {problem}\nWrite the program again (only the program), or " + CANNOT + "."
-    return Job("program", system, max_tokens=160, retry=retry)
+    return Job("program", system, max_tokens=160, retry=_retry)
+
+
+def _retry(user: str, problem: str) -> str:
+    """The program job's retry: the tables and the question again (a retry that does not show them gets
+    NOT IN TABLES), the problem said before the program is asked for."""
+    head = user.rstrip().removesuffix("Program:").rstrip()
+    return (
+        f"{head}\nA first program could not be used: {problem}\nWrite the program again (only the program).\nProgram:"
+    )
 
 
 # --- routing --------------------------------------------------------------------------------------------

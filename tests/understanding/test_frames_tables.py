@@ -205,6 +205,19 @@ def test_headings_centred_over_their_columns_head_those_columns(real) -> None:
     assert mix.columns[1:3] == [f"Revenue Mix Three Months Ended {d}" for d in ("July 29, 2023", "July 30, 2022")]
 
 
+def test_a_group_heading_in_the_top_line_of_a_middle_cell_heads_its_columns(real) -> None:
+    """India's budget statement: the rules run down through the whole heading, so "Plan" stands in the top line
+    of the cell "Plan / Capital" over "Revenue | Capital | Total", and "Non-Plan" likewise; read by the cells
+    alone, the two "Revenue" columns could not be told apart (a program asked for "Non-Plan Revenue")."""
+    budget = FrameStore().frames(real("camelot__budget.pdf"), [1])[0]
+    assert budget.columns[1:8] == [
+        *(f"{group} {name}" for group in ("Plan", "Non-Plan") for name in ("Revenue", "Capital", "Total")),
+        "Total Plan & Non-Plan",
+    ]
+    fertilisers = next(i for i, label in enumerate(budget.row_labels()) if label.endswith("Department of Fertilisers"))
+    assert budget.data["Non-Plan Revenue"][fertilisers] == pytest.approx(72999.96)
+
+
 def test_a_table_printed_as_a_papers_figure_is_captioned_from_below(real) -> None:
     """TraceMonkey's statistics table is "Figure 13. …", set under it, and its speedups are printed "2.20x"."""
     (frame, *_) = FrameStore().frames(real("pdfjs__tracemonkey.pdf"), [12])

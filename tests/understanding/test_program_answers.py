@@ -115,6 +115,9 @@ def test_an_empty_result_goes_back_with_the_row_labels(documents: list[Document]
     assert computed.answer.split()[0] == "14"
     assert "no row matched" in llm.calls[1].messages[-1]["content"]
     assert "'North'" in llm.calls[1].messages[-1]["content"]  # the labels the program should have matched
+    # the retry shows the tables and the question again (without them a small model answers NOT IN TABLES)
+    retry = llm.calls[1].messages[-1]["content"]
+    assert retry.startswith("Tables:") and "How many units did North sell?" in retry and retry.endswith("Program:")
     assert {c["quote"] for c in computed.citations} == {"North", "14"}
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -22,7 +23,7 @@ from docpilot.understanding.frames.values import is_year, read_number
 __all__ = ["FrameStore", "candidate_frames", "read_page_tables", "MAX_PAGES"]
 
 MAX_PAGES = 12  # pages one call reads tables from
-_PART = "frames6-{page}"  # the cache part: change the number when RawTable's reading changes
+_PART = "frames7-{page}"  # the cache part: change the number when RawTable's reading changes
 _RUNNING = re.compile(r"^\s*table of contents\s*$", re.I)  # a running link at the top of a report's pages
 # "Table 3:", "Exhibit 1", "Table A-2", "Table IV" (not "Table of Contents")
 _CAPTION = re.compile(r"^\s*(?:table|exhibit|schedule)\s+(?:[A-Z]?\d[\w.\-]*|[IVXLC]+\b|[A-Z]\b)", re.I)
@@ -144,6 +145,7 @@ def read_page_tables(doc: Any, page_number: int, file: str) -> list[RawTable]:
         texts = [[c[0] if c else "" for c in row] for row in rows]
         header_rows = table.header_rows if isinstance(table, TextTable) else _ruled_header_rows(texts)
         rows = _whole_heading_words(page, _split_spanning_headings(page, rows, header_rows), header_rows)
+        rows, header_rows = _group_lines(page, rows, header_rows)
         rows = rows[:header_rows] + [part for row in rows[header_rows:] for part in _leader_rows(page, row)]
         rows = _without_prose_columns(rows, header_rows)
         caption = _caption(lines, tuple(table.bbox))
@@ -251,6 +253,47 @@ def _whole_heading_words(page: Any, rows: list[list[Any]], header_rows: int) -> 
                 fixed = [text if line and line != text and line in text else line for line in lines]
                 row[j] = ("\n".join(fixed), box)
     return rows
+
+
+def _group_lines(page: Any, rows: list[list[Any]], header_rows: int) -> tuple[list[list[Any]], int]:
+    """A group heading printed in the top line of one of the cells it heads, as a heading row of its own.
+
+    Where the rules are drawn down through the whole heading, a heading over three columns stands in the
+    middle one's cell, above that cell's own heading: "Plan" over "Revenue | Capital | Total", in the cell
+    "Plan / Capital". It is told by its height: it stands above the line where the row's headings start, and
+    the row repeats a heading ("Revenue" twice) that only the groups tell apart. Its line becomes a row of its
+    own with its words' box, which :func:`frame_of` centres over the columns it heads."""
+    if header_rows < 1 or header_rows > len(rows):
+        return rows, header_rows
+    row = rows[header_rows - 1]
+    lines = [_cell_lines(page, cell[1]) if cell and cell[1] else [] for cell in row]
+    tops = Counter(round(cell_lines[0][0][1]) for cell_lines in lines[1:] if cell_lines)
+    if not tops or tops.most_common(1)[0][1] < 3:
+        return rows, header_rows
+    base = tops.most_common(1)[0][0]  # where the row's headings start
+    above = {
+        j: i
+        for j, cell_lines in enumerate(lines)
+        if j
+        and (i := next((i for i, line in enumerate(cell_lines) if abs(line[0][1] - base) <= 2), 0))
+        and all(line[0][1] < base - 2 for line in cell_lines[:i])
+    }
+    if not above:
+        return rows, header_rows
+    own = [
+        " ".join(str(w[4]) for line in cell_lines[above.get(j, 0) :] for w in line)
+        for j, cell_lines in enumerate(lines)
+    ]
+    said = [text for text in own[1:] if text]
+    if len(set(said)) == len(said):
+        return rows, header_rows  # nothing repeats: a heading wrapped over two lines, not a group's
+    group: list[Any] = [None] * len(row)
+    for j, i in above.items():
+        words = [w for line in lines[j][:i] for w in line]
+        box = (min(w[0] for w in words), min(w[1] for w in words), max(w[2] for w in words), max(w[3] for w in words))
+        group[j] = (" ".join(str(w[4]) for w in words), box)
+        row[j] = (own[j], (row[j][1][0], base, row[j][1][2], row[j][1][3]))
+    return [*rows[: header_rows - 1], group, *rows[header_rows - 1 :]], header_rows + 1
 
 
 def _split_spanning_headings(page: Any, rows: list[list[Any]], header_rows: int) -> list[list[Any]]:

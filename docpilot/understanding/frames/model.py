@@ -259,7 +259,7 @@ def _carry(row: list[str], boxes: list[Any], spans: list[Box | None]) -> list[st
     for k in sorted(filled) if placed else []:
         box, span = _box(boxes[k]), spans[k]
         drawn = box and span and box[0] <= span[0] + 1 and box[2] >= span[2] - 1  # a cell's box, not its words'
-        group = _centred_group(box, k, filled, spans) if box and not drawn else None
+        group = _centred_group(box, k, filled | set(own), spans) if box and not drawn else None
         if group is not None:
             carried.discard(k)
             for j in group:
@@ -275,7 +275,8 @@ def _carry(row: list[str], boxes: list[Any], spans: list[Box | None]) -> list[st
 
 
 def _centred_group(box: Box, k: int, filled: set[int], spans: list[Box | None]) -> range | None:
-    """The widest run of columns holding column ``k`` and no other heading that ``box`` is centred over."""
+    """The widest run of columns holding column ``k`` and no other heading (``filled``: the columns with a
+    heading of their own or one a heading to their left already heads) that ``box`` is centred over."""
     middle = (box[0] + box[2]) / 2
     best: tuple[int, int] | None = None
     for a in range(1, k + 1):

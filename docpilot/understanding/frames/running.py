@@ -11,6 +11,7 @@ run cost tens of milliseconds; without one a sandbox is started for the run (abo
 from __future__ import annotations
 
 import ast
+import difflib
 import math
 import time
 from collections.abc import Mapping, Sequence
@@ -123,7 +124,28 @@ def _where_named(tree: ast.Module, frames: Mapping[str, Frame]) -> str:
             said.append(f" {text!r} is a row label of {', '.join(rows)}.")
         if columns and not set(columns) & used:
             said.append(f" {text!r} is a column of {', '.join(columns)}.")
+        if not rows and not columns and (near := _nearest(text, frames)):
+            said.append(f" {text!r} is no row label or column; the closest: {near}.")
     return "".join(said[:3])
+
+
+def _nearest(text: str, frames: Mapping[str, Frame]) -> str:
+    """The row labels and columns of ``frames`` closest to ``text`` (a name the program quoted that none of them
+    is: "Department of Fertilisers" for the row "7. Department of Fertilisers"), said with where each stands."""
+    names = {
+        (name, kind, x): x.casefold()
+        for name, frame in frames.items()
+        for kind, among in (("row label", frame.row_labels()), ("column", frame.columns))
+        for x in among
+    }
+    key = text.casefold().strip()
+    if len(key) < 2:
+        return ""
+    found = [n for n, folded in names.items() if key in folded or (len(folded) > 3 and folded in key)]
+    if not found:  # else a spelling of its own
+        close = difflib.get_close_matches(key, list(dict.fromkeys(names.values())), n=3, cutoff=0.6)
+        found = [n for c in close for n, folded in names.items() if folded == c]
+    return ", ".join(f"{x!r} ({kind} of {name})" for name, kind, x in found[:3])
 
 
 def _empty(answer: dict[str, Any]) -> bool:
