@@ -66,6 +66,10 @@ def test_table_computations_show_their_workflow(synthetic, tmp_path) -> None:
         tmp_path,
     )
     assert fell.answer == "2020, 2023"
+    # the company's name in a sentence with a figure ("Northwind Solar … for 2024") does not make it the answer's
+    question = "What was the average number of employees at Northwind Solar over 2019-2023?"
+    mean = _ask([synthetic("annual_report.pdf")], question, tmp_path)
+    assert mean.answer.startswith("347.2") and mean.llm_calls == 0
 
 
 def test_title_and_author_are_cited_where_the_document_shows_them(real, tmp_path) -> None:

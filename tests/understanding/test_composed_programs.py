@@ -167,6 +167,27 @@ def test_a_change_between_two_years_is_the_later_less_the_earlier_and_a_fall_the
     assert compose_program("How many years had an unemployment rate above 9%?", [frame]) is not None  # a count
 
 
+def test_two_rows_said_as_a_range_are_the_rows_between_them_unless_a_change_is_asked() -> None:
+    """ "over 2019-2023" is five years, not two: read as its two ends, the average of the employees was a
+    confident wrong 355.5 (the first and last years') for 347.2."""
+    years = [
+        ["Year", "Revenue", "Employees"],
+        *([str(y), f"{40 + y % 7}.5", str(300 + y % 9)] for y in range(2019, 2024)),
+    ]
+    frame = _frame(years)
+    every = 't1.loc[t1["Year"].isin(["2019", "2020", "2021", "2022", "2023"]), "Employees"].mean()'
+    assert compose_program("What was the average number of employees over 2019-2023?", [frame]) == every
+    assert compose_program("Average employees from 2020 through 2022?", [frame]) == every.replace(
+        '"2019", ', ""
+    ).replace(', "2023"', "")
+    # a change from the one to the other is its two ends
+    cell = 't1.loc[t1["Year"] == "{}", "Revenue"].iloc[0]'
+    change = compose_program("How much did revenue change from 2019 to 2023?", [frame])
+    assert change == f"{cell.format('2023')} - {cell.format('2019')}"
+    # a form of the answer asked for names nothing of the table
+    assert compose_program("What was revenue in 2021? Answer with the figure.", [frame]) == cell.format("2021")
+
+
 def test_how_many_more_is_a_difference_a_total_column_is_named_by_combined_and_the_rows_may_be_counted() -> None:
     years = _frame([["Year", "Employees"], ["2021", "290"], ["2022", "310"], ["2023", "323"]])
     cell = 't1.loc[t1["Year"] == "{}", "Employees"].iloc[0]'

@@ -71,7 +71,7 @@ _WHOLE = _family("total all overall combined every whole entire share contributi
 # Words of asking and of talking about a table, which name nothing in it.
 _FILLER = _family(
     "what which who name list show give compute calculate need looking look find tell say says shown value values "
-    "figure figures reported table listed one ones among if you take taken only put come comes came account "
+    "answer figure figures reported table listed one ones among if you take taken only put come comes came account "
     "far other others is it that have had having their there shows showing every overall whole entire 1 go goes went "
     "above over below under euro euros dollar dollars usd eur gbp pound pounds across between out count number "
     "numbers amount figure level line lines item items row rows entry entries contribute contributed contributes menu "
@@ -128,9 +128,34 @@ def _compose(question: str, frame: Frame, names: str) -> str | None:
     _take_cues(tokens, read)
     _take_totals(tokens, read, frame)
     _take_context(tokens, frame, names)
+    _take_ranges(question, tokens, read, frame)
     if any(not t.taken for t in tokens):
         return None  # a word no span took: the question says something this reading does not
     return _program(read, frame, question, tokens)
+
+
+_RANGE = r"\s*(?:-|\u2013|\u2014|\u2212|to|through|thru|until|till)\s*"
+_THROUGH = _family("through thru until till")
+
+
+def _take_ranges(question: str, tokens: list[_Token], read: _Read, frame: Frame) -> None:
+    """Two rows named as a range ("over 2019-2023", "from 2019 through 2021") as the rows from the one to the
+    other, in the table's order — unless the question asks how much it changed from the one to the other (its
+    two ends)."""
+    if len(read.rows) != 2 or set(read.cues) & {"diff", "more", "less"}:
+        return
+    first, last = read.rows
+    if not re.search(rf"(?<!\w){re.escape(first)}{_RANGE}{re.escape(last)}(?!\w)", question, re.I):
+        return
+    labels = frame.row_labels()
+    a, b = labels.index(first), labels.index(last)
+    if a > b:
+        return  # "2023 to 2019" read backwards: not a range this reading can be sure of
+    read.rows = labels[a : b + 1]
+    read.row_places = [read.row_places[0]] * len(read.rows)
+    for token in tokens:
+        if not token.taken and token.key in _THROUGH:
+            token.taken = "context"
 
 
 def named_in(question: str, frame: Frame) -> tuple[list[str], list[str]]:
