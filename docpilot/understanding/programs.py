@@ -41,7 +41,15 @@ from docpilot.llm.jobs import Job, JobFailed, JobProblem, run_job
 from docpilot.llm.prompting import render
 from docpilot.llm.untrusted import DATA_RULE, data_block
 from docpilot.understanding.accounting import own_names
-from docpilot.understanding.asked import asked_kind, asks_rank, asks_several, missing_kinds, one_part, part_query
+from docpilot.understanding.asked import (
+    asked_kind,
+    asks_rank,
+    asks_several,
+    missing_kinds,
+    one_part,
+    part_query,
+    question_parts,
+)
 from docpilot.understanding.document import Document, Unit
 from docpilot.understanding.frames import (
     Frame,
@@ -300,7 +308,7 @@ def answer_by_program(
         Stopped: the model's time ran out or the person cancelled.
     """
     if asks_several(question) and part is None:
-        return None  # a program computes one value: "how many …, and which …" is asked part by part
+        return _with_its_value(documents, question, embed, sandbox)  # else asked part by part
     frames, notes = data_frames(documents, part_query(question, part), embed)
     if not frames:
         return None
@@ -377,6 +385,35 @@ def answer_by_program(
     except LLMError:
         return None  # the model failed: the passages may still answer
     return None if done.value is None else replace(_computed(done.value, notes, share, counted), retries=done.retries)
+
+
+# "…, and what was it?", "…, and how many?": the second part asks the value the first part's row was chosen by
+_ITS_VALUE = re.compile(
+    r"^\W*(?:and\s+)?(?:what\s+(?:was|is|were|are)\s+(?:it|that|they|the\s+(?:value|amount|figure|number))|"
+    r"how\s+(?:many|much)(?:\s+(?:was|were|is|are|did\s+it|did\s+they))?|by\s+how\s+much)\W*$",
+    re.I,
+)
+
+
+def _with_its_value(documents: list[Document], question: str, embed: EmbedFn | None, sandbox: Any) -> Computed | None:
+    """A question that asks which row is at an extreme and then its value ("In which quarter did it open the
+    most stores, and how many?"), composed by code as one program that selects the row and reads both its label
+    and its value; None for any other question of several parts (they are asked part by part)."""
+    parts = question_parts(question)
+    if len(parts) != 2 or not _ITS_VALUE.match(parts[1]):
+        return None
+    frames, notes = data_frames(documents, question, embed)
+    names = " ".join(own_names(d) for d in documents)
+    program = compose_program(parts[0], frames, names, with_value=True) if frames else None
+    if program is None:
+        return None
+    try:
+        result = answer_with_program(program, frames, sandbox=sandbox)
+    except (ProgramRefused, ProgramFailed):
+        return None
+    if _tied(result, frames) or _sums_totals(result, frames) or _not_cited(result, frames):
+        return None
+    return _computed(result, notes, share=False)
 
 
 def _computed(result: ProgramResult, notes: dict[str, str], share: bool, count: bool = False) -> Computed:

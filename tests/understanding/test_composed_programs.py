@@ -408,6 +408,17 @@ def test_the_captions_words_and_the_tables_period_said_again_name_no_column() ->
     assert compose_program("Which state had the most total checks last month?", [checks]) is None
 
 
+def test_which_row_is_at_an_extreme_and_its_value_are_one_program(documents: list[Document]) -> None:
+    """ "…, and what was it?" asks the value the row was chosen by: one program reads both cells (asked part by
+    part, "what was it" alone names nothing and the question went unanswered)."""
+    answer = ask(documents, "Which fund had the highest 1-year return, and what was it?")
+    assert answer.found and answer.llm_calls == 0
+    assert answer.answer.startswith("US Growth, 24.1")
+    assert {c["quote"] for c in answer.citations} == {"US Growth", "24.1%"}
+    # a second part that names something of its own is not the first one's value
+    assert not ask(documents, "Which fund had the highest 1-year return, and how many staff does it have?").found
+
+
 def test_rows_added_together_are_one_program_before_any_model_call(documents: list[Document]) -> None:
     """ "The combined assets of A and B" over one table is a program composed from the words; the model is not
     asked for each part on its own (q5, after its measurement: with the model, Texas alone was read from another

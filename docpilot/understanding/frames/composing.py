@@ -108,15 +108,17 @@ class _Read:
     nth: int = 1  # "the second-highest", "ranks third by": the place in the order asked for
 
 
-def compose_program(question: str, frames: list[Frame], names: str = "") -> str | None:
+def compose_program(question: str, frames: list[Frame], names: str = "", *, with_value: bool = False) -> str | None:
     """The program ``question`` asks for over one of ``frames`` (named ``t1`` …), when exactly one frame reads it
     with every word accounted for; None otherwise. ``names``: what the documents call themselves (a company's
-    name in "Best Buy's gross profit"), words the question may use beside the frame's own."""
-    programs = {p for frame in frames if frame.label and (p := _compose(question, frame, names))}
+    name in "Best Buy's gross profit"), words the question may use beside the frame's own. ``with_value``: the
+    question goes on to ask the value that decided ("which year had the highest revenue, and what was it?"):
+    a row at an extreme is answered with its label and its value; any other reading is None."""
+    programs = {p for frame in frames if frame.label and (p := _compose(question, frame, names, with_value))}
     return programs.pop() if len(programs) == 1 else None
 
 
-def _compose(question: str, frame: Frame, names: str) -> str | None:
+def _compose(question: str, frame: Frame, names: str, with_value: bool = False) -> str | None:
     named = _names(question, frame)
     if named is None:
         return None
@@ -131,7 +133,14 @@ def _compose(question: str, frame: Frame, names: str) -> str | None:
     _take_ranges(question, tokens, read, frame)
     if any(not t.taken for t in tokens):
         return None  # a word no span took: the question says something this reading does not
-    return _program(read, frame, question, tokens)
+    program = _program(read, frame, question, tokens)
+    if not with_value or program is None:
+        return program
+    extreme = re.fullmatch(r"(\w+)\.loc\[\1\[(.+)\]\.(idxmax|idxmin)\(\), (.+)\]", program)
+    if extreme is None:
+        return None  # only a row at an extreme has a value that decided it
+    t, column, method, answer = extreme.groups()
+    return f"row = {t}.loc[{t}[{column}].{method}()]\n[row[{answer}], row[{column}]]"
 
 
 _RANGE = r"\s*(?:-|\u2013|\u2014|\u2212|to|through|thru|until|till)\s*"
