@@ -50,10 +50,16 @@ def page_tables(page: pymupdf.Page, thorough: bool = True) -> list[Any]:
     if not thorough:
         return tables
     drawings = page.get_drawings() if tables else []
-    ruled = [t for t in tables if has_column_rules(page, t.bbox, drawings)]
+    stacked = [t for t in tables if _stacked(page, t)]
+    ruled = [t for t in tables if has_column_rules(page, t.bbox, drawings) and t not in stacked]
     if len(ruled) == len(tables) and tables:
         return tables
-    aligned = [t for t in _borderless_data_tables(page) if not any(_overlap(t.bbox, r.bbox) for r in ruled)]
+    aligned = [
+        t
+        for t in find_text_tables(page)
+        if _looks_like_data(page, t, joined=any(_overlap(t.bbox, s.bbox) for s in stacked))
+        and not any(_overlap(t.bbox, r.bbox) for r in ruled)
+    ]
     # where text alignment found nothing, the line strategy's reading stands
     kept = [t for t in tables if t in ruled or not any(_overlap(t.bbox, a.bbox) for a in aligned)]
     return sorted(kept + aligned, key=lambda t: (t.bbox[1], t.bbox[0]))
@@ -83,11 +89,32 @@ def has_borderless_data_table(doc: pymupdf.Document, indices: list[int]) -> bool
     return False
 
 
-def _looks_like_data(page: pymupdf.Page, table: Any) -> bool:
+def _stacked(page: pymupdf.Page, table: Any) -> bool:
+    """Whether a ruled table's rules do not separate its rows: half its cells of figures or more hold three lines of
+    figures or more ("3,393 / 3,540 / 4 / 289 …" under a rule drawn only below the heading). Its columns are read
+    better by the words' alignment, when that finds a table there."""
+    figures = [
+        sum(_is_figures(line) for line in text.splitlines())
+        for row in table_rows(page, table)
+        for text in row
+        if text and any(_is_figures(line) for line in text.splitlines())
+    ]
+    return bool(figures) and sum(n >= 3 for n in figures) * 2 >= len(figures)
+
+
+def _is_figures(text: str) -> bool:
+    """A figure, or several printed side by side ("3,393 3,540": two columns the alignment did not part)."""
+    parts = text.split()
+    return bool(parts) and all(_is_number(p) for p in parts)
+
+
+def _looks_like_data(page: pymupdf.Page, table: Any, joined: bool = False) -> bool:
+    """Whether a table found by alignment holds data: three rows or more, and figures in enough of its cells;
+    ``joined``: where a ruled reading stacked its rows, a cell of figures side by side counts as figures."""
     if table.row_count < 3 or table.col_count < 2:
         return False
     cells = [c for row in table_rows(page, table) for c in row if c]
-    numeric = sum(_is_number(c) for c in cells)
+    numeric = sum((_is_figures if joined else _is_number)(c) for c in cells)
     return bool(cells) and numeric >= _MIN_NUMERIC_SHARE * len(cells)
 
 

@@ -20,7 +20,7 @@ ROOT = str(Path(__file__).resolve().parents[2])
 # The parent forks a child and exits; the child waits until the parent is gone (end of file on a pipe only
 # the parent could write), then ties itself to it. Only a child that went on would print.
 LATE_TIE = """
-import os, sys
+import os, sys, time
 sys.path.insert(0, ROOT)
 from sandbox.guards import die_with_parent
 
@@ -30,6 +30,9 @@ if os.fork() == 0:
     os.close(w)
     os.read(r, 1)  # end of file: the parent has ended
     die_with_parent(parent)
+    # the kernel kills it when the parent's exit re-parents it, which may come just after this line on a busy
+    # machine (the parent's files close before its children are handed on): only a child that went on wakes
+    time.sleep(5)
     print("outlived its parent", flush=True)
     os._exit(0)
 os._exit(0)

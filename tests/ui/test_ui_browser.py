@@ -479,11 +479,19 @@ def test_browser_cancel_stops_an_answer_being_written(local_app, shots, guard, m
     import functools
 
     from docpilot import service
+    from docpilot.understanding import answer as answering
 
     running, _ = local_app
     calls = ModelCalls(running, monkeypatch)
     # a machine busy with other work must not run into the 60 s of model time: stopping is what is tested here
+    # (the request's limit and the question's own count of it, whose stop gave the closest passages instead)
     monkeypatch.setattr(service, "Stop", functools.partial(service.Stop, limit=600))
+
+    class Patient(answering.QuestionModel):
+        def __init__(self, llm, limit=600.0):
+            super().__init__(llm, limit)
+
+    monkeypatch.setattr(answering, "QuestionModel", Patient)
     source = guard(CONTRACT) if CONTRACT.exists() else pytest.skip("the corpus contract is needed")
     question = "What must each party do with Confidential Information?"
     with sync_api.sync_playwright() as p:

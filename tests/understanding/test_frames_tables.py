@@ -218,6 +218,17 @@ def test_a_group_heading_in_the_top_line_of_a_middle_cell_heads_its_columns(real
     assert budget.data["Non-Plan Revenue"][fertilisers] == pytest.approx(72999.96)
 
 
+def test_two_years_printed_under_one_bridging_heading_are_two_columns(real) -> None:
+    """Amcor's segment table: a rule under its heading only, so the ruled reading held every row in one cell
+    ("Net sales / 3,393 / 3,540 / 4 / Adjusted EBIT / 289 …"); read by alignment, the heading "2022 $ million
+    2023 $ million" bridged the gap between the years, and each cell held both years' figures ("3,393 3,540")."""
+    rigid = next(f for f in FrameStore().frames(real("financebench__AMCOR_2023Q4_EARNINGS.pdf"), [4]))
+    assert rigid.row_labels() == ["Net sales", "Adjusted EBIT", "Adjusted EBIT / Sales %"]
+    years = [c for c in rigid.columns if c.endswith("$ million")]
+    assert years == [f"Twelve Months Ended June 30, {y} $ million" for y in (2022, 2023)]
+    assert rigid.data[years[0]].tolist()[:2] == [3393, 289] and rigid.data[years[1]].tolist()[:2] == [3540, 265]
+
+
 def test_a_table_printed_as_a_papers_figure_is_captioned_from_below(real) -> None:
     """TraceMonkey's statistics table is "Figure 13. …", set under it, and its speedups are printed "2.20x"."""
     (frame, *_) = FrameStore().frames(real("pdfjs__tracemonkey.pdf"), [12])

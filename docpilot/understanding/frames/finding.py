@@ -23,7 +23,7 @@ from docpilot.understanding.frames.values import is_year, read_number
 __all__ = ["FrameStore", "candidate_frames", "read_page_tables", "MAX_PAGES"]
 
 MAX_PAGES = 12  # pages one call reads tables from
-_PART = "frames7-{page}"  # the cache part: change the number when RawTable's reading changes
+_PART = "frames8-{page}"  # the cache part: change the number when RawTable's reading changes
 _RUNNING = re.compile(r"^\s*table of contents\s*$", re.I)  # a running link at the top of a report's pages
 # "Table 3:", "Exhibit 1", "Table A-2", "Table IV" (not "Table of Contents")
 _CAPTION = re.compile(r"^\s*(?:table|exhibit|schedule)\s+(?:[A-Z]?\d[\w.\-]*|[IVXLC]+\b|[A-Z]\b)", re.I)
@@ -146,6 +146,7 @@ def read_page_tables(doc: Any, page_number: int, file: str) -> list[RawTable]:
         header_rows = table.header_rows if isinstance(table, TextTable) else _ruled_header_rows(texts)
         rows = _whole_heading_words(page, _split_spanning_headings(page, rows, header_rows), header_rows)
         rows, header_rows = _group_lines(page, rows, header_rows)
+        rows = _split_figure_columns(page, rows, header_rows)
         rows = rows[:header_rows] + [part for row in rows[header_rows:] for part in _leader_rows(page, row)]
         rows = _without_prose_columns(rows, header_rows)
         caption = _caption(lines, tuple(table.bbox))
@@ -294,6 +295,79 @@ def _group_lines(page: Any, rows: list[list[Any]], header_rows: int) -> tuple[li
         group[j] = (" ".join(str(w[4]) for w in words), box)
         row[j] = (own[j], (row[j][1][0], base, row[j][1][2], row[j][1][3]))
     return [*rows[: header_rows - 1], group, *rows[header_rows - 1 :]], header_rows + 1
+
+
+def _split_figure_columns(page: Any, rows: list[list[Any]], header_rows: int) -> list[list[Any]]:
+    """A column each of whose cells prints the same number of figures side by side ("3,393  3,540": two
+    years' columns the alignment did not part, a heading "2022 $ million 2023 $ million" bridging their gap),
+    split into that many columns by where the figures stand; each heading word over them goes to the column
+    it stands over, and a heading over both is centred over them (:func:`frame_of` carries it)."""
+    width = max((len(r) for r in rows), default=0)
+    rows = [list(r) + [None] * (width - len(r)) for r in rows]
+    for j in reversed(range(1, width)):
+        body = [row[j] for row in rows[header_rows:] if row[j] and row[j][0].strip()]
+        counts = {len(cell[0].split()) for cell in body}
+        if len(body) < 2 or len(counts) != 1 or (k := counts.pop()) < 2:
+            continue
+        if not all(read_number(part) is not None for cell in body for part in cell[0].split()):
+            continue
+        words = [_words(page, cell[1]) if cell[1] else [] for cell in body]
+        if any(len(w) != k for w in words):
+            continue
+        edges = [(min(w[i][0] for w in words), max(w[i][2] for w in words)) for i in range(k)]
+        height = max(w[i][3] - w[i][1] for w in words for i in range(k))
+        if any(edges[i + 1][0] - edges[i][1] < 2 * height for i in range(k - 1)):
+            continue  # no gap of columns between them ("1 234" is one figure printed with a space)
+        for r, row in enumerate(rows):
+            parts: list[Any] = [None] * k
+            cell = row[j]
+            if cell and cell[1]:
+                if r >= header_rows:
+                    found = _words(page, cell[1])
+                    parts = [(str(w[4]), tuple(w[:4])) for w in found] if len(found) == k else [cell] + [None] * (k - 1)
+                else:
+                    parts = _split_heading(page, cell, edges)
+            elif cell:
+                parts = [cell] + [None] * (k - 1)
+            row[j : j + 1] = parts
+    return rows
+
+
+def _words(page: Any, box: tuple[float, ...]) -> list[Any]:
+    return sorted(page.get_text("words", clip=box), key=lambda w: w[0])
+
+
+def _split_heading(page: Any, cell: Any, edges: list[tuple[float, float]]) -> list[Any]:
+    """A heading cell over columns split by figures: each phrase to the column it stands over ("2022 $ million"
+    | "2023 $ million"); a cell with a phrase across several ("Twelve Months Ended June 30,") stays whole in the
+    first, with its words' box, to be centred over them."""
+    phrases = [p for line in _cell_lines(page, cell[1]) for p in _phrases(line)]
+    owners = [_owner_of(p, edges) for p in phrases]
+    parts: list[Any] = [None] * len(edges)
+    if phrases and None not in owners and len(set(owners)) > 1:
+        for i in sorted(set(o for o in owners if o is not None)):
+            mine = [p for p, o in zip(phrases, owners, strict=True) if o == i]
+            box = (min(p[0] for p in mine), min(p[1] for p in mine), max(p[2] for p in mine), max(p[3] for p in mine))
+            parts[i] = (" ".join(p[4] for p in mine), box)
+        return parts
+    if phrases:
+        box = (
+            min(p[0] for p in phrases),
+            min(p[1] for p in phrases),
+            max(p[2] for p in phrases),
+            max(p[3] for p in phrases),
+        )
+        parts[0] = (cell[0], box)
+    else:
+        parts[0] = cell
+    return parts
+
+
+def _owner_of(phrase: Any, edges: list[tuple[float, float]]) -> int | None:
+    """The column a heading phrase stands over alone: the one whose figures it overlaps, when it overlaps no
+    other's (a heading is wider than its figures and aligned with them); None for a phrase across them."""
+    over = [i for i, (a, b) in enumerate(edges) if min(phrase[2], b) - max(phrase[0], a) > 0]
+    return over[0] if len(over) == 1 else None
 
 
 def _split_spanning_headings(page: Any, rows: list[list[Any]], header_rows: int) -> list[list[Any]]:
