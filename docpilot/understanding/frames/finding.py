@@ -12,6 +12,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
+from functools import reduce
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from docpilot.understanding.cache import StructureCache, file_key
 from docpilot.understanding.frames.lists import priced_lists
 from docpilot.understanding.frames.model import LABEL_COLUMN, Frame, RawTable, combine_files, frame_of, name_frames
 from docpilot.understanding.frames.values import is_year, read_number
+from pdftools._tablecells import union
 
 __all__ = ["FrameStore", "candidate_frames", "read_page_tables", "MAX_PAGES"]
 
@@ -291,8 +293,7 @@ def _group_lines(page: Any, rows: list[list[Any]], header_rows: int) -> tuple[li
     group: list[Any] = [None] * len(row)
     for j, i in above.items():
         words = [w for line in lines[j][:i] for w in line]
-        box = (min(w[0] for w in words), min(w[1] for w in words), max(w[2] for w in words), max(w[3] for w in words))
-        group[j] = (" ".join(str(w[4]) for w in words), box)
+        group[j] = (" ".join(str(w[4]) for w in words), _box_of(words))
         row[j] = (own[j], (row[j][1][0], base, row[j][1][2], row[j][1][3]))
     return [*rows[: header_rows - 1], group, *rows[header_rows - 1 :]], header_rows + 1
 
@@ -333,6 +334,11 @@ def _split_figure_columns(page: Any, rows: list[list[Any]], header_rows: int) ->
     return rows
 
 
+def _box_of(words: list[Any]) -> tuple[float, float, float, float]:
+    """The box around words or phrases (each one's first four items are its box)."""
+    return reduce(union, ((w[0], w[1], w[2], w[3]) for w in words))
+
+
 def _words(page: Any, box: tuple[float, ...]) -> list[Any]:
     return sorted(page.get_text("words", clip=box), key=lambda w: w[0])
 
@@ -347,17 +353,10 @@ def _split_heading(page: Any, cell: Any, edges: list[tuple[float, float]]) -> li
     if phrases and None not in owners and len(set(owners)) > 1:
         for i in sorted(set(o for o in owners if o is not None)):
             mine = [p for p, o in zip(phrases, owners, strict=True) if o == i]
-            box = (min(p[0] for p in mine), min(p[1] for p in mine), max(p[2] for p in mine), max(p[3] for p in mine))
-            parts[i] = (" ".join(p[4] for p in mine), box)
+            parts[i] = (" ".join(p[4] for p in mine), _box_of(mine))
         return parts
     if phrases:
-        box = (
-            min(p[0] for p in phrases),
-            min(p[1] for p in phrases),
-            max(p[2] for p in phrases),
-            max(p[3] for p in phrases),
-        )
-        parts[0] = (cell[0], box)
+        parts[0] = (cell[0], _box_of(phrases))
     else:
         parts[0] = cell
     return parts
