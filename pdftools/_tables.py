@@ -16,7 +16,7 @@ from typing import Any
 
 import pymupdf
 
-from ._tablecells import Cell, TextTable, frame_of
+from ._tablecells import Box, Cell, TextTable, frame_of
 from ._texttables import find_text_tables
 
 __all__ = [
@@ -95,8 +95,10 @@ def _stacked(page: pymupdf.Page, table: Any) -> bool:
     better by the words' alignment, when that finds a table there."""
     figures = [
         sum(_is_figures(line) for line in text.splitlines())
-        for row in table_rows(page, table)
-        for text in row
+        for row in _ruled_cells(page, table, by_place=False)
+        for cell in row
+        if cell is not None
+        for text in [cell.text]
         if text and any(_is_figures(line) for line in text.splitlines())
     ]
     return bool(figures) and sum(n >= 3 for n in figures) * 2 >= len(figures)
@@ -153,7 +155,9 @@ def table_frame(page: pymupdf.Page, table: Any) -> Any:
     return frame_of(cells, 1 if len(cells) > 1 else 0, page.number)
 
 
-def _ruled_cells(page: pymupdf.Page, table: Any) -> list[list[Cell | None]]:
+def _ruled_cells(page: pymupdf.Page, table: Any, by_place: bool = True) -> list[list[Cell | None]]:
+    """The cells of a table found by its rules, a row stacking several records' lines split into one row each:
+    by line when its cells hold as many lines each, else (``by_place``) by where its lines of figures stand."""
     from pymupdf.table import extract_cells
 
     textpage = _ReadOnce(getattr(table, "textpage", None) or page.get_textpage(flags=pymupdf.TEXTFLAGS_TEXT))
@@ -161,15 +165,98 @@ def _ruled_cells(page: pymupdf.Page, table: Any) -> list[list[Cell | None]]:
     if table.header.external:
         boxes = list(table.header.cells) + [None] * len(table.header.names)
         rows.append([Cell(name or "", _box(boxes[i])) for i, name in enumerate(table.header.names)])
+    words: list[Any] | None = None
     for row in table.rows:
         texts = [None if cell is None else extract_cells(textpage, cell, markdown=False).strip() for cell in row.cells]
         split = _split_stacked(texts)
+        if by_place and len(split) == 1 and any(t and "\n" in t for t in texts):  # unequal counts of lines
+            words = page.get_text("words", flags=TEXT_FLAGS) if words is None else words
+            banded = _split_by_lines([_lines_in(words, c) for c in row.cells], [_box(c) for c in row.cells])
+            if banded:
+                rows.extend(banded)
+                continue
         # a ruled cell holding several records gives each its lines; a line's own box is not known, the cell's is
         rows.extend([None if t is None else Cell(t, _box(b)) for t, b in zip(r, row.cells, strict=True)] for r in split)
     return rows
 
 
-def _box(cell: Any) -> tuple[float, float, float, float]:
+_Line = tuple[float, float, float, float, str]  # x0, y0, x1, y1 and the text of one printed line of a cell
+
+
+def _lines_in(words: list[Any], cell: Any) -> list[_Line] | None:
+    """The printed lines of a ruled cell (the words whose centre lies in it, joined by their heights); None for a
+    cell a merged cell covers."""
+    if cell is None:
+        return None
+    x0, y0, x1, y1 = cell
+    inside = sorted(
+        (w for w in words if x0 <= (w[0] + w[2]) / 2 <= x1 and y0 <= (w[1] + w[3]) / 2 <= y1),
+        key=lambda w: ((w[1] + w[3]) / 2, w[0]),
+    )
+    lines: list[list[Any]] = []
+    for word in inside:
+        if lines and abs((word[1] + word[3]) / 2 - (lines[-1][0][1] + lines[-1][0][3]) / 2) < (word[3] - word[1]) / 2:
+            lines[-1].append(word)
+        else:
+            lines.append([word])
+    return [
+        (
+            min(w[0] for w in line),
+            min(w[1] for w in line),
+            max(w[2] for w in line),
+            max(w[3] for w in line),
+            " ".join(w[4] for w in sorted(line, key=lambda w: w[0])),
+        )
+        for line in lines
+    ]
+
+
+def _split_by_lines(cells: list[list[_Line] | None], boxes: list[Box]) -> list[list[Cell | None]] | None:
+    """One ruled row whose cells stack several records, split where its figures' lines stand: each line of figures
+    starts a record ("3715.00 / 2154.93 / 1779.00" beside three names and two page ranges), and a text line goes to
+    the record whose figures it stands beside (a wrapped name's second line to the record above). None when the
+    figure cells hold one line each, or half the filled cells are not figures (wrapped words, not records)."""
+    filled = [lines for lines in cells if lines]
+    figures = [lines for lines in filled if all(_is_number(t) or _DASHES.fullmatch(t) for *_, t in lines)]
+    if not figures or len(figures) * 2 < len(filled) or max(len(lines) for lines in figures) < 2:
+        return None
+    height = min(y1 - y0 for lines in figures for _, y0, _, y1, _ in lines)
+    bands: list[float] = []
+    for y in sorted((y0 + y1) / 2 for lines in figures for _, y0, _, y1, _ in lines):
+        if not bands or y - bands[-1] > height / 2:
+            bands.append(y)
+    if any(len({_band(bands, line) for line in lines}) < len(lines) for lines in figures):
+        return None  # two lines of one cell of figures beside one record: not records
+    records: list[list[list[_Line]]] = [[[] for _ in cells] for _ in bands]
+    for i, lines in enumerate(cells):
+        for line in lines or ():
+            band = _band(bands, line)
+            if abs((line[1] + line[3]) / 2 - bands[band]) > height:
+                above = [b for b in range(len(bands)) if bands[b] < (line[1] + line[3]) / 2 and records[b][i]]
+                band = above[-1] if above else band  # a name's wrapped line, away from any figures: its record's
+            records[band][i].append(line)
+    return [
+        [
+            None if lines is None else Cell(" ".join(t for *_, t in part), _union(part) if part else box)
+            for lines, part, box in zip(cells, record, boxes, strict=True)
+        ]
+        for record in records
+    ]
+
+
+_DASHES = re.compile(r"\.{2,}|…|[-\u2013\u2014]")  # a cell left empty on purpose
+
+
+def _band(bands: list[float], line: _Line) -> int:
+    y = (line[1] + line[3]) / 2
+    return min(range(len(bands)), key=lambda b: abs(bands[b] - y))
+
+
+def _union(lines: list[_Line]) -> Box:
+    return (min(x[0] for x in lines), min(x[1] for x in lines), max(x[2] for x in lines), max(x[3] for x in lines))
+
+
+def _box(cell: Any) -> Box:
     return (0.0, 0.0, 0.0, 0.0) if cell is None else tuple(float(v) for v in cell)  # type: ignore[return-value]
 
 

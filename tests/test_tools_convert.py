@@ -167,6 +167,28 @@ def test_xlsx_real_borderless_table(real):
     assert farming[start : start + 3] == [28130.48, 67.52, 28198]
 
 
+def test_xlsx_records_stacked_in_one_ruled_row_are_parted_by_where_they_stand(real):
+    # the budget's rules part some rows only every two or three records, and the page numbers and the "..." of an
+    # empty cell give its cells unequal counts of lines: each line of figures is a record of its own
+    rows = sheets(tc.convert_to_xlsx(file=real("camelot__budget.pdf")))["p1 table 1"]
+    husbandry = next(row for row in rows if "Animal Husbandry" in str(row[0]))
+    assert husbandry == [
+        "3. Department of Animal Husbandry, Dairying and Fisheries",
+        2154.93,
+        19.07,
+        2174,
+        91.19,
+        1.11,
+        92.3,
+        2266.3,
+        "14-19",
+    ]
+    atomic = next(row for row in rows if row[0] == "DEPARTMENT OF ATOMIC ENERGY")
+    assert atomic[1:8] == [1779, 4101, 5880, 3710.84, 855.75, 4566.59, 10446.59]
+    body = [row for row in rows if any(isinstance(v, float) for v in row)]
+    assert len(body) > 30 and not any("\n" in str(v) or "Schemes MINISTRY" in str(v) for row in body for v in row)
+
+
 def test_xlsx_stacked_rows_are_split():
     # what find_tables gives for pdfplumber__nics-background-checks-2015-11.pdf (ruled every 5 states)
     row = ["Alabama\nAlaska\nArizona", "18,870\n209\n2,303", "", "71,137\n7,095\n27,087"]

@@ -207,13 +207,29 @@ def test_how_many_more_is_a_difference_a_total_column_is_named_by_combined_and_t
                 "Total",
                 "Total Plan & Non-Plan",
             ],
-            ["13. Department of Posts", "900", "80.5", "980.5", "6,720", "12.26", "6,732.26", "7,712.76"],
+            ["13. Department of Posts", "900", "...", "900", "6,720", "12.26", "6,732.26", "7,612.26"],
             ["14. Department of Telecommunications", "7,028.06", "90", "7,118.06", "7,400", "10", "7,410", "14,528.06"],
         ],
         "Budget 2014-2015 (In crores of Rupees)",
     )
     combined = compose_program("What's the combined Plan and Non-Plan budget for the Department of Posts?", [budget])
     assert combined == 't1.loc[t1["Demand"] == "13. Department of Posts", "Total Plan & Non-Plan"].iloc[0]'
+    # a column said word for word in its own order is the one meant, over those whose words it says in another
+    # order ("Total" of Plan, of Non-Plan); "add up" asks a sum; "2014-15" is the caption's 2014-2015 (both q7)
+    both = (
+        "If I add up the total plan and non-plan budget of the Department of Posts and the Department of "
+        "Telecommunications, what do I get?"
+    )
+    assert compose_program(both, [budget]) == (
+        't1.loc[t1["Demand"].isin(["13. Department of Posts", "14. Department of Telecommunications"]), '
+        '"Total Plan & Non-Plan"].sum()'
+    )
+    assert budget.kinds["Plan Capital"] == "number"  # "..." prints an empty cell
+    capital = "How much Plan capital is budgeted for the Department of Telecommunications in 2014-15?"
+    assert compose_program(capital, [budget]) == (
+        't1.loc[t1["Demand"] == "14. Department of Telecommunications", "Plan Capital"].iloc[0]'
+    )
+    assert compose_program(capital.replace("2014-15", "2015-16"), [budget]) is None  # another year: not this table
     staff = _frame([["Employee", "Salary"], ["Ana", "90"], ["Ben", "80"], ["Cy", "70"]])
     assert compose_program("What is the mean salary across the three employees?", [staff]) == 't1["Salary"].mean()'
     assert compose_program("What is the mean salary across the five employees?", [staff]) is None  # not its rows

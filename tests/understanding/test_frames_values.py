@@ -50,7 +50,7 @@ def test_numbers_are_read_as_printed(text: str, value: float, percent: bool, cur
 
 
 @pytest.mark.parametrize(
-    "text", ["", "—", "-", "n/a", "Net sales", "January 28,", "A320", "1,23,4", "12 34", "$", "x", "2 x 4"]
+    "text", ["", "—", "-", "n/a", "...", "…", "Net sales", "January 28,", "A320", "1,23,4", "12 34", "$", "x", "2 x 4"]
 )
 def test_text_blanks_and_dashes_are_not_numbers(text: str) -> None:
     assert read_number(text) is None

@@ -75,7 +75,7 @@ _FILLER = _family(
     "far other others is it that have had having their there shows showing every overall whole entire 1 go goes went "
     "above over below under euro euros dollar dollars usd eur gbp pound pounds across between out count number "
     "numbers amount figure level line lines item items row rows entry entries contribute contributed contributes menu "
-    "represent represented represents"
+    "represent represented represents get gets got"
 )
 _RATES = _family("rate rates percentage")  # what a percent column is called besides its name ("occupancy rate")
 _ENUMERATED = re.compile(r"^\s*(?:\d{1,3}|[A-Za-z]|[ivxIVX]{1,4})[.)]\s+")  # "14. ", "b) ", "iv. " before a label
@@ -194,10 +194,20 @@ def _names(question: str, frame: Frame) -> tuple[list[_Token], _Read] | None:
 # --- reading the question ----------------------------------------------------------------------------
 def _tokens(text: str) -> list[_Token]:
     found: list[_Token] = []
+    end = 0
     for match in _TOKEN.finditer(text.replace("\u2019", "'")):
         raw = match.group(0)
         number = read_number(raw) if raw.lstrip("-\u2212")[:1].isdigit() or raw[0] in "$€£" else None
-        found.append(_Token(raw, _key(raw), number.value if number else None))
+        token = _Token(raw, _key(raw), number.value if number else None)
+        if (
+            found
+            and is_year(found[-1].text)
+            and re.fullmatch(r"\d\d", raw)
+            and re.fullmatch(r"[-\u2013/]", text[end : match.start()])
+        ):
+            token.key = found[-1].text[:2] + raw  # "2014-15": the fiscal year 2014-2015, however either is printed
+        found.append(token)
+        end = match.end()
     for i, token in enumerate(found):
         before = found[i - 1] if i else None
         if before is None:
@@ -305,6 +315,11 @@ def _take_columns(tokens: list[_Token], read: _Read, frame: Frame) -> None:
     full = [c for c, p in places.items() if p and all(p.values())]
     window = {c: _window(places[c]) for c in full}
     full = [c for c in full if not any(covered[c] <= window[d] and len(window[d]) > len(window[c]) for d in full)]
+    runs = {c: run for c in full if (run := _said_in_order(tokens, c))}  # "total plan and non-plan budget"
+    if runs:  # a column named word for word in its own order, over those whose words it says in another
+        full = [c for c in full if c in runs or not any(window[c] <= runs[d] for d in runs)]
+        window |= {c: runs[c] for c in full if c in runs}
+        covered |= {c: runs[c] for c in full if c in runs}
     quoted = _caption_runs(tokens, frame.caption)  # "the detailed trace recording statistics": the caption's words
     if len(full) > 1 and any(not covered[c] <= quoted for c in full):
         full = [c for c in full if not covered[c] <= quoted]
@@ -334,6 +349,27 @@ def _take_columns(tokens: list[_Token], read: _Read, frame: Frame) -> None:
                 for j in (i - 1, i + 1):
                     if 0 <= j < len(tokens) and not tokens[j].taken and tokens[j].key in _RATES:
                         tokens[j].taken = "context"
+
+
+def _said_in_order(tokens: list[_Token], column: str) -> set[int]:
+    """The positions of the first run of the question that says ``column``'s words in its order, function words
+    ("and" for "&") between them allowed; empty when there is none. An abbreviated column is never said so."""
+    plain = re.sub(r"\([^)]*\)", " ", column)
+    keys = [k for k in _keys(plain) if k not in _STOP_KEYS]
+    for start in range(len(tokens)):
+        run: set[int] = set()
+        i = start
+        for key in keys:
+            while i < len(tokens) and tokens[i].key in _STOP_KEYS and i > start:
+                i += 1
+            if i >= len(tokens) or tokens[i].taken or tokens[i].key != key:
+                break
+            run.add(i)
+            i += 1
+        else:
+            if len(keys) > 1:
+                return run
+    return set()
 
 
 def _caption_runs(tokens: list[_Token], caption: str) -> set[int]:
@@ -425,6 +461,8 @@ def _take_cues(tokens: list[_Token], read: _Read) -> None:
                 read.cues.setdefault(family, []).append(i)
                 token.taken = f"cue:{family}"
                 break
+        if token.taken == "cue:sum" and i + 1 < len(tokens) and tokens[i + 1].key == "up":  # "add up", "sum up"
+            tokens[i + 1].taken = token.taken
 
 
 def _take_prices(tokens: list[_Token], read: _Read, frame: Frame) -> None:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from functools import reduce
 from typing import Any
 
-from docpilot.understanding.frames.values import is_year, read_number, read_scale
+from docpilot.understanding.frames.values import NIL, is_year, read_number, read_scale
 from pdftools._tablecells import union
 
 __all__ = ["Box", "CellRef", "RawTable", "Frame", "frame_of", "combine_files", "name_frames", "FILE_COLUMN"]
@@ -298,7 +298,7 @@ def _span(boxes: list[Any]) -> Box | None:
 def _is_numeric(texts: list[str], numbers: list[Any]) -> bool:
     filled = [t for t in texts if t]
     read = sum(n is not None for n in numbers)
-    nil = sum(1 for t in filled if read_number(t) is None and t.strip() in ("-", "–", "—"))
+    nil = sum(1 for t in filled if read_number(t) is None and t.strip().lower() in NIL - {"n/a", "na", "nil", "none"})
     return bool(filled) and read + nil >= _NUMERIC_SHARE * len(filled)
 
 

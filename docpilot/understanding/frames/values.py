@@ -12,12 +12,13 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-__all__ = ["Number", "read_number", "read_scale", "is_year", "SCALES"]
+__all__ = ["Number", "read_number", "read_scale", "is_year", "SCALES", "NIL"]
 
 SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 
 _CURRENCY = r"US\$|\$|€|£|¥|USD|EUR|GBP|CHF|JPY|CAD|AUD"
-_NIL = frozenset({"", "-", "–", "—", "n/a", "na", "n.a.", "nil", "none", "—%", "-%"})
+# what a cell prints for nothing: a dash, "n/a", the dots of an Indian budget's empty cell ("...")
+NIL = frozenset({"", "-", "–", "—", "n/a", "na", "n.a.", "nil", "none", "—%", "-%", "..", "...", "…", ". . ."})
 _FOOTNOTE = re.compile(r"\s*(?:\(\*+\)|\*+|\(\d\)|\[\d+\])$")
 _WORD_SCALE = re.compile(r"\s*(thousand|million|billion|bn|mn)s?\.?$", re.I)
 _BODY = re.compile(r"\d[\d.,' ]*\d|\d")
@@ -52,7 +53,7 @@ def read_number(text: str) -> Number | None:
     clean = unicodedata.normalize("NFKC", text).strip().replace("\u2212", "-")
     clean = _FOOTNOTE.sub("", clean).strip() or clean  # "3.5 (1)": a footnote mark; "(1)" alone: minus one
     clean = re.sub(r"(?<=\d)\.$", "", clean)  # "$248,200.": a figure ending a sentence in its cell
-    if clean.lower() in _NIL:
+    if clean.lower() in NIL:
         return None
     negative = False
     clean = re.sub(r"^\((.*)\)\s*%$", r"(\1%)", clean)  # "(6.4)%" as "(6.4%)"
