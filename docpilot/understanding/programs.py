@@ -70,7 +70,7 @@ from docpilot.understanding.frames.composing import WHO
 from docpilot.understanding.frames.running import MAX_CITATIONS
 from docpilot.understanding.retrieve import EmbedFn, Retriever
 from docpilot.understanding.support import unsupported_numbers
-from docpilot.understanding.textnorm import format_number, norm, numbers_in, stems
+from docpilot.understanding.textnorm import STOPWORDS, format_number, norm, numbers_in, stems
 
 __all__ = [
     "Computed",
@@ -229,7 +229,9 @@ def data_frames(documents: list[Document], question: str, embed: EmbedFn | None)
 def _said_in_prose(asked: set[str], units: list[Unit], frames: list[Frame]) -> int:
     """How many of the question's words the best sentence of ``units`` that states a figure shares with it —
     a sentence of prose, not a table's cells printed in a row ("Module prices fell by 18 percent")."""
-    cells = {norm(c.text) for frame in frames for row in frame.cells for c in row if c}
+    cells = {
+        norm(f) for frame in frames for row in frame.cells for c in row if c for f in [c.text, *_FIGURE.findall(c.text)]
+    }
     best = 0
     for unit in units:
         for sentence in re.split(r"(?<=[.!?;])\s+", unit.text):
@@ -279,13 +281,22 @@ def _sums_above(frame: Frame, row: int) -> bool:
 def _named(frame: Frame, asked: set[str]) -> tuple[int, int]:
     """(rows and columns the question names, words it shares with the frame's description)."""
     rows = sum(1 for label in frame.row_labels() if (have := set(stems(label))) and have <= asked)
+    values = {v for c in frame.columns if c != frame.label and frame.kinds.get(c) == "text" for v in frame.data[c]}
+    said = [v for v in values if isinstance(v, str) and (have := set(stems(v))) and have <= asked and _worded(have)]
+    rows += len(said)  # "the Toyota Motor North America closure": a row by its value in a column of names
     columns = 0
     for column in frame.columns:
         have = {w for w in stems(column) if len(w) > 1 and not w.isdigit()}
         if have and len(have & asked) * 2 >= len(have):
             columns += 1
-    described = " ".join([frame.caption, frame.heading, *frame.columns, *frame.row_labels()])
+    described = " ".join([frame.caption, frame.heading, *frame.columns, *frame.row_labels(), *said])
     return rows + columns, len(asked & set(stems(described)))
+
+
+def _worded(stemmed: set[str]) -> bool:
+    """Whether a cell's words name something (a word of letters that is not a function word), not only a date, a
+    figure or "Yes"."""
+    return any(w.isalpha() and len(w) > 2 and w not in STOPWORDS for w in stemmed)
 
 
 # --- the answer -----------------------------------------------------------------------------------------

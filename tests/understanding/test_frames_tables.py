@@ -249,6 +249,20 @@ def test_a_table_that_runs_on_over_the_next_page_without_its_heading_is_one_fram
     assert cell is not None and (cell.page, cell.text) == (16, "8,729")
 
 
+def test_a_page_of_a_table_whose_heading_is_printed_pages_before_takes_that_heading(real) -> None:
+    """The WARN report prints its heading ("Notice Date … Company | City | No. Of") on page 1 only; page 2 begins
+    with a notice, which had been read as the heading ("07/17/2015 | … | Boeing Company | Huntington Beach | 65"),
+    and a question about a notice on page 2 found no column to read (q7)."""
+    path = real("pdfplumber__WARN-Report-for-7-1-2015-to-03-25-2016.pdf")
+    (notices,) = candidate_frames(FrameStore(), {"warn.pdf": [2]}, {"warn.pdf": path})
+    assert notices.columns == ["Notice Date", "Effective", "Received", "Company", "City", "No. Of", "Layoff/Closure"]
+    assert notices.pages[0] == 2 and notices.kinds["No. Of"] == "number"
+    first = notices.data.iloc[0]
+    assert (first["Company"], first["City"], first["No. Of"]) == ("Boeing Company", "Huntington Beach", 65)
+    cell = notices.cell(0, "No. Of")
+    assert cell is not None and (cell.page, cell.text) == (2, "65")
+
+
 def test_a_ruled_table_of_words_has_one_heading_row(real) -> None:
     """A table with no figures under its heading ("Global variable | Type | Description" over "CLIENT_HOST |
     VARCHAR(255) | …") is headed by its first row only: its first four rows had been read as one heading (q5, after

@@ -226,6 +226,21 @@ def test_a_figure_said_in_a_sentence_is_left_to_the_passages(tmp_path: Path) -> 
     assert [f.row_labels() for f in frames] == [["Modules", "Labour", "Other"]]
 
 
+def test_a_record_named_by_its_values_is_a_question_over_the_table(tmp_path: Path) -> None:
+    """A notice named by its company and city (not by the first column, a date) makes the question one over the
+    table's values, though the question shares no word with a heading; the table's own rows, which the passages
+    also hold, are not a sentence that says the answer."""
+    rows = [["Received", "Company", "City", "No. Of", "Layoff/Closure"]]
+    rows += [["07/21/2015", "Harbour Foods", "Long Beach", "113", "Layoff Permanent"]]
+    rows += [["07/22/2015", "Kestrel Tools", "Torrance", "300", "Closure Permanent"]]
+    rows += [["07/22/2015", "Kestrel Tools", "Gardena", "100", "Layoff Unknown"]]
+    documents = open_documents(
+        {"warn.pdf": draw_pdf(tmp_path / "warn.pdf", [[DrawnTable(rows)]])}, StructureCache(None)
+    )
+    frames, _ = data_frames(documents, "How many workers lose their jobs at the Kestrel Tools site in Torrance?", None)
+    assert [f.columns[1:3] for f in frames] == [["Company", "City"]]
+
+
 def test_a_program_reading_another_column_or_row_than_the_question_names_goes_back(documents: list[Document]) -> None:
     other_column = 't1.loc[t1["Region"] == "East", "Units"].iloc[0]'
     other_row = 't1.loc[t1["Region"] == "West", "Sales 2023"].iloc[0]'

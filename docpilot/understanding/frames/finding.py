@@ -25,7 +25,7 @@ from pdftools._tablecells import union
 __all__ = ["FrameStore", "candidate_frames", "read_page_tables", "MAX_PAGES"]
 
 MAX_PAGES = 12  # pages one call reads tables from
-_PART = "frames9-{page}"  # the cache part: change the number when RawTable's reading changes
+_PART = "frames10-{page}"  # the cache part: change the number when RawTable's reading changes
 _RUNNING = re.compile(r"^\s*table of contents\s*$", re.I)  # a running link at the top of a report's pages
 # "Table 3:", "Exhibit 1", "Table A-2", "Table IV" (not "Table of Contents")
 _CAPTION = re.compile(r"^\s*(?:table|exhibit|schedule)\s+(?:[A-Z]?\d[\w.\-]*|[IVXLC]+\b|[A-Z]\b)", re.I)
@@ -98,6 +98,7 @@ def candidate_frames(
     found: list[Frame] = []
     for name, wanted in pages.items():
         frames = store.frames(files[name], wanted, name=name, password=password)
+        frames = [_headed(store, files[name], name, password, f) if _starts_page(f, frames) else f for f in frames]
         for page in sorted({p for f in frames for p in f.pages}):  # a table that runs on over the next page
             last = [f for f in frames if f.pages[-1] == page][-1:]
             after = store.frames(files[name], [page + 1], name=name, password=password)[:1] if last else []
@@ -109,6 +110,32 @@ def candidate_frames(
 
 
 _UNNAMED = re.compile(rf"{LABEL_COLUMN}|column \d+")
+
+
+_BACK = 12  # pages read back for the heading of a table that runs on without it
+
+
+def _starts_page(frame: Frame, frames: list[Frame]) -> bool:
+    return next(f for f in frames if f.pages[0] == frame.pages[0]) is frame and frame.pages[0] > 1
+
+
+def _headed(store: FrameStore, path: str, name: str, password: str | None, frame: Frame) -> Frame:
+    """``frame``, the first table of its page printed without a heading row, with the column names of the table it
+    continues: the last table of the pages before, back to the page that prints its heading (as wide, the same
+    kind of value in each column); ``frame`` as it is when there is none."""
+    if not all(_UNNAMED.fullmatch(c) for c in frame.columns):
+        return frame
+    for page in range(frame.pages[0] - 1, max(0, frame.pages[0] - 1 - _BACK), -1):
+        before = store.frames(path, [page], name=name, password=password)[-1:]
+        if not before or _continued(before[0], frame) is None:
+            return frame
+        if not all(_UNNAMED.fullmatch(c) for c in before[0].columns):
+            heading = before[0]
+            kinds = {new: frame.kinds.get(old, "text") for old, new in zip(frame.columns, heading.columns, strict=True)}
+            data = frame.data.set_axis(heading.columns, axis=1)
+            label = heading.label if heading.label in heading.columns else None
+            return replace(frame, data=data, kinds=kinds, caption=heading.caption, heading=heading.heading, label=label)
+    return frame
 
 
 def _continued(first: Frame, more: Frame) -> Frame | None:
@@ -455,7 +482,7 @@ def _ruled_header_rows(texts: list[list[str]]) -> int:
     if len(texts) < 2:
         return 0
     first = [t for t in texts[0][1:] if t]
-    if first and sum(_is_figure(t) for t in first) * 2 > len(first):
+    if first and sum(_is_figure(t) for t in first) * 2 > len(first) or _like_body(texts):
         return 0
     figures = [i for i, row in enumerate(texts) if i and any(_is_figure(t) for t in row[1:] if t)]
     if not figures:
@@ -467,6 +494,26 @@ def _ruled_header_rows(texts: list[list[str]]) -> int:
             break
         count += 1
     return count if count < len(texts) else 1
+
+
+def _like_body(texts: list[list[str]]) -> bool:
+    """Whether the first row is a record like most rows below it (a page of a table whose heading was printed on
+    an earlier page): a date or a figure in it, and in each column the same kind of text as those rows have."""
+    shapes = [tuple(_shape(t) for t in row) for row in texts]
+    common, count = Counter(shapes[1:]).most_common(1)[0]
+    return shapes[0] == common and count * 2 >= len(shapes) - 1 and bool({"date", "figure"} & set(common))
+
+
+_DATE = re.compile(r"\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|\d{4}-\d\d-\d\d")
+
+
+def _shape(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return ""
+    if _DATE.fullmatch(text):
+        return "date"
+    return "year" if is_year(text) else "figure" if _is_figure(text) else "text"
 
 
 def _is_figure(text: str) -> bool:
