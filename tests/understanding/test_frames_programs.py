@@ -220,6 +220,18 @@ def test_a_count_with_a_condition_and_a_difference_of_two_cells(box, frames) -> 
     assert [c["quote"] for c in difference.citations] == ["West", "4.500,25", "East", "$2,000"]
 
 
+def test_conditions_joined_without_brackets_are_read_as_they_can_only_be_meant(box, frames) -> None:
+    """``a == x & b > y`` is one chained comparison to Python (a TypeError in pandas); a small model writes it
+    often (q7), and it can only mean ``(a == x) & (b > y)``. Mixed ``&`` and ``|`` are left as written."""
+    program = "t1.loc[t1['Units'] > 10 & t1['Share'] < 30, 'Region'].tolist()"
+    picked = answer_with_program(program, frames, sandbox=box)
+    assert picked.value == ["North", "East"] and "(t1['Units'] > 10) & (t1['Share'] < 30)" in picked.program
+    with pytest.raises(ProgramFailed):
+        answer_with_program(
+            "t1.loc[t1['Units'] > 10 & t1['Share'] < 30 | t1['Sales'] > 0, 'Region']", frames, sandbox=box
+        )
+
+
 def test_the_top_rows_and_a_second_frame(box, frames) -> None:
     top = answer_with_program("t1.nlargest(2, 'Units')[['Region', 'Units']]", frames, sandbox=box)
     assert top.value == [{"Region": "West", "Units": 40.0}, {"Region": "East", "Units": 22.0}]

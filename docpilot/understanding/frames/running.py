@@ -69,6 +69,7 @@ def answer_with_program(
     if not by_name or any(not name.isidentifier() for name in by_name):
         raise ValueError("frames must be named (name_frames) before a program can use them")
     columns = {c for f in by_name.values() for c in f.columns if c.isidentifier()}
+    program = bracketed(program)
     tree = refuse_unless_allowed(program, by_name, columns)
     instrumented = instrument(tree)
     packed = {name: pack_frame(frame.data) for name, frame in by_name.items()}
@@ -97,6 +98,44 @@ def answer_with_program(
         frames=used,
         seconds=round(time.perf_counter() - started, 3),
     )
+
+
+def bracketed(program: str) -> str:
+    """``program`` with each condition of a mask joined by ``&`` or ``|`` in brackets, when it was written without
+    them: ``t1["City"] == "Torrance" & t1["Company"] == "X"`` is parsed by Python as one chained comparison around
+    ``"Torrance" & t1["Company"]`` (a TypeError in pandas) but can only mean ``(… == "Torrance") & (… == "X")``.
+    Any other program is returned as it is."""
+    try:
+        tree = ast.parse(program, mode="exec")
+    except SyntaxError:
+        return program
+    fixed = _Bracketing().visit(tree)
+    return ast.unparse(fixed) if _Bracketing.changed(tree, program) else program
+
+
+class _Bracketing(ast.NodeTransformer):
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:  # noqa: N802 (ast's name)
+        self.generic_visit(node)
+        joins = node.comparators[:-1]
+        kinds = {type(j.op) for j in joins if isinstance(j, ast.BinOp)}
+        if not joins or not all(isinstance(j, ast.BinOp) for j in joins) or kinds not in ({ast.BitAnd}, {ast.BitOr}):
+            return node  # (mixed & and | would need their precedence: left to the model)
+        left: ast.expr = node.left
+        tests: list[ast.expr] = []
+        for op, join in zip(node.ops[:-1], joins, strict=True):
+            assert isinstance(join, ast.BinOp)
+            tests.append(ast.Compare(left=left, ops=[op], comparators=[join.left]))
+            left = join.right
+        tests.append(ast.Compare(left=left, ops=[node.ops[-1]], comparators=[node.comparators[-1]]))
+        result = tests[0]
+        for join, test in zip(joins, tests[1:], strict=True):
+            assert isinstance(join, ast.BinOp)
+            result = ast.BinOp(left=result, op=join.op, right=test)
+        return ast.copy_location(result, node)
+
+    @staticmethod
+    def changed(tree: ast.Module, program: str) -> bool:
+        return ast.dump(tree) != ast.dump(ast.parse(program, mode="exec"))
 
 
 def _failure(error: dict[str, Any] | None) -> str:
