@@ -19,7 +19,7 @@ from table_pdfs import DrawnTable, draw_pdf
 from docpilot.understanding.answer import Answer, answer_question
 from docpilot.understanding.cache import StructureCache
 from docpilot.understanding.document import Document, open_documents
-from docpilot.understanding.frames import compose_program
+from docpilot.understanding.frames import answer_with_program, compose_program
 from docpilot.understanding.frames.model import Frame, RawTable, frame_of, name_frames
 from docpilot.understanding.programs import without_totals
 
@@ -233,6 +233,20 @@ def test_how_many_more_is_a_difference_a_total_column_is_named_by_combined_and_t
     staff = _frame([["Employee", "Salary"], ["Ana", "90"], ["Ben", "80"], ["Cy", "70"]])
     assert compose_program("What is the mean salary across the three employees?", [staff]) == 't1["Salary"].mean()'
     assert compose_program("What is the mean salary across the five employees?", [staff]) is None  # not its rows
+
+
+def test_rows_under_a_heading_in_capitals_are_its_section_when_they_are_compared() -> None:
+    """A ministry in capitals heads its demands (its figures their totals); "among the Ministry of Roads
+    demands, which …" compares the demands under it, though one demand is also called "Ministry of Roads" (q7)."""
+    rows = [["Demand", "Revenue"], ["MINISTRY OF HEALTH", "300"], ["1. Department of Health", "200"]]
+    rows += [["2. Department of Research", "100"], ["MINISTRY OF ROADS", "750"], ["3. Ministry of Roads", "350"]]
+    rows += [["4. Highways Authority", "400"]]
+    budget = _frame(rows, "Budget (in crores)")
+    assert budget.columns == ["Demand", "Section", "Revenue"]
+    program = compose_program("Among the Ministry of Roads demands, which one gets the highest revenue?", [budget])
+    assert program is not None and 't1[t1["Section"] == "MINISTRY OF ROADS"]' in program
+    result = answer_with_program(program, [budget])
+    assert result.value == "4. Highways Authority"
 
 
 def test_a_column_of_shares_is_named_by_what_percentage_of() -> None:

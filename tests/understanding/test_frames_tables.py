@@ -145,8 +145,14 @@ def test_a_corpus_statement_keeps_its_heading_scale_and_rows(real) -> None:
     path = real(Path(truth["file"]).name)
     (frame,) = FrameStore().frames(path, [truth["page"]])
     assert frame.heading == "Year Ended December 31," and frame.scale == "million"
-    assert frame.columns == ["label", "2017", "2018", "2019"]
+    assert frame.columns == ["label", "Section", "2017", "2018", "2019"]
     assert frame.row_labels() == [row[0] for row in truth["rows"][2:]]
+    # the rows under "Operating expenses:" down to its total hold it as their section, cited to the heading
+    section = dict(zip(frame.row_labels(), frame.data["Section"], strict=True))
+    assert section["Fulfillment"] == section["Total operating expenses"] == "Operating expenses"
+    assert section["Operating expenses:"] == section["Net income"] == section["Total net sales"] == ""
+    cell = frame.cell(frame.row_labels().index("Marketing"), "Section")
+    assert cell is not None and cell.text == "Operating expenses:"
     for row in truth["rows"][2:]:
         i = frame.row_labels().index(row[0])
         numbers = [read_number(t) for t in row[1:]]
@@ -210,10 +216,14 @@ def test_a_group_heading_in_the_top_line_of_a_middle_cell_heads_its_columns(real
     of the cell "Plan / Capital" over "Revenue | Capital | Total", and "Non-Plan" likewise; read by the cells
     alone, the two "Revenue" columns could not be told apart (a program asked for "Non-Plan Revenue")."""
     budget = FrameStore().frames(real("camelot__budget.pdf"), [1])[0]
-    assert budget.columns[1:8] == [
+    assert budget.columns[2:9] == [
         *(f"{group} {name}" for group in ("Plan", "Non-Plan") for name in ("Revenue", "Capital", "Total")),
         "Total Plan & Non-Plan",
     ]
+    # the ministries in capitals head the demands under them, each a section
+    section = dict(zip(budget.row_labels(), budget.data["Section"], strict=True))
+    assert section["22. Defence Services-Army"] == section["20. Ministry of Defence"] == "MINISTRY OF DEFENCE"
+    assert section["MINISTRY OF DEFENCE"] == ""
     fertilisers = next(i for i, label in enumerate(budget.row_labels()) if label.endswith("Department of Fertilisers"))
     assert budget.data["Non-Plan Revenue"][fertilisers] == pytest.approx(72999.96)
 

@@ -22,7 +22,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from docpilot.understanding.frames.model import Frame
+from docpilot.understanding.frames.model import SECTION, Frame
 from docpilot.understanding.frames.values import SCALES, is_year, read_number, read_scale
 from docpilot.understanding.textnorm import STOPWORDS, stem
 
@@ -246,7 +246,12 @@ def _find(tokens: list[_Token], keys: list[str]) -> list[int]:
 
 def _take_values(tokens: list[_Token], read: _Read, frame: Frame) -> None:
     """Rows named by their labels, and values of the other text columns, longest first."""
-    named: list[tuple[list[str], str, str]] = [(_keys(label), "row", label) for label in frame.row_labels()]
+    sections = set(frame.data[SECTION].tolist()) if SECTION in frame.columns else set()
+    named: list[tuple[list[str], str, str]] = [  # a heading row named is the rows under it ("the Defence demands")
+        (_keys(label), "row", label)
+        for label in frame.row_labels()
+        if label.strip().rstrip(":").strip() not in sections
+    ]
     bare = {label: _ENUMERATED.sub("", label) for label in frame.row_labels()}
     once = [b for b in bare.values() if list(bare.values()).count(b) == 1]
     for label, text in bare.items():  # "14. Department of Telecommunications" is named without its number
@@ -256,7 +261,10 @@ def _take_values(tokens: list[_Token], read: _Read, frame: Frame) -> None:
         if column != frame.label and frame.kinds.get(column, "text") == "text":
             for value in dict.fromkeys(str(v) for v in frame.data[column].tolist() if str(v).strip()):
                 named.append((_keys(value), column, value))
-    named.sort(key=lambda item: -len(item[0]))
+    # words that name a section and one of its rows ("Ministry of Defence") name the section when rows are
+    # compared, counted or added up ("among the Ministry of Defence demands, which one …")
+    over_rows = any(t.key in _CUES["max"] | _CUES["min"] | _CUES["sum"] | _CUES["mean"] | _WHICH_KEYS for t in tokens)
+    named.sort(key=lambda item: (-len(item[0]), not (over_rows and item[1] == SECTION)))
     found: list[tuple[int, str, str]] = []
     for keys, where, value in named:
         if not keys or all(k in _STOP_KEYS for k in keys):
@@ -534,6 +542,7 @@ def _take_context(tokens: list[_Token], frame: Frame, names: str) -> None:
                     t.taken = "context"
 
 
+_WHICH_KEYS = {_key("which")}
 _TOTAL_KEY = _key("total")
 _PERIODS = _family("month year quarter week period day")
 _RESTATING = {_key(w) for w in ("the", "all", "these", "those", "its", "their")}

@@ -19,6 +19,7 @@ Frames of several files with the same columns are one frame with a ``file`` colu
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from collections import Counter
@@ -179,6 +180,8 @@ def frame_of(raw: RawTable) -> Frame | None:
         [CellRef(raw.file, raw.page, text, box) if text else None for text, box in zip(row, row_boxes, strict=True)]
         for row, row_boxes in zip(body, body_boxes, strict=True)
     ]
+    if label == 0:
+        data, cells, kinds = _with_sections(data, cells, kinds, names[0])
     scale = read_scale(" ".join([raw.caption, heading, *notes]))
     return Frame(
         data=data,
@@ -192,6 +195,51 @@ def frame_of(raw: RawTable) -> Frame | None:
         pages=(raw.page,),
         key=f"{raw.file}:{raw.page}:{raw.index}",
     )
+
+
+SECTION = "Section"
+_CAPS = re.compile(r"[A-Z][A-Z&,.'-]*(?:\s+[A-Z&,.'-]+)+")  # "MINISTRY OF DEFENCE": two words or more in capitals
+
+
+def _with_sections(
+    data: Any, cells: list[list[CellRef | None]], kinds: dict[str, str], label: str
+) -> tuple[Any, list[list[CellRef | None]], dict[str, str]]:
+    """The frame with a ``Section`` column after its labels when its rows are grouped under heading rows: a label
+    ending in ":" over no figures ("Operating expenses:"), or labels in capitals among labels that are not
+    ("MINISTRY OF DEFENCE" over "20. Ministry of Defence", "22. Defence Services-Army", its figures their
+    totals). Each row under a heading holds the heading (cited to it) down to the next heading or to a row
+    labelled "Total …", which closes it; the heading rows themselves hold none. Unchanged without two rows
+    under one heading, or when the frame has a column of that name."""
+    labels = [str(v) for v in data[label].tolist()]
+    values = [c for c in data.columns if c != label]
+    empty = [all(_blank(v) for v in data.loc[i, values]) for i in range(len(data))]
+    lettered = sum(1 for t in labels if re.search(r"[a-z]", t, re.I))
+    capitals = [len(t) >= 8 and _CAPS.fullmatch(t.strip()) is not None for t in labels]
+    if sum(capitals) < 2 or sum(capitals) * 2 > lettered:  # capitals are headings only among other labels
+        capitals = [False] * len(labels)
+    under: list[int | None] = []
+    current: int | None = None
+    for i, text in enumerate(labels):
+        if capitals[i] or (empty[i] and text.rstrip().endswith(":")):
+            under.append(None)
+            current = i
+            continue
+        under.append(current)
+        if re.match(r"\s*total\b", text, re.I):
+            current = None
+    members = Counter(u for u in under if u is not None)
+    if SECTION in data.columns or not members or max(members.values()) < 2:
+        return data, cells, kinds
+    j = list(data.columns).index(label) + 1
+    data = data.copy()
+    data.insert(j, SECTION, [labels[u].strip().rstrip(":").strip() if u is not None else "" for u in under])
+    heads = [None if u is None else cells[u][j - 1] for u in under]
+    cells = [row[:j] + [head] + row[j:] for row, head in zip(cells, heads, strict=True)]
+    return data, cells, {**kinds, SECTION: "text"}
+
+
+def _blank(value: Any) -> bool:
+    return value == "" or (isinstance(value, float) and math.isnan(value))
 
 
 def _years(texts: list[str]) -> bool:
