@@ -67,6 +67,7 @@ from docpilot.understanding.frames import (
 )
 from docpilot.understanding.frames.checking import BUILTINS, METHODS
 from docpilot.understanding.frames.composing import WHO
+from docpilot.understanding.frames.model import SECTION
 from docpilot.understanding.frames.running import MAX_CITATIONS
 from docpilot.understanding.retrieve import EmbedFn, Retriever
 from docpilot.understanding.support import unsupported_numbers
@@ -221,7 +222,9 @@ def data_frames(documents: list[Document], question: str, embed: EmbedFn | None)
         body, totals = without_totals(frame)
         frames.append(body)
         if totals:
-            rows = " and ".join(repr(t) for t in totals)
+            rows = " and ".join(repr(t) for t in totals[:3]) + (
+                f" and {len(totals) - 3} more" if len(totals) > 3 else ""
+            )
             notes[frame.name] = f"The {rows} row{'s' if len(totals) > 1 else ''} of {frame.describe()} left out."
     return frames, notes
 
@@ -252,30 +255,55 @@ def without_totals(frame: Frame) -> tuple[Frame, list[str]]:
     end = len(labels)
     while end > 2 and (_TOTAL.match(labels[end - 1]) or _sums_above(frame, end - 1)):
         end -= 1
-    if end == len(labels):
+    heads = _subtotal_heads(frame, end)
+    if end == len(labels) and not heads:
         return frame, []
-    body = frame.data.iloc[:end].reset_index(drop=True)
-    return replace(frame, data=body, cells=frame.cells[:end], totals=tuple(labels[end:])), labels[end:]
+    kept = [i for i in range(end) if i not in heads]
+    body = frame.data.iloc[kept].reset_index(drop=True)
+    cells = [frame.cells[i] for i in kept]
+    left = [labels[i] for i in sorted(heads)] + labels[end:]
+    return replace(frame, data=body, cells=cells, totals=tuple(labels[end:])), left
 
 
-def _sums_above(frame: Frame, row: int) -> bool:
-    """Whether every amount column (not a % column) that row ``row`` fills holds the sum of the rows above it
-    (to the rounding of printed figures), and there is at least one such column."""
+def _subtotal_heads(frame: Frame, end: int) -> set[int]:
+    """The heading rows above ``end`` whose figures add up the rows of their section ("MINISTRY OF AGRICULTURE"
+    over its three departments, "MINISTRY OF CIVIL AVIATION" over its one): a subtotal, not one of the rows a
+    program ranks or adds up (the rows keep their section, so a section's total is the sum of its rows)."""
+    if SECTION not in frame.columns:
+        return set()
+    sections = frame.data[SECTION].tolist()
+    heads = set()
+    for i, label in enumerate(frame.row_labels()[:end]):
+        name = label.strip().rstrip(":").strip()
+        members = [j for j, s in enumerate(sections[:end]) if s == name]
+        if name and members and _sums_of(frame, i, members, least=1):  # one demand under it: the same figures
+            heads.add(i)
+    return heads
+
+
+def _sums_of(frame: Frame, row: int, members: list[int], least: int = 2) -> bool:
+    """Whether every amount column (not a % column) that row ``row`` fills holds the sum of rows ``members``
+    (to the rounding of printed figures; columns where fewer than ``least`` of them are filled are passed over),
+    and there is at least one such column."""
     import math
 
     checked = 0
     for column in frame.columns:
-        kind = frame.kinds.get(column, "text")
-        if kind in ("text", "percent"):
+        if frame.kinds.get(column, "text") in ("text", "percent"):
             continue
         value = frame.data[column].iloc[row]
-        above = [v for v in frame.data[column].iloc[:row].tolist() if not math.isnan(v)]
-        if math.isnan(value) or len(above) < 2:
+        parts = [v for v in frame.data[column].iloc[members].tolist() if not math.isnan(v)]
+        if math.isnan(value) or len(parts) < least:
             continue
-        if abs(sum(above) - value) > max(0.001 * abs(value), 0.06 * len(above) ** 0.5):
+        if abs(sum(parts) - value) > max(0.001 * abs(value), 0.06 * len(parts) ** 0.5):
             return False
         checked += 1
     return checked > 0
+
+
+def _sums_above(frame: Frame, row: int) -> bool:
+    """Whether row ``row`` adds up the rows above it (see :func:`_sums_of`)."""
+    return _sums_of(frame, row, list(range(row)))
 
 
 def _named(frame: Frame, asked: set[str]) -> tuple[int, int]:

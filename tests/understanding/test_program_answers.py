@@ -203,6 +203,20 @@ def test_total_rows_at_a_tables_foot_are_found_by_label_or_by_sum(last: list[str
     assert len(body.cells) == len(body.data)
 
 
+def test_headings_in_capitals_that_add_up_their_rows_are_subtotals_left_out() -> None:
+    """A budget's ministries in capitals print the totals of their demands in the middle of the table: the largest
+    demand is a department, not "MINISTRY OF HEALTH" (a confident wrong answer before the rows had sections). A
+    heading whose figures are not its rows' sum stays a row."""
+    rows = [["Demand", "Revenue"], ["MINISTRY OF HEALTH", "300"], ["1. Department of Health", "200"]]
+    rows += [["2. Department of Research", "100"], ["MINISTRY OF ROADS", "410"], ["3. Highways Authority", "410"]]
+    rows += [["MINISTRY OF WATER", "99"], ["4. Department of Rivers", "20"], ["5. Department of Dams", "30"]]
+    body, dropped = without_totals(frame(rows))
+    assert dropped == ["MINISTRY OF HEALTH", "MINISTRY OF ROADS"]
+    assert body.row_labels()[:3] == ["1. Department of Health", "2. Department of Research", "3. Highways Authority"]
+    assert "MINISTRY OF WATER" in body.row_labels() and len(body.cells) == len(body.data) == 6
+    assert body.data["Section"].tolist()[:3] == ["MINISTRY OF HEALTH", "MINISTRY OF HEALTH", "MINISTRY OF ROADS"]
+
+
 def test_a_share_of_the_whole_outside_0_to_100_percent_goes_back(documents: list[Document]) -> None:
     inverted = 't1["Sales 2023"].sum() * 100 / t1.loc[t1["Region"] == "West", "Sales 2023"].iloc[0]'
     right = 't1.loc[t1["Region"] == "West", "Sales 2023"].iloc[0] / t1["Sales 2023"].sum() * 100'
