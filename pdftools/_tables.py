@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import reduce
 from typing import Any
 
 import pymupdf
 
-from ._tablecells import Box, Cell, TextTable, frame_of
+from ._tablecells import Box, Cell, TextTable, frame_of, union
 from ._texttables import find_text_tables
 
 __all__ = [
@@ -199,16 +200,7 @@ def _lines_in(words: list[Any], cell: Any) -> list[_Line] | None:
             lines[-1].append(word)
         else:
             lines.append([word])
-    return [
-        (
-            min(w[0] for w in line),
-            min(w[1] for w in line),
-            max(w[2] for w in line),
-            max(w[3] for w in line),
-            " ".join(w[4] for w in sorted(line, key=lambda w: w[0])),
-        )
-        for line in lines
-    ]
+    return [(*_union(line), " ".join(w[4] for w in sorted(line, key=lambda w: w[0]))) for line in lines]
 
 
 def _split_by_lines(cells: list[list[_Line] | None], boxes: list[Box]) -> list[list[Cell | None]] | None:
@@ -252,8 +244,9 @@ def _band(bands: list[float], line: _Line) -> int:
     return min(range(len(bands)), key=lambda b: abs(bands[b] - y))
 
 
-def _union(lines: list[_Line]) -> Box:
-    return (min(x[0] for x in lines), min(x[1] for x in lines), max(x[2] for x in lines), max(x[3] for x in lines))
+def _union(items: Sequence[Any]) -> Box:
+    """The box around words or lines (each one's first four items are its box)."""
+    return reduce(union, ((x[0], x[1], x[2], x[3]) for x in items))
 
 
 def _box(cell: Any) -> Box:

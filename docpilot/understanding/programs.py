@@ -67,7 +67,7 @@ from docpilot.understanding.frames import (
 )
 from docpilot.understanding.frames.checking import BUILTINS, METHODS
 from docpilot.understanding.frames.composing import WHO
-from docpilot.understanding.frames.model import SECTION
+from docpilot.understanding.frames.model import SECTION, section_name
 from docpilot.understanding.frames.running import MAX_CITATIONS
 from docpilot.understanding.retrieve import EmbedFn, Retriever
 from docpilot.understanding.support import unsupported_numbers
@@ -274,7 +274,7 @@ def _subtotal_heads(frame: Frame, end: int) -> set[int]:
     sections = frame.data[SECTION].tolist()
     heads = set()
     for i, label in enumerate(frame.row_labels()[:end]):
-        name = label.strip().rstrip(":").strip()
+        name = section_name(label)
         members = [j for j, s in enumerate(sections[:end]) if s == name]
         if name and members and _sums_of(frame, i, members, least=1):  # one demand under it: the same figures
             heads.add(i)

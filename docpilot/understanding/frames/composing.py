@@ -22,7 +22,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from docpilot.understanding.frames.model import SECTION, Frame
+from docpilot.understanding.frames.model import SECTION, Frame, section_name
 from docpilot.understanding.frames.values import SCALES, is_year, read_number, read_scale
 from docpilot.understanding.textnorm import STOPWORDS, stem
 
@@ -248,9 +248,7 @@ def _take_values(tokens: list[_Token], read: _Read, frame: Frame) -> None:
     """Rows named by their labels, and values of the other text columns, longest first."""
     sections = set(frame.data[SECTION].tolist()) if SECTION in frame.columns else set()
     named: list[tuple[list[str], str, str]] = [  # a heading row named is the rows under it ("the Defence demands")
-        (_keys(label), "row", label)
-        for label in frame.row_labels()
-        if label.strip().rstrip(":").strip() not in sections
+        (_keys(label), "row", label) for label in frame.row_labels() if section_name(label) not in sections
     ]
     bare = {label: _ENUMERATED.sub("", label) for label in frame.row_labels()}
     once = [b for b in bare.values() if list(bare.values()).count(b) == 1]

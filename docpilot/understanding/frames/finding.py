@@ -127,7 +127,7 @@ def _headed(store: FrameStore, path: str, name: str, password: str | None, frame
         return frame
     for page in range(frame.pages[0] - 1, max(0, frame.pages[0] - 1 - _BACK), -1):
         before = store.frames(path, [page], name=name, password=password)[-1:]
-        if not before or _continued(before[0], frame) is None:
+        if not before or not _continues(before[0], frame):
             return frame
         if not all(_UNNAMED.fullmatch(c) for c in before[0].columns):
             heading = before[0]
@@ -138,16 +138,22 @@ def _headed(store: FrameStore, path: str, name: str, password: str | None, frame
     return frame
 
 
+def _continues(first: Frame, more: Frame) -> bool:
+    """Whether ``more`` may continue ``first``: printed without a heading row (its columns unnamed), as many
+    columns wide, the same kind of value in each."""
+    if len(more.columns) != len(first.columns) or not all(_UNNAMED.fullmatch(c) for c in more.columns):
+        return False
+    texts = [first.kinds.get(c, "text") == "text" for c in first.columns]
+    return texts == [more.kinds.get(c, "text") == "text" for c in more.columns]
+
+
 def _continued(first: Frame, more: Frame) -> Frame | None:
     """``first`` with the rows of ``more`` below it, when ``more`` is its continuation at the top of the next page:
     a table printed without its heading row (its columns unnamed), as many columns wide, the same kind of value in
     each; None otherwise."""
     import pandas as pd
 
-    if len(more.columns) != len(first.columns) or not all(_UNNAMED.fullmatch(c) for c in more.columns):
-        return None
-    texts = [first.kinds.get(c, "text") == "text" for c in first.columns]
-    if texts != [more.kinds.get(c, "text") == "text" for c in more.columns]:
+    if not _continues(first, more):
         return None
     rows = more.data.set_axis(first.data.columns, axis=1)
     data = pd.concat([first.data, rows], ignore_index=True)

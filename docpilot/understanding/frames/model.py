@@ -232,10 +232,15 @@ def _with_sections(
         return data, cells, kinds
     j = list(data.columns).index(label) + 1
     data = data.copy()
-    data.insert(j, SECTION, [labels[u].strip().rstrip(":").strip() if u is not None else "" for u in under])
+    data.insert(j, SECTION, [section_name(labels[u]) if u is not None else "" for u in under])
     heads = [None if u is None else cells[u][j - 1] for u in under]
     cells = [row[:j] + [head] + row[j:] for row, head in zip(cells, heads, strict=True)]
     return data, cells, {**kinds, SECTION: "text"}
+
+
+def section_name(label: str) -> str:
+    """The section a heading row's label names ("Operating expenses:" → "Operating expenses")."""
+    return label.strip().rstrip(":").strip()
 
 
 def _blank(value: Any) -> bool:

@@ -109,11 +109,14 @@ def bracketed(program: str) -> str:
         tree = ast.parse(program, mode="exec")
     except SyntaxError:
         return program
-    fixed = _Bracketing().visit(tree)
-    return ast.unparse(fixed) if _Bracketing.changed(tree, program) else program
+    bracketing = _Bracketing()
+    fixed = bracketing.visit(tree)
+    return ast.unparse(fixed) if bracketing.changed else program
 
 
 class _Bracketing(ast.NodeTransformer):
+    changed = False
+
     def visit_Compare(self, node: ast.Compare) -> ast.AST:  # noqa: N802 (ast's name)
         self.generic_visit(node)
         joins = node.comparators[:-1]
@@ -131,11 +134,8 @@ class _Bracketing(ast.NodeTransformer):
         for join, test in zip(joins, tests[1:], strict=True):
             assert isinstance(join, ast.BinOp)
             result = ast.BinOp(left=result, op=join.op, right=test)
+        self.changed = True
         return ast.copy_location(result, node)
-
-    @staticmethod
-    def changed(tree: ast.Module, program: str) -> bool:
-        return ast.dump(tree) != ast.dump(ast.parse(program, mode="exec"))
 
 
 def _failure(error: dict[str, Any] | None) -> str:
