@@ -110,6 +110,8 @@ def answer_question(
             result = _before_passages(documents, question, model, embed, feedback)
         if result is None:
             result = _retrieved(documents, question, model, embed, on_draft)
+        elif _not_computed(result) and model is not None:
+            result = _said_instead(documents, question, model, embed, on_draft) or result
     except Stopped as exc:  # the question's model time is used up: said plainly, not "the document does not say"
         if model is None or not model.ran_out(exc):
             raise
@@ -117,6 +119,28 @@ def answer_question(
         result = Answer(out_of_time(model.total), closest, llm_calls=model.calls, found=False)  # where to read
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _not_computed(answer: Answer) -> bool:
+    """A program over the tables was tried and failed (refused, an error, an empty result, twice)."""
+    from docpilot.understanding.programs import COULD_NOT
+
+    return not answer.found and answer.answer.startswith(COULD_NOT)
+
+
+def _said_instead(
+    documents: list[Document], question: str, model: QuestionModel, embed: EmbedFn | None, on_draft: Listener | None
+) -> Answer | None:
+    """The passages' answer when no program over the tables computed one: what looked like a question over table
+    values may be said in words ("approximately 798,000 employees", a definition beside a table). None when the
+    passages do not say it either, or the model's time runs out (the tables' reason is then the reply)."""
+    try:
+        said = _retrieved(documents, question, model, embed, on_draft)
+    except Stopped as exc:
+        if not model.ran_out(exc):
+            raise
+        return None
+    return said if said.found else None
 
 
 def _before_passages(
@@ -558,7 +582,7 @@ def _retrieved(
     tokens = sum(model_tokens(e.block) for e in evidence)
     if llm is not None and evidence:
         try:
-            answer = _compose(llm, question, evidence, documents, on_draft, part)
+            answer = _compose(llm, question, evidence, documents, on_draft, part, embed)
             if answer is None or not answer.found:  # not in the first evidence: the model may fetch one part
                 answer = _fetched(llm, question, documents, evidence, on_draft, part) or answer
         except Stopped:
@@ -659,6 +683,7 @@ def _compose(
     documents: list[Document],
     on_draft: Listener | None = None,
     part: str | None = None,
+    embed: EmbedFn | None = None,
 ) -> Answer | None:
     from docpilot.llm.prompting import render
     from docpilot.llm.untrusted import DATA_RULE, data_block
@@ -723,7 +748,7 @@ def _compose(
             )
             continue
         other = counts_other(part or question, text)
-        unsaid_thing = count_unsaid(part or question, [e.block for e in support])
+        unsaid_thing = count_unsaid(part or question, [e.block for e in support], text, embed)
         if unsaid_thing:  # "how many employees" answered from passages that never mention employees
             problem = f"The passages you cite do not mention {unsaid_thing}, which the question asks to count."
             _send_back(messages, reply.text, f"{problem} Answer from a passage about it, or reply NOT FOUND.")
@@ -766,11 +791,28 @@ def _names_unsaid(question: str, support: list[_Evidence], documents: list[Docum
         key = stems(word)
         if not key or key[0] in own or key[0] in cited or len(key[0]) < 3:
             continue
+        if any(_said_just_before(word, item, documents) for item in support):
+            continue
         pages = pages or [p.lower() for d in documents for p in d.structure.pages]
         on = sum(bool(re.search(rf"\b{re.escape(word.lower())}\b", p)) for p in pages)
         if on and not (len(pages) >= 3 and on * 2 >= len(pages)):  # on most pages: what they are all about
             unsaid.append(word)
     return unsaid
+
+
+_LEAD = 800  # characters before a passage on its page that may name what it is about
+
+
+def _said_just_before(word: str, item: _Evidence, documents: list[Document]) -> bool:
+    """Whether ``word`` is said on the passage's page shortly before it: the subject a resolution, a notice or a
+    paragraph opens with ("Demande de démolition pour le 1069, boulevard de Sainte-Adèle" over "ATTENDU QUE le
+    projet … permettant l'ajout de 43 logements"), which the passage itself need not repeat."""
+    doc = next((d for d in documents if d.name == item.file), None)
+    if doc is None or not 1 <= item.page <= len(doc.structure.pages):
+        return False
+    page = _flat(doc.structure.pages[item.page - 1])
+    at = page.find(_flat(item.block)[:40])
+    return at > 0 and re.search(rf"\b{re.escape(word)}\b", page[max(0, at - _LEAD) : at], re.I) is not None
 
 
 # several values made one: added up, or averaged — and the words a line uses to state such a figure

@@ -67,7 +67,7 @@ from docpilot.understanding.frames import (
 )
 from docpilot.understanding.frames.checking import BUILTINS, METHODS
 from docpilot.understanding.frames.composing import WHO
-from docpilot.understanding.frames.model import SECTION, section_name
+from docpilot.understanding.frames.model import SECTION, is_total, section_name
 from docpilot.understanding.frames.running import MAX_CITATIONS
 from docpilot.understanding.retrieve import EmbedFn, Retriever
 from docpilot.understanding.support import unsupported_numbers
@@ -96,7 +96,6 @@ CANNOT = "NOT IN TABLES"
 UNRELATED = 0.15  # a question and a column name closer in meaning than this (MiniLM cosine) may name it
 SYNONYM = 0.5  # a word of the question this close to a column name (MiniLM cosine) names it
 COULD_NOT = "I could not compute this from the tables"
-_TOTAL = re.compile(r"^\s*(?:grand\s+|sub-?)?totals?\b", re.I)
 # a part of a whole: "of the total", "what percentage of 2023 revenue" (0-100 %, unlike a growth rate)
 _WHOLE = re.compile(
     r"\b(?:total|all|whole|overall|combined|share|proportion|fraction)\b|\b(?:percent(?:age)?|portion)\s+of\b", re.I
@@ -253,7 +252,7 @@ def without_totals(frame: Frame) -> tuple[Frame, list[str]]:
     them in (a small model forgets to leave them out); a total asked for is the sum of the rows kept."""
     labels = frame.row_labels()
     end = len(labels)
-    while end > 2 and (_TOTAL.match(labels[end - 1]) or _sums_above(frame, end - 1)):
+    while end > 2 and (is_total(labels[end - 1]) or _sums_above(frame, end - 1)):
         end -= 1
     heads = _subtotal_heads(frame, end)
     if end == len(labels) and not heads:
@@ -551,7 +550,7 @@ def _sums_totals(result: ProgramResult, frames: list[Frame]) -> str:
     """A whole column added up although it holds total rows among its parts ("Total revenue" above the product
     categories): the sum counts them twice; "" otherwise."""
     for _, frame, _ in _column_calls(result.program, frames, {"sum"}):
-        totals = [label for label in frame.row_labels() if _TOTAL.match(label)]
+        totals = [label for label in frame.row_labels() if is_total(label)]
         if totals:
             return (
                 f"The column holds total rows ({', '.join(repr(t) for t in totals[:2])}): adding up the whole "

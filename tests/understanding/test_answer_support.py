@@ -330,3 +330,62 @@ def test_a_name_on_most_pages_is_what_they_are_about_and_need_not_be_cited(tmp_p
     cited = [_Evidence(Unit("directive.pdf", 2, pages[1], "chunk"), pages[1])]
     assert _names_unsaid("By what date must comments on this Zephyr directive be received?", cited, documents) == []
     assert _names_unsaid("When must comments on the Harbour bulletin be sent?", cited, documents) == ["Harbour"]
+
+
+def test_a_count_said_in_other_words_beside_its_number_is_said() -> None:
+    """ "How many people died in the accident?" answered 157 from "resulting in 157 fatalities" (q8 tuning: sent back
+    because no passage said "people" or "died"): the words beside the answer's number mean what is counted. Words
+    beside it that count something else ("1,200 members" for employees) are still not it."""
+    from docpilot.understanding.answer import embed_texts
+    from docpilot.understanding.asked import count_unsaid
+
+    accident = ["The airplane crashed after takeoff from Addis Ababa, resulting in 157 fatalities."]
+    question = "How many people died in the accident?"
+    assert count_unsaid(question, accident, "157") == "people died"  # word for word: not said
+    assert count_unsaid(question, accident, "157", embed_texts) is None
+    members = ["At year end the association had 1,200 members in four countries."]
+    assert count_unsaid("How many employees does it have?", members, "1,200", embed_texts) == "employees"
+
+
+def test_a_count_from_passages_in_another_language_is_not_held_to_the_questions_words() -> None:
+    """An English question over a French report: "residents answered" cannot be found word for word in
+    "263 personnes ont répondu" (q8 tuning), so the words are not held against the answer."""
+    from docpilot.understanding.asked import count_unsaid
+
+    french = [
+        "En tout, 263 personnes ont répondu au questionnaire en ligne sur Survey Monkey, et la plupart de ces "
+        "personnes habitent dans le village depuis plus de dix ans, selon les résultats du sondage."
+    ]
+    english = [
+        "In all, 263 people filled in the online questionnaire on Survey Monkey, and most of these people have "
+        "lived in the village for more than ten years, according to the results of the survey."
+    ]
+    question = "How many residents answered the Survey Monkey questionnaire?"
+    assert count_unsaid(question, french, "263") is None
+    assert count_unsaid(question, english, "263") == "residents answered"
+
+
+def test_a_name_said_just_before_the_passage_on_its_page_is_what_it_is_about(tmp_path) -> None:
+    """A resolution opens with its subject ("… pour le 1069, boulevard de Sainte-Adèle") and its clauses do not
+    repeat it (q8 tuning: "43 logements" was sent back for not mentioning Sainte-Adèle). A name said on another
+    page, or far before on the page, is not the passage's subject."""
+    from table_pdfs import draw_pdf
+
+    from docpilot.understanding.answer import _Evidence, _names_unsaid
+    from docpilot.understanding.cache import StructureCache
+    from docpilot.understanding.document import Document, Unit, open_documents
+
+    clause = "ATTENDU QUE le projet prévoit un agrandissement permettant l'ajout de 43 logements."
+    pages = [
+        "Demande de démolition pour le 1069, boulevard de Sainte-Adèle. Résolution DM-2023-001. " + clause,
+        "Demande pour le 12, rue Morin. " + clause.replace("43", "12"),
+        "The Harbour project was discussed first. " + "Other business was discussed at length. " * 30 + clause,
+    ]
+    path = draw_pdf(tmp_path / "minutes.pdf", pages)
+    documents: list[Document] = open_documents({"minutes.pdf": path}, StructureCache(None))
+    cited = [_Evidence(Unit("minutes.pdf", 1, clause, "chunk"), clause)]
+    assert _names_unsaid("Combien de logements au boulevard de Sainte-Adèle?", cited, documents) == []
+    cited = [_Evidence(Unit("minutes.pdf", 2, clause, "chunk"), clause.replace("43", "12"))]
+    assert _names_unsaid("Combien de logements au boulevard de Sainte-Adèle?", cited, documents) == ["Sainte-Adèle"]
+    far = [_Evidence(Unit("minutes.pdf", 3, clause, "chunk"), clause)]
+    assert _names_unsaid("How many homes does the Harbour project add?", far, documents) == ["Harbour"]

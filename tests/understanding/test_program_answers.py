@@ -98,12 +98,24 @@ def test_the_total_row_is_left_out_of_the_rows_a_program_ranks(documents: list[D
 
 def test_two_failures_are_no_answer_with_the_reason(documents: list[Document]) -> None:
     failing = 't1["Revenue"].sum()'
-    answer, llm = ask(documents, "What were the total sales of all regions?", [failing, failing])
+    not_said = '{"answer": "NOT FOUND", "evidence": []}'
+    answer, llm = ask(documents, "What were the total sales of all regions?", [failing, failing, not_said])
     assert not answer.found and answer.citations == []
     assert answer.answer.startswith(COULD_NOT + ": ")
     assert "Revenue" in answer.answer and "is not a column" in answer.answer
-    assert len(program_calls(llm)) == len(llm.calls) == 2
+    assert len(program_calls(llm)) == 2 and len(llm.calls) == 3  # then the passages were read: they do not say
     assert answer.to_dict()["answered"] is False
+
+
+def test_when_no_program_computes_it_the_passages_may_say_it(documents: list[Document]) -> None:
+    """A question that looks like one over table values may be answered in words ("approximately 798,000
+    employees", q8 tuning: the program path had said "I could not compute this" and the passages were not read)."""
+    failing = 't1["Revenue"].sum()'
+    said = '{"answer": "Sales grew in every region", "evidence": [1]}'
+    answer, llm = ask(documents, "What happened to the sales of the regions in 2023?", [failing, failing, said])
+    assert len(program_calls(llm)) == 2 and len(llm.calls) == 3
+    assert answer.found and answer.answer == "Sales grew in every region"
+    assert {c["page"] for c in answer.citations} == {1}
 
 
 def test_an_empty_result_goes_back_with_the_row_labels(documents: list[Document]) -> None:

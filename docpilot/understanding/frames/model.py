@@ -225,7 +225,7 @@ def _with_sections(
             current = i
             continue
         under.append(current)
-        if re.match(r"\s*total\b", text, re.I):
+        if is_total(text):
             current = None
     members = Counter(u for u in under if u is not None)
     if SECTION in data.columns or not members or max(members.values()) < 2:
@@ -236,6 +236,14 @@ def _with_sections(
     heads = [None if u is None else cells[u][j - 1] for u in under]
     cells = [row[:j] + [head] + row[j:] for row, head in zip(cells, heads, strict=True)]
     return data, cells, {**kinds, SECTION: "text"}
+
+
+_TOTAL = re.compile(r"^\s*(?:grand\s+|sub-?)?totals?\b", re.I)
+
+
+def is_total(label: str) -> bool:
+    """A row label that names a total of the rows above it ("Total", "Grand total", "Subtotal", "Totals")."""
+    return _TOTAL.match(label) is not None
 
 
 def section_name(label: str) -> str:
