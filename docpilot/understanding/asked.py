@@ -64,6 +64,15 @@ _AMOUNT = re.compile(
     r"|\bwhat (?:is|was|are|were) the (?:[\w-]+\s+){0,2}(?:value|amount|figure)s?\b|\bwhat (?:value|amount|figure)\b",
     re.I,
 )
+# "what top-20 retrieval accuracy did DPR get", "what was the unemployment rate in 2000": a measure asked by its noun
+_MEASURE = re.compile(
+    r"\bwhat(?:'s|\s+(?:is|was|are|were))?\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?"
+    r"(?:accuracy|precision|recall|rate|price|cost|score|ratio|margin|salary|wage|fee|fare|balance|budget|weight|"
+    r"height|length|speed|temperature|population|revenue|income|profit|earnings)s?"
+    r"(?=\s+(?:of|for|in|on|at|did|does|do|was|were|is|are|has|had|per|from|to|when|with|under|after|before)\b"
+    r"|\s*[?,.]|\s*$)",
+    re.I,
+)
 _NAME = re.compile(_LEAD + r"(?:(?:in|for|of|from|at|among)\s+)?(?:which|who|whose|name)\b", re.I)
 # words that say the question is about a rate, so a percent is an amount of the kind asked
 _RATE_WORDS = re.compile(r"%|\b(?:percent\w*|rate|share|proportion|ratio|margin|return|growth|yield|fraction)\b", re.I)
@@ -131,7 +140,7 @@ def asked_kind(question: str) -> str | None:
         return "name"
     if _COUNT.search(question):
         return "count"
-    if _AMOUNT.search(question):
+    if _AMOUNT.search(question) or _MEASURE.search(question):
         return "amount"
     return None
 
