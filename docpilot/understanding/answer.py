@@ -128,12 +128,26 @@ def _not_computed(answer: Answer) -> bool:
     return not answer.found and answer.answer.startswith(COULD_NOT)
 
 
+_THRESHOLD = re.compile(
+    r"\b(?:above|below|over|under|more than|less than|at least|at most|greater than|fewer than|higher than|"
+    r"lower than|exceed(?:s|ed|ing)?)\s+[$€£]?\d",
+    re.I,
+)
+_AGGREGATE = re.compile(r"\b(?:total|sum|add(?:ed)? up|average|mean|median|difference|combined|altogether)\b", re.I)
+
+
 def _said_instead(
     documents: list[Document], question: str, model: QuestionModel, embed: EmbedFn | None, on_draft: Listener | None
 ) -> Answer | None:
     """The passages' answer when no program over the tables computed one: what looked like a question over table
     values may be said in words ("approximately 798,000 employees", a definition beside a table). None when the
-    passages do not say it either, or the model's time runs out (the tables' reason is then the reply)."""
+    passages do not say it either, or the model's time runs out (the tables' reason is then the reply).
+
+    Not for a computation over rows — rows past a threshold, a total, an average, a difference, the first by a
+    column: a model reading rows in passages and doing it is too often wrong (a confident wrong count of rows
+    "above 10%"), and a sentence rarely states it."""
+    if _THRESHOLD.search(question) or _AGGREGATE.search(question) or asks_rank(question):
+        return None
     try:
         said = _retrieved(documents, question, model, embed, on_draft)
     except Stopped as exc:

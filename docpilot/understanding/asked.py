@@ -130,8 +130,11 @@ _SEGMENTS = re.compile(r",\s*(?=[^\d\s])|[;\n]|\s(?:and|&|/)\s|\.\s")  # not "2,
 _DESCRIBED = {"percent": "a percentage", "date": "a date", "count": "a count", "amount": "an amount", "name": "a name"}
 
 
-def asked_kind(question: str) -> str | None:
-    """The kind of value ``question`` asks for (one of :data:`KINDS`), or None when its words do not say."""
+def asked_kind(question: str, measures: bool = True) -> str | None:
+    """The kind of value ``question`` asks for (one of :data:`KINDS`), or None when its words do not say.
+
+    ``measures=False``: a measure asked by its noun alone ("what … accuracy", "what was the rate") is of no kind;
+    it says what an answer must be, not that a table holds it."""
     if _PERCENT.search(question):
         return "percent"
     if _DATE.search(question):
@@ -140,7 +143,7 @@ def asked_kind(question: str) -> str | None:
         return "name"
     if _COUNT.search(question):
         return "count"
-    if _AMOUNT.search(question) or _MEASURE.search(question):
+    if _AMOUNT.search(question) or (measures and _MEASURE.search(question)):
         return "amount"
     return None
 

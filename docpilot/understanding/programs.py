@@ -208,8 +208,9 @@ def data_frames(documents: list[Document], question: str, embed: EmbedFn | None)
     if not kept:
         return [], {}
     named = any(score[0] for score, _ in kept)
-    if not named and asked_kind(question) is None and not asks_rank(question):  # "the cheapest pizza" ranks rows
-        return [], {}  # neither a row or column named nor a value asked for: a question for the passages
+    # neither a row or column named nor a value asked for ("the cheapest pizza" ranks rows): for the passages
+    if not named and asked_kind(question, measures=False) is None and not asks_rank(question):
+        return [], {}
     # the documents' own names ("Northwind Solar" in every sentence) say nothing of where the answer is said
     own = {w for d in documents for w in stems(own_names(d)) if not w.isdigit()}
     if _said_in_prose(asked - own, ranked[:PROSE_UNITS], [f for _, f in kept]) > max(s[1] for s, _ in kept):
