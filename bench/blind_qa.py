@@ -75,6 +75,15 @@ def judge(row: dict[str, Any], out: dict[str, Any], qa: Any) -> dict[str, bool |
     return {"right": right, "evidence": evidence, "confident_wrong": answered and not right}
 
 
+def _over_tables(row: dict[str, Any]) -> bool:
+    """Whether the row's author says it is over a table or a record: its ``over`` ("table", "record" or "text"),
+    or, in batches written before rows had one (q1–q8), a note (the author's computation) — which q8's author
+    wrote on every row, so its count is all its rows."""
+    if "over" in row:
+        return row["over"] in ("table", "record")
+    return bool(row.get("note"))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--batch", default="q1")
@@ -107,7 +116,7 @@ def main() -> None:
                 verdict.update(
                     seconds=time.perf_counter() - started, error=bool(out.get("error")) and not out.get("ok")
                 )
-                verdict["tables"] = bool(row.get("note"))
+                verdict["tables"] = _over_tables(row)
                 verdicts.append(verdict)
                 if dump is not None:
                     dump.write(json.dumps({"row": row, "reply": out, "verdict": verdict}) + "\n")
@@ -142,8 +151,8 @@ def main() -> None:
             tuning=opts.tuning,
             command=f"python bench/blind_qa.py --batch {opts.batch} --backend {opts.backend} --via {opts.via} --write",
             load=load,
-            notes="First measurement of the batch; rows never printed. 'tables_and_records': rows with a note "
-            "(the author's computation over a table or record).",
+            notes="First measurement of the batch; rows never printed. 'tables_and_records': rows whose 'over' is "
+            "table or record (before rows had one: rows with a note, the author's computation).",
         )
 
 
