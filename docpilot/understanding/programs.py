@@ -32,6 +32,7 @@ import functools
 import json
 import math
 import re
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from typing import Any
@@ -694,17 +695,30 @@ def _unnamed_row(question: str, result: ProgramResult, frames: list[Frame]) -> s
 
 def _tied(result: ProgramResult, frames: list[Frame]) -> str:
     """A row taken as the largest or smallest of a whole column (``t1["Price"].idxmax()``) when other rows print the
-    same value: which one is meant the table does not say ("the most expensive pizza", three at 15$); "" else."""
+    same value: which one is meant the table does not say ("the most expensive pizza", three at 15$); "" else.
+    Rows whose label the frame repeats do not tie with the first of them when its label is the frame's only once:
+    a line item's "Charges" under "Amazon Glacier", the same 2.22, is a part of that row, not another answer."""
     for method, frame, subscript in _column_calls(result.program, frames, {"idxmax", "idxmin"}):
         column = _column_of(subscript)
         if column is None or column[1] not in frame.columns:
             continue
         values = frame.data[column[1]].dropna()
         best = values.max() if method == "idxmax" else values.min()
-        if int((values == best).sum()) > 1:
+        tied = [i for i, v in values.items() if v == best]
+        if len(tied) > 1 and not _parts_of_first(frame, tied):
             end = "largest" if method == "idxmax" else "smallest"
             return f"Several rows of {frame.name} tie at the {end} {column[1]!r}: no one row is it."
     return ""
+
+
+def _parts_of_first(frame: Frame, tied: list[Any]) -> bool:
+    """Whether, of the tied rows (index labels, in order), only the first has a label printed once in the frame's
+    label column: the others are rows like "Charges" that the frame repeats under each of its items."""
+    if frame.label is None:
+        return False
+    counts = Counter(str(v) for v in frame.data[frame.label].tolist())
+    once = [i for i in tied if counts[str(frame.data.loc[i, frame.label])] == 1]
+    return once == tied[:1]
 
 
 def _picked(program: str) -> set[tuple[str, str]]:
@@ -721,8 +735,13 @@ def _absent_value(result: ProgramResult, frames: list[Frame]) -> str:
         frame = by_name.get(name)
         if frame is None or column not in frame.columns:
             continue
-        held = {norm(str(v)) for v in frame.data[column].tolist()}
+        held = {norm(str(v)) for v in frame.data[column].tolist() if v != ""}
         missing = [t for t in texts if norm(t) not in held]
+        if "" in missing:
+            return (
+                f"A blank cell of {name} is a missing value, not '': test blank cells with .isna(), filled ones "
+                f"with .notna(), and count filled cells with .count()."
+            )
         if missing:
             return (
                 f"No row of {name} holds {missing[0]!r} in the column {column!r}. Compare with a value the column "
@@ -742,11 +761,13 @@ def _comparisons(program: str) -> list[tuple[tuple[str, str], list[str]]]:
 
 
 def _compared_texts(node: ast.AST) -> tuple[tuple[str, str], list[str]] | None:
-    """((frame, column), texts) for ``t1["C"] == "x"`` and ``t1["C"].isin(["x", "y"])``; None for other nodes."""
-    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Eq):
+    """((frame, column), texts) for ``t1["C"] == "x"`` and ``t1["C"].isin(["x", "y"])``, and for ``t1["C"] != ""``
+    (a test for blank cells); None for other nodes."""
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
         column, value = _column_of(node.left), node.comparators[0]
         if column and isinstance(value, ast.Constant) and isinstance(value.value, str):
-            return column, [value.value]
+            if isinstance(node.ops[0], ast.Eq) or value.value == "":
+                return column, [value.value]
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "isin":
         column = _column_of(node.func.value)
         listed = node.args[0] if node.args else None

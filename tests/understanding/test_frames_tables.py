@@ -283,6 +283,16 @@ def test_a_ruled_table_of_words_has_one_heading_row(real) -> None:
     assert (frame.data["Type"] == "VARCHAR(128)").sum() == 5
 
 
+def test_a_title_row_over_a_ruled_table_of_marks_is_not_its_heading(real) -> None:
+    """A ruled table whose first drawn row is its title ("Table 2-2 Comparison of …", one cell over the whole
+    width) and whose body holds marks, not figures, is headed by the row under the title: with the title read as
+    the heading, its columns were "column 2" … and "User action" a row (q8, after its measurement)."""
+    (frame, *_) = FrameStore().frames(real("docling__redp5110_sampled.pdf"), [9])
+    assert frame.label == "User action" and "No Authority" in frame.columns and "*JOBCTL" in frame.columns
+    assert frame.row_labels()[0] == "SET CURRENT DEGREE (SQL statement)"
+    assert (frame.data["No Authority"] == "X").sum() == 2
+
+
 def test_a_short_files_pages_may_all_hold_tables(real) -> None:
     """An invoice whose lines are laid out in blocks is not marked as holding a table by the structure's cheap
     test; a file of a few pages has each page's tables read when a question is over table values."""

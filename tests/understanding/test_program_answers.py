@@ -454,3 +454,45 @@ def test_the_totals_column_is_the_tables_own_subject_and_no_named_columns(tmp_pa
     llm = ScriptedLLM([totals, "NOT IN TABLES"])
     assert answer_by_program(documents, "Which state recorded the most handgun checks?", llm, None) is None
     assert "'Totals'" in llm.calls[1].messages[-1]["content"]
+
+
+def test_a_line_items_repeated_parts_do_not_tie_with_it(tmp_path: Path) -> None:
+    """An invoice's items each over their own "Charges" and "VAT" rows, the item printing its charges' sum: the
+    largest item ties with its own "Charges" row, which the frame repeats and so names no item; the item is the
+    answer (q8, after its measurement: "which AWS service had the biggest charge" was refused as a tie). Items
+    printed once that tie are still no answer."""
+    rows = [["Detail", "Amount"], ["AWS Data Transfer", "$0.01"], ["Charges", "$0.01"], ["VAT", "$0.00"]]
+    rows += [["Amazon Glacier", "$2.22"], ["Charges", "$2.22"], ["VAT", "$0.00"]]
+    rows += [["Amazon Elastic Compute Cloud", "$1.87"], ["Charges", "$1.87"], ["VAT", "$0.00"]]
+    path = draw_pdf(tmp_path / "bill.pdf", [[DrawnTable(rows, caption="Detail of charges")]])
+    documents = open_documents({"bill.pdf": path}, StructureCache(None))
+    program = 't1.loc[t1["Amount"].idxmax(), "Detail"]'
+    computed = answer_by_program(documents, "Which service had the biggest charge?", ScriptedLLM([program]), None)
+    assert computed is not None and computed.found and computed.answer.startswith("Amazon Glacier")
+    rows[7][1] = rows[8][1] = "$2.22"
+    path = draw_pdf(tmp_path / "tied.pdf", [[DrawnTable(rows, caption="Detail of charges")]])
+    documents = open_documents({"tied.pdf": path}, StructureCache(None))
+    llm = ScriptedLLM([program, program])
+    computed = answer_by_program(documents, "Which service had the biggest charge?", llm, None)
+    assert computed is None or not computed.found
+    assert "tie at the largest" in llm.calls[1].messages[-1]["content"]
+
+
+def test_blank_cells_are_missing_values_to_a_program(tmp_path: Path) -> None:
+    """A table of marks ("X" where an action needs a right, blank where not): the program sees blank cells as
+    missing, so ``.notna()`` and ``.count()`` count the marked rows (q8, after its measurement: "how many of the
+    user actions can be done with No Authority" was answered 12, every row, from ``notna()`` over blanks held as
+    ''); a program testing blanks with '' goes back."""
+    rows = [["User action", "Admin", "No Authority"], ["Start monitor", "X", "X"], ["Stop monitor", "X", ""]]
+    rows += [["Change degree", "X", ""], ["Explain plan", "X", "X"], ["Dump cache", "X", ""]]
+    path = draw_pdf(tmp_path / "rights.pdf", [[DrawnTable(rows, caption="Table 2-2 Actions and authority")]])
+    documents = open_documents({"rights.pdf": path}, StructureCache(None))
+    question = "How many of the user actions can be done with No Authority?"
+    for program in ('t1.loc[t1["No Authority"].notna(), "User action"].count()', 't1["No Authority"].count()'):
+        computed = answer_by_program(documents, question, ScriptedLLM([program]), None)
+        assert computed is not None and computed.found and computed.answer.startswith("2"), (program, computed)
+    blank = 'len(t1[t1["No Authority"] != ""])'
+    llm = ScriptedLLM([blank, blank])
+    computed = answer_by_program(documents, question, llm, None)
+    assert computed is None or not computed.found
+    assert "missing value" in llm.calls[1].messages[-1]["content"]

@@ -484,7 +484,9 @@ def _ruled_header_rows(texts: list[list[str]]) -> int:
     """How many of a ruled table's first rows are headings: none when the first row is figures (not years),
     else the first rows without a figure (a title row, heading lines), up to four, before the first figures;
     one when no row below holds a figure (a table of words: its rows look alike, only the first is known to head
-    it — "Global variable | Type | Description" over "CLIENT_HOST | VARCHAR(255) | …")."""
+    it — "Global variable | Type | Description" over "CLIENT_HOST | VARCHAR(255) | …"), two when that first row is
+    a title over the whole table (its first cell alone filled: "Table 2-2 Comparison of …" over "User action |
+    *JOBCTL | …" over rows of "X")."""
     if len(texts) < 2:
         return 0
     first = [t for t in texts[0][1:] if t]
@@ -492,7 +494,8 @@ def _ruled_header_rows(texts: list[list[str]]) -> int:
         return 0
     figures = [i for i, row in enumerate(texts) if i and any(_is_figure(t) for t in row[1:] if t)]
     if not figures:
-        return 1
+        titled = len(texts) > 2 and len(texts[0]) > 2 and not first and sum(1 for t in texts[1] if t) > 1
+        return 2 if titled else 1
     count = 1
     while count < min(len(texts) - 1, 4):
         row = texts[count]

@@ -72,7 +72,7 @@ def answer_with_program(
     program = bracketed(program)
     tree = refuse_unless_allowed(program, by_name, columns)
     instrumented = instrument(tree)
-    packed = {name: pack_frame(frame.data) for name, frame in by_name.items()}
+    packed = {name: pack_frame(_blanks_missing(frame.data)) for name, frame in by_name.items()}
     run = run_program(instrumented.code, {}, limits=limits, sandbox=sandbox, frames=packed)
     try:
         if not run.ok or run.watched is None:
@@ -98,6 +98,13 @@ def answer_with_program(
         frames=used,
         seconds=round(time.perf_counter() - started, 3),
     )
+
+
+def _blanks_missing(data: Any) -> Any:
+    """The frame as a program sees it: a blank cell of a text column is a missing value, as pandas reads one, so
+    ``.notna()``, ``.count()`` and ``.dropna()`` pass over it ("how many actions need No Authority": the rows with
+    an "X" there, not every row)."""
+    return data.mask(data.eq(""))
 
 
 def bracketed(program: str) -> str:

@@ -96,6 +96,8 @@ def _samples(frame: Frame, count: int) -> list[str]:
 
 
 def _value(value: Any) -> str:
+    if value == "":  # a blank text cell: a missing value to the program (frames.running)
+        return "nan"
     if isinstance(value, float):
         if math.isnan(value):
             return "nan"
