@@ -366,6 +366,7 @@ def answer_by_program(
             result = answer_with_program(program, frames, sandbox=sandbox)
         except (ProgramRefused, ProgramFailed) as exc:
             raise JobProblem(str(exc)) from exc
+        result = _one_figure(result, kind)
         if share and _number(result.value) and not 0 <= float(result.value) <= 100:
             raise JobProblem(
                 f"The question asks for a share of a whole, which lies between 0 and 100 percent, but the program "
@@ -383,7 +384,8 @@ def answer_by_program(
             raise JobProblem(
                 f"The question asks for {' and '.join(lacking)}, but the program's answer is {shown(result)!r}."
             )
-        other = _reads_other(checked, result, frames) or _wrong_type(checked, result)
+        other = _reads_other(checked, result, frames) or _other_group(checked, result, frames)
+        other = other or _wrong_type(checked, result)
         other = other or _not_whom(checked, result, frames) or _not_counted(checked, result, frames)
         other = other or _invented(checked, result, frames) or _sums_totals(result, frames) or _tied(result, frames)
         if written_by_model:  # a composed program reads only what the question names
@@ -502,6 +504,54 @@ def _reads_other(question: str, result: ProgramResult, frames: list[Frame]) -> s
                     f"program reads {', '.join(repr(r) for r in read[:3])}. Read the {kind} the question names."
                 )
     return ""
+
+
+def _other_group(question: str, result: ProgramResult, frames: list[Frame]) -> str:
+    """Columns of another group than the one the question names, where a frame's columns come in groups under a
+    heading printed over them ("Finland Female … Finland 15-24", "EU-25 Female … EU-25 15-24"): "the rate for
+    under-25s in Finland" answered from "EU-25 15-24" (q8, after its measurement). Judged only when the question
+    names one group and no other; "" else."""
+    said = _literals(result.program)
+    asked = {w.lower() for w in re.findall(r"[\w][\w.-]*\w|\w", question)}
+    for frame in frames:
+        if frame.name not in result.frames:
+            continue
+        groups = _column_groups(frame.columns)
+        named = [g for g in groups if g.lower() in asked]
+        if len(named) != 1:
+            continue
+        read = [c for group, members in groups.items() if group != named[0] for c in members if c in said]
+        if read:
+            return (
+                f"The question names {named[0]!r}, whose columns in {frame.name} are "
+                f"{', '.join(repr(c) for c in groups[named[0]][:4])}, but the program reads "
+                f"{', '.join(repr(c) for c in read[:3])}. Read {named[0]!r}'s columns."
+            )
+    return ""
+
+
+def _column_groups(columns: list[str]) -> dict[str, list[str]]:
+    """The columns grouped by their first word when two or more groups of two or more columns share one: the
+    heading printed over each group ("Finland", "EU-15"); empty else."""
+    groups: dict[str, list[str]] = {}
+    for column in columns:
+        words = column.split()
+        if len(words) > 1 and len(words[0]) > 1:
+            groups.setdefault(words[0], []).append(column)
+    groups = {g: members for g, members in groups.items() if len(members) > 1}
+    return groups if len(groups) > 1 else {}
+
+
+def _one_figure(result: ProgramResult, kind: str | None) -> ProgramResult:
+    """A figure asked for and computed as a column of one row (``t1.loc[t1["label"] == "2005", "Male"] - …``,
+    {"2005": 3.8}): the figure itself; else the result as it is."""
+    value = result.value
+    if kind not in ("amount", "percent", "count") or not isinstance(value, dict) or len(value) != 1:
+        return result
+    (figure,) = value.values()
+    if not _number(figure):
+        return result
+    return replace(result, value=figure, text=format_number(float(figure)))
 
 
 def _wrong_type(question: str, result: ProgramResult) -> str:

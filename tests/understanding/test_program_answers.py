@@ -496,3 +496,36 @@ def test_blank_cells_are_missing_values_to_a_program(tmp_path: Path) -> None:
     computed = answer_by_program(documents, question, llm, None)
     assert computed is None or not computed.found
     assert "missing value" in llm.calls[1].messages[-1]["content"]
+
+
+UNEMPLOYMENT = [  # a heading over each group of columns, joined into their names ("Finland Male")
+    ["", "Finland", "", "", "EU-25", "", ""],
+    ["Year", "Female", "Male", "15-24", "Female", "Male", "15-24"],
+    ["1995", "15.1", "15.7", "29.7", "", "", ""],
+    ["2000", "10.6", "9.1", "21.4", "10.2", "7.4", "17.4"],
+    ["2005", "8.6", "8.2", "20.1", "9.8", "7.9", "18.5"],
+]
+
+
+def test_a_program_reading_another_group_of_columns_than_the_question_names_goes_back(tmp_path: Path) -> None:
+    """Columns grouped under a country each ("Finland 15-24", "EU-25 15-24"): "the rate for under-25s in
+    Finland" answered from the EU-25 group goes back (q8, after its measurement: a confident wrong 17.4); a
+    figure computed as a one-row column ({"2005": 1.3}) is that figure."""
+    caption = "Table 3: Unemployment rate in Finland and EU-25 (in %)"
+    table = DrawnTable(UNEMPLOYMENT, header_rows=2, caption=caption, widths=[70] + [70] * 6)
+    path = draw_pdf(tmp_path / "rates.pdf", [[table]])
+    documents = open_documents({"rates.pdf": path}, StructureCache(None))
+    (frame,) = data_frames(documents, "unemployment rate Finland EU-25", None)[0]
+    assert "Finland 15-24" in frame.columns and "EU-25 15-24" in frame.columns, frame.columns
+    label = frame.label
+    other = f't1.loc[t1["{label}"] == "2000", "EU-25 15-24"].iloc[0]'
+    right = f't1.loc[t1["{label}"] == "2000", "Finland 15-24"].iloc[0]'
+    llm = ScriptedLLM([other, right])
+    question = "What was the unemployment rate for under-25s in Finland in 2000?"
+    computed = answer_by_program(documents, question, llm, None)
+    assert computed is not None and computed.found and computed.answer.startswith("21.4"), computed
+    assert "'Finland'" in llm.calls[1].messages[-1]["content"]
+    gap = f't1.loc[t1["{label}"] == "2005", "Finland Female"] - t1.loc[t1["{label}"] == "2005", "Finland Male"]'
+    question = "In 2005, how many percentage points higher was the female unemployment rate than the male in Finland?"
+    computed = answer_by_program(documents, question, ScriptedLLM([gap]), None)
+    assert computed is not None and computed.found and computed.answer.startswith("0.4"), computed
