@@ -67,7 +67,7 @@ from docpilot.understanding.frames import (
     schema_text,
 )
 from docpilot.understanding.frames.checking import BUILTINS, METHODS
-from docpilot.understanding.frames.composing import WHO
+from docpilot.understanding.frames.composing import WHO, years_spanned
 from docpilot.understanding.frames.model import SECTION, is_total, section_name
 from docpilot.understanding.frames.running import MAX_CITATIONS
 from docpilot.understanding.retrieve import EmbedFn, Retriever
@@ -727,7 +727,7 @@ def _unnamed_row(question: str, result: ProgramResult, frames: list[Frame]) -> s
     multiplied into "by how many people did headcount grow"); "" when each label it reads shares a word with the
     question. Rows kept by a comparison or a column's order are not picked by label and are not judged."""
     picked = _picked(result.program)
-    asked = {w for w in stems(question) if len(w) > 1}
+    asked = {w for w in stems(question) if len(w) > 1} | years_spanned(question)
     for frame in frames:
         if frame.name not in result.frames:
             continue
