@@ -543,3 +543,31 @@ def test_the_years_inside_a_range_the_question_names_are_named(tmp_path: Path) -
     for question in ("What was the average annual revenue over 2019-2023?", "Average revenue from 2019 to 2023?"):
         computed = answer_by_program(documents, question, ScriptedLLM([program]), None)
         assert computed is not None and computed.found and computed.answer.startswith("47.04"), (question, computed)
+
+
+STORES = [
+    ["Store", "At Start of Q2", "Stores Opened", "Stores Closed", "Stores at End of Q2"],
+    ["Best Buy", "928", "1", "0", "929"],
+    ["Outlet Centers", "21", "0", "0", "21"],
+    ["Yardbird", "18", "4", "0", "22"],
+]
+
+
+def test_a_program_passing_over_the_column_with_the_questions_word_goes_back(tmp_path: Path) -> None:
+    """ "How many Yardbird stores were open at the end of the quarter?" answered 4 from "Stores Opened", beside
+    "Total Stores at End of Second Quarter" (q8, after its measurement: a confident wrong answer); a word naming an
+    operation ("total") held by a column the program does not read is not held against it."""
+    table = DrawnTable(STORES, caption="Store count", widths=[100] * 5)
+    path = draw_pdf(tmp_path / "stores.pdf", [[table]])
+    documents = open_documents({"stores.pdf": path}, StructureCache(None))
+    opened = 't1.loc[t1["Store"] == "Yardbird", "Stores Opened"].iloc[0]'
+    at_end = 't1.loc[t1["Store"] == "Yardbird", "Stores at End of Q2"].iloc[0]'
+    llm = ScriptedLLM([opened, at_end])
+    question = "How many Yardbird stores were open at the end of the second quarter?"
+    computed = answer_by_program(documents, question, llm, None)
+    assert computed is not None and computed.found and computed.answer.startswith("22"), computed
+    assert "'Stores at End of Q2'" in llm.calls[1].messages[-1]["content"]
+    computed = answer_by_program(
+        documents, "How many stores were opened in total?", ScriptedLLM(['t1["Stores Opened"].sum()']), None
+    )
+    assert computed is not None and computed.found and computed.answer.startswith("5"), computed
