@@ -67,12 +67,12 @@ from docpilot.understanding.frames import (
     schema_text,
 )
 from docpilot.understanding.frames.checking import BUILTINS, METHODS
-from docpilot.understanding.frames.composing import WHO
+from docpilot.understanding.frames.composing import WHO, years_spanned
 from docpilot.understanding.frames.model import SECTION, is_total, section_name
 from docpilot.understanding.frames.running import MAX_CITATIONS
 from docpilot.understanding.retrieve import EmbedFn, Retriever
 from docpilot.understanding.support import unsupported_numbers
-from docpilot.understanding.textnorm import STOPWORDS, format_number, norm, numbers_in, stems
+from docpilot.understanding.textnorm import STOPWORDS, format_number, norm, numbers_in, stem, stems
 
 __all__ = [
     "Computed",
@@ -390,7 +390,7 @@ def answer_by_program(
         other = other or _invented(checked, result, frames) or _sums_totals(result, frames) or _tied(result, frames)
         if written_by_model:  # a composed program reads only what the question names
             other = other or _unnamed(checked, result, frames, embed) or _unnamed_row(checked, result, frames)
-            other = other or _absent_value(result, frames)
+            other = other or _absent_value(result, frames) or _passed_over(checked, result, frames)
         if other:
             raise JobProblem(other)
         missing = _not_cited(result, frames)
@@ -528,6 +528,53 @@ def _other_group(question: str, result: ProgramResult, frames: list[Frame]) -> s
                 f"{', '.join(repr(c) for c in read[:3])}. Read {named[0]!r}'s columns."
             )
     return ""
+
+
+def _passed_over(question: str, result: ProgramResult, frames: list[Frame]) -> str:
+    """A column of figures that names more of the question's words than each one the program reads: "how many
+    stores were open at the end of Q2" answered from "Stores Opened" beside "Total Stores at End of Second
+    Quarter" (q8, after its measurement). Words that name an operation ("total", "average") do not count; a
+    column only as well named is not judged (which one is meant, the words do not tell); "" else."""
+    said = _literals(result.program)
+    asked = {w for w in _named_words(question) if len(w) > 2 and w not in _OPERATION_WORDS}
+    for frame in frames:
+        figures = frame.figure_columns()
+        read = [c for c in figures if c in said]
+        if frame.name not in result.frames or not read:
+            continue
+        named = {c: _words_named(c, asked) for c in figures}
+        best = max(len(named[c]) for c in read)
+        better = [c for c in figures if c not in said and len(named[c]) > best]
+        if better:
+            return (
+                f"The question's words {', '.join(sorted(named[better[0]]))} name the column {better[0]!r} of "
+                f"{frame.name} better than the program's {', '.join(repr(c) for c in read[:3])}. Read the column "
+                f"the question names."
+            )
+    return ""
+
+
+def _words_named(column: str, asked: set[str]) -> set[str]:
+    """The question's words (stems) that ``column`` has."""
+    return {a for a in asked if any(_alike(a, w) for w in _named_words(column))}
+
+
+def _named_words(text: str) -> list[str]:
+    """The stems of ``text`` with a quarter or half written short also written out ("Q2": second quarter)."""
+    spelled = _SHORT_PERIOD.sub(
+        lambda m: f"{m.group(0)} {_ORDINALS[int(m.group(2)) - 1]} {_PERIODS[m.group(1).lower()]}", text
+    )
+    return stems(spelled)
+
+
+_SHORT_PERIOD = re.compile(r"\b([QqHh])([1-4])\b")
+_ORDINALS = ("first", "second", "third", "fourth")
+_PERIODS = {"q": "quarter", "h": "half"}
+_OPERATION_WORDS = frozenset(
+    stem(w)
+    for w in "total totals sum average mean median overall combined difference change percent percentage share "
+    "ratio count number highest lowest largest smallest most least more less greater fewer maximum minimum".split()
+)
 
 
 def _column_groups(columns: list[str]) -> dict[str, list[str]]:
@@ -727,7 +774,7 @@ def _unnamed_row(question: str, result: ProgramResult, frames: list[Frame]) -> s
     multiplied into "by how many people did headcount grow"); "" when each label it reads shares a word with the
     question. Rows kept by a comparison or a column's order are not picked by label and are not judged."""
     picked = _picked(result.program)
-    asked = {w for w in stems(question) if len(w) > 1}
+    asked = {w for w in stems(question) if len(w) > 1} | years_spanned(question)
     for frame in frames:
         if frame.name not in result.frames:
             continue

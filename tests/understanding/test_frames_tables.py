@@ -293,6 +293,22 @@ def test_a_title_row_over_a_ruled_table_of_marks_is_not_its_heading(real) -> Non
     assert (frame.data["No Authority"] == "X").sum() == 2
 
 
+@pytest.mark.parametrize("ruled", [True, False], ids=["ruled", "unruled"])
+def test_a_second_table_under_one_caption_takes_that_caption(tmp_path: Path, ruled: bool) -> None:
+    """Two tables of the same columns printed one under the other, one caption over both ("Sales by Category":
+    the quarter's and the year's): the second is not left without a caption, which had left the model no way to
+    tell it held sales by category (q8, after its measurement)."""
+    quarter = [["Category", "2023", "2022"], ["Cosmetics", "40%", "41%"], ["Skincare", "16%", "15%"]]
+    year = [["Category", "2023", "2022"], ["Cosmetics", "42%", "43%"], ["Skincare", "17%", "17%"]]
+    other = [["Store", "Opened", "Closed", "Total"], ["Ulta", "10", "2", "1,300"], ["Kiosk", "3", "0", "41"]]
+    caption = "Sales by Category: percentage of net sales"
+    tables = [DrawnTable(quarter, caption=caption, ruled=ruled), DrawnTable(year, ruled=ruled, top=260)]
+    tables.append(DrawnTable(other, ruled=ruled, top=420))
+    path = draw_pdf(tmp_path / "sales.pdf", [tables])
+    frames = FrameStore().frames(path, [1])
+    assert [f.caption for f in frames] == [caption, caption, ""], [f.caption for f in frames]
+
+
 def test_a_short_files_pages_may_all_hold_tables(real) -> None:
     """An invoice whose lines are laid out in blocks is not marked as holding a table by the structure's cheap
     test; a file of a few pages has each page's tables read when a question is over table values."""

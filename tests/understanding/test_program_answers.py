@@ -529,3 +529,45 @@ def test_a_program_reading_another_group_of_columns_than_the_question_names_goes
     question = "In 2005, how many percentage points higher was the female unemployment rate than the male in Finland?"
     computed = answer_by_program(documents, question, ScriptedLLM([gap]), None)
     assert computed is not None and computed.found and computed.answer.startswith("0.4"), computed
+
+
+def test_the_years_inside_a_range_the_question_names_are_named(tmp_path: Path) -> None:
+    """ "The average annual revenue over 2019-2023" read over the rows 2019 … 2023 is not a program reading
+    rows the question does not name (q8, after its measurement: sent back for reading the row '2020')."""
+    rows = [["Year", "Revenue ($m)"], ["2018", "30.5"], ["2019", "38.2"], ["2020", "41.0"], ["2021", "47.9"]]
+    rows += [["2022", "52.3"], ["2023", "55.8"]]
+    path = draw_pdf(tmp_path / "revenue.pdf", [[DrawnTable(rows, caption="Five-year summary")]])
+    documents = open_documents({"revenue.pdf": path}, StructureCache(None))
+    years = ", ".join(f'"{y}"' for y in range(2019, 2024))
+    program = f't1.loc[t1["Year"].isin([{years}]), "Revenue ($m)"].mean()'
+    for question in ("What was the average annual revenue over 2019-2023?", "Average revenue from 2019 to 2023?"):
+        computed = answer_by_program(documents, question, ScriptedLLM([program]), None)
+        assert computed is not None and computed.found and computed.answer.startswith("47.04"), (question, computed)
+
+
+STORES = [
+    ["Store", "At Start of Q2", "Stores Opened", "Stores Closed", "Stores at End of Q2"],
+    ["Best Buy", "928", "1", "0", "929"],
+    ["Outlet Centers", "21", "0", "0", "21"],
+    ["Yardbird", "18", "4", "0", "22"],
+]
+
+
+def test_a_program_passing_over_the_column_with_the_questions_word_goes_back(tmp_path: Path) -> None:
+    """ "How many Yardbird stores were open at the end of the quarter?" answered 4 from "Stores Opened", beside
+    "Total Stores at End of Second Quarter" (q8, after its measurement: a confident wrong answer); a word naming an
+    operation ("total") held by a column the program does not read is not held against it."""
+    table = DrawnTable(STORES, caption="Store count", widths=[100] * 5)
+    path = draw_pdf(tmp_path / "stores.pdf", [[table]])
+    documents = open_documents({"stores.pdf": path}, StructureCache(None))
+    opened = 't1.loc[t1["Store"] == "Yardbird", "Stores Opened"].iloc[0]'
+    at_end = 't1.loc[t1["Store"] == "Yardbird", "Stores at End of Q2"].iloc[0]'
+    llm = ScriptedLLM([opened, at_end])
+    question = "How many Yardbird stores were open at the end of the second quarter?"
+    computed = answer_by_program(documents, question, llm, None)
+    assert computed is not None and computed.found and computed.answer.startswith("22"), computed
+    assert "'Stores at End of Q2'" in llm.calls[1].messages[-1]["content"]
+    computed = answer_by_program(
+        documents, "How many stores were opened in total?", ScriptedLLM(['t1["Stores Opened"].sum()']), None
+    )
+    assert computed is not None and computed.found and computed.answer.startswith("5"), computed

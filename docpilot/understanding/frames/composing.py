@@ -147,6 +147,15 @@ _RANGE = r"\s*(?:-|\u2013|\u2014|\u2212|to|through|thru|until|till)\s*"
 _THROUGH = _family("through thru until till")
 
 
+def years_spanned(question: str) -> set[str]:
+    """The years inside each range of years the question names ("over 2019-2023" → 2019 … 2023)."""
+    years: set[str] = set()
+    for first, last in re.findall(rf"(?<!\w)((?:19|20)\d\d){_RANGE}((?:19|20)\d\d)(?!\w)", question, re.I):
+        if int(first) < int(last) <= int(first) + 50:
+            years |= {str(y) for y in range(int(first), int(last) + 1)}
+    return years
+
+
 def _take_ranges(question: str, tokens: list[_Token], read: _Read, frame: Frame) -> None:
     """Two rows named as a range ("over 2019-2023", "from 2019 through 2021") as the rows from the one to the
     other, in the table's order — unless the question asks how much it changed from the one to the other (its

@@ -184,9 +184,27 @@ def read_page_tables(doc: Any, page_number: int, file: str) -> list[RawTable]:
         rows = _split_figure_columns(page, rows, header_rows)
         rows = rows[:header_rows] + [part for row in rows[header_rows:] for part in _leader_rows(page, row)]
         rows = _without_prose_columns(rows, header_rows)
-        caption = _caption(lines, tuple(table.bbox))
+        caption = _caption(lines, tuple(table.bbox)) or _caption_above(found, rows, header_rows)
         found.append(RawTable(file, page_number, index, rows, header_rows, caption))  # type: ignore[arg-type]
     return found or priced_lists(page, file, 1)
+
+
+def _caption_above(found: list[RawTable], rows: list[list[Any]], header_rows: int) -> str:
+    """The caption of the table printed just above on the page when this one has none of its own and the same
+    columns and heading rows: the second of two tables under one caption ("Sales by Category" over the 13 weeks'
+    table and the 52 weeks')."""
+    if not found or not rows or not header_rows:
+        return ""
+    above = found[-1]
+    if not above.header_rows or _texts(above.cells[above.header_rows - 1]) != _texts(rows[header_rows - 1]):
+        return ""
+    title = _texts(above.cells[0])
+    titled = above.header_rows > 1 and title[0] and not any(title[1:])  # a title row over the whole table
+    return above.caption or (title[0] if titled else "")
+
+
+def _texts(row: list[Any]) -> list[str]:
+    return [" ".join(c[0].split()) if c else "" for c in row]
 
 
 _LEADER = re.compile(
