@@ -43,9 +43,11 @@ from docpilot.llm.prompting import render
 from docpilot.llm.untrusted import DATA_RULE, data_block
 from docpilot.understanding.accounting import own_names
 from docpilot.understanding.asked import (
+    SAID_BESIDE,
     asked_kind,
     asks_rank,
     asks_several,
+    count_unsaid,
     missing_kinds,
     one_part,
     part_query,
@@ -388,9 +390,11 @@ def answer_by_program(
         other = other or _wrong_type(checked, result)
         other = other or _not_whom(checked, result, frames) or _not_counted(checked, result, frames)
         other = other or _invented(checked, result, frames) or _sums_totals(result, frames) or _tied(result, frames)
+        other = other or _percent_as_fraction(checked, result, frames) or _mask_counted(result)
         if written_by_model:  # a composed program reads only what the question names
             other = other or _unnamed(checked, result, frames, embed) or _unnamed_row(checked, result, frames)
             other = other or _absent_value(result, frames) or _passed_over(checked, result, frames)
+            other = other or (_uncounted(checked, result, frames, embed) if counted else "")
         if other:
             raise JobProblem(other)
         missing = _not_cited(result, frames)
@@ -694,6 +698,76 @@ def _not_counted(question: str, result: ProgramResult, frames: list[Frame]) -> s
     ]
     if read and all(kind.startswith("money") or kind == "percent" for kind in read):
         return "The question asks how many (a count of rows), but the program gives an amount: count with len(...)."
+    return ""
+
+
+def _uncounted(question: str, result: ProgramResult, frames: list[Frame], embed: EmbedFn | None) -> str:
+    """What "how many X" counts when no table the program reads names X, in a word of its caption, heading, columns
+    or cells, or (with ``embed``) close in meaning to one of them ("how many municipalities does Finland have"
+    answered 3 by counting a table's years; q9, after its measurement); "" else."""
+    used = [f for f in frames if f.name in result.frames]
+    texts = [t for f in used for t in [f.caption, f.heading, *f.columns, *_texts_of(f)] if t]
+    thing = count_unsaid(question, texts)
+    if not thing or not texts:
+        return ""
+    if embed is not None:  # "items" names a column "Units" (MiniLM cosine 0.42), "municipalities" a "label" not (0.23)
+        vectors = embed([thing, *[t for f in used for t in [f.caption, f.heading, *f.columns] if t]])
+        if float(max(vectors[1:] @ vectors[0])) >= SAID_BESIDE:
+            return ""
+    return (
+        f"No table the program reads names {thing}, which the question counts. Reply {CANNOT} when no table holds them."
+    )
+
+
+def _texts_of(frame: Frame) -> list[str]:
+    """The texts of a frame's text columns (row labels, names, categories)."""
+    return [str(v) for c in frame.columns if frame.kinds.get(c) == "text" for v in frame.data[c].tolist() if v]
+
+
+def _percent_as_fraction(question: str, result: ProgramResult, frames: list[Frame]) -> str:
+    """A column of percents (held as printed: 34 for "34%", most of its values 1 or more) compared with the
+    question's percent as a fraction
+    ("at least 30%" written ``>= 0.3``: every row passes; q9, after its measurement); "" else."""
+    try:
+        tree = ast.parse(result.program)
+    except SyntaxError:
+        return ""
+    asked = set(numbers_in(question))
+    by_name = {f.name: f for f in frames}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare) or len(node.comparators) != 1:
+            continue
+        column, value = _column_of(node.left), node.comparators[0]
+        if column is None or not isinstance(value, ast.Constant):
+            continue
+        frame = by_name.get(column[0])
+        if frame is None or column[1] not in frame.figure_columns():
+            continue
+        number, held = value.value, frame.data[column[1]].dropna().abs()
+        if not isinstance(number, (int, float)) or not 0 < abs(number) < 1 or round(number * 100, 6) not in asked:
+            continue
+        if len(held) and (held >= 1).mean() > 0.5:  # figures printed as percents, not as fractions
+            return (
+                f"The column {column[1]!r} holds percents as printed (34 for 34%): compare it with "
+                f"{format_number(number * 100)}, not {number}."
+            )
+    return ""
+
+
+def _mask_counted(result: ProgramResult) -> str:
+    """``.count()`` of a condition (``(t1["X"] > 5).count()``), which counts every row, true or false; "" else."""
+    try:
+        tree = ast.parse(result.program)
+    except SyntaxError:
+        return ""
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "count"
+            and isinstance(node.func.value, ast.Compare)
+        ):
+            return "count() of a condition counts every row, true or false: count the rows it keeps with len(t1[...])."
     return ""
 
 

@@ -571,3 +571,35 @@ def test_a_program_passing_over_the_column_with_the_questions_word_goes_back(tmp
         documents, "How many stores were opened in total?", ScriptedLLM(['t1["Stores Opened"].sum()']), None
     )
     assert computed is not None and computed.found and computed.answer.startswith("5"), computed
+
+
+def test_a_percent_compared_as_a_fraction_or_a_condition_counted_whole_goes_back(tmp_path: Path) -> None:
+    """ "How many countries have at least 30% with tertiary education?" computed with ``>= 0.3`` over a column of
+    percents held as printed (q9, after its measurement: 7, every row, for 3); ``.count()`` of a condition counts
+    every row too."""
+    rows = [["Country", "ISCED 0-2", "ISCED 5-6"], ["Denmark", "17", "34"], ["Finland", "21", "34"]]
+    rows += [["Estonia", "11", "33"], ["Sweden", "16", "29"], ["Italy", "49", "13"]]
+    caption = "Table 5: Educational attainment by ISCED level (in %)"
+    path = draw_pdf(tmp_path / "isced.pdf", [[DrawnTable(rows, caption=caption)]])
+    documents = open_documents({"isced.pdf": path}, StructureCache(None))
+    question = "How many countries have at least 30% of adults with ISCED 5-6 education?"
+    right = 'len(t1[t1["ISCED 5-6"] >= 30])'
+    for wrong, told in (
+        ('t1.loc[t1["ISCED 5-6"] >= 0.3, "Country"].count()', "not 0.3"),
+        ('(t1["ISCED 5-6"] >= 30).count()', "every row"),
+    ):
+        llm = ScriptedLLM([wrong, right])
+        computed = answer_by_program(documents, question, llm, None)
+        assert computed is not None and computed.found and computed.answer.startswith("3"), (wrong, computed)
+        assert told in llm.calls[1].messages[-1]["content"], wrong
+
+
+def test_a_count_of_a_thing_no_table_names_goes_back(documents: list[Document]) -> None:
+    """ "How many municipalities does Finland have?" answered by counting a table's rows (q9, after its
+    measurement: 3, the years of an unemployment table); a count of what the table holds is answered."""
+    llm = ScriptedLLM(['t1["Region"].count()', "NOT IN TABLES"])
+    computed = answer_by_program(documents, "How many municipalities are in the sales table?", llm, None)
+    assert computed is None or not computed.found
+    assert "municipalities" in llm.calls[1].messages[-1]["content"]
+    computed = answer_by_program(documents, "How many regions are there?", ScriptedLLM(['t1["Region"].count()']), None)
+    assert computed is not None and computed.found and computed.answer.startswith("4"), computed

@@ -173,7 +173,7 @@ def read_page_tables(doc: Any, page_number: int, file: str) -> list[RawTable]:
     except Exception:  # noqa: BLE001 - a finder crash on odd drawings means no table on this page, not a failure
         return []
     lines = page_lines(page)
-    found = []
+    found: list[RawTable] = []
     for index, table in enumerate(tables, 1):
         cells = table_cells(page, table)
         rows = [[None if c is None else (c.text, tuple(c.bbox)) for c in row] for row in cells]
