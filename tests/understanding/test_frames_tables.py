@@ -211,6 +211,18 @@ def test_headings_centred_over_their_columns_head_those_columns(real) -> None:
     assert mix.columns[1:3] == [f"Revenue Mix Three Months Ended {d}" for d in ("July 29, 2023", "July 30, 2022")]
 
 
+def test_a_heading_line_over_two_columns_is_split_by_the_headings_under_it(real) -> None:
+    """Ulta's sales by category: "January 28, January 29," is one line over the columns "2023" and "2022", whose
+    figures ("42%") are printed narrower than those years; split by where the years stand, the columns are the
+    two dates, and the second table takes the caption of the first (q9, after its measurement: a confident wrong
+    43%, the other year's, was read for the fiscal year ended January 28, 2023)."""
+    frames = FrameStore().frames(real("financebench__ULTABEAUTY_2023Q4_EARNINGS.pdf"), [9])
+    quarter, year = (f for f in frames if "Cosmetics" in f.row_labels())
+    assert quarter.columns[1:] == year.columns[1:] == ["January 28, 2023", "January 29, 2022"]
+    assert year.heading.startswith("52 Weeks Ended") and "Sales by Category" in year.caption
+    assert year.data["January 28, 2023"][year.row_labels().index("Cosmetics")] == 42
+
+
 def test_a_group_heading_in_the_top_line_of_a_middle_cell_heads_its_columns(real) -> None:
     """India's budget statement: the rules run down through the whole heading, so "Plan" stands in the top line
     of the cell "Plan / Capital" over "Revenue | Capital | Total", and "Non-Plan" likewise; read by the cells

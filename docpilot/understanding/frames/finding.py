@@ -428,7 +428,8 @@ def _split_spanning_headings(page: Any, rows: list[list[Any]], header_rows: int)
     words stand over one column or across several ("Pre-Pawn") heads each of them. A cell is split only when
     every column under it gets a word of its own."""
     body = rows[header_rows:]
-    spans = [_column_span(body, m) for m in range(max((len(r) for r in rows), default=0))]
+    width = max((len(r) for r in rows), default=0)
+    spans = [_column_span(body, m, rows[:header_rows]) for m in range(width)]
     for row in rows[:header_rows]:
         for j, cell in enumerate(row):
             end = j + 1
@@ -445,12 +446,17 @@ def _split_spanning_headings(page: Any, rows: list[list[Any]], header_rows: int)
     return rows
 
 
-def _column_span(body: list[list[Any]], m: int) -> tuple[float, float] | None:
-    """Column ``m``'s left and right edges, from the first body cell that has a box there."""
-    for row in body:
-        if m < len(row) and row[m] and row[m][1]:
-            return row[m][1][0], row[m][1][2]
-    return None
+def _column_span(body: list[list[Any]], m: int, head: list[list[Any]]) -> tuple[float, float] | None:
+    """Column ``m``'s left and right edges, from the first body cell that has a box there, widened to the heading
+    cells over that column alone (a year "2023" printed wider than its figures "40%", right-aligned)."""
+    edges = next(((row[m][1][0], row[m][1][2]) for row in body if m < len(row) and row[m] and row[m][1]), None)
+    if edges is None:
+        return None
+    for row in head:
+        alone = m < len(row) and row[m] and row[m][1] and (m + 1 == len(row) or row[m + 1] is not None)
+        if alone:
+            edges = (min(edges[0], row[m][1][0]), max(edges[1], row[m][1][2]))
+    return edges
 
 
 def _split_cell(page: Any, box: tuple[float, ...], columns: list[tuple[float, float]]) -> list[str] | None:
