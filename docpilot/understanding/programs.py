@@ -98,6 +98,10 @@ PROSE_UNITS = 3  # retrieval's best units whose sentences may say the answer in 
 CANNOT = "NOT IN TABLES"
 UNRELATED = 0.15  # a question and a column name closer in meaning than this (MiniLM cosine) may name it
 SYNONYM = 0.5  # a word of the question this close to a column name (MiniLM cosine) names it
+# a table's only column of figures is read for any amount asked: the question must be this close to name it
+# ("what is Grace Liu's pay" and "Annual salary" 0.24; "the performance bonus paid to Grace Liu" 0.15)
+ALONE = 0.2
+_PLAIN_FIGURES = frozenset(stem(w) for w in "column amount value total sum number figure price cost usd eur".split())
 COULD_NOT = "I could not compute this from the tables"
 # a part of a whole: "of the total", "what percentage of 2023 revenue" (0-100 %, unlike a growth rate)
 _WHOLE = re.compile(
@@ -705,6 +709,8 @@ def _uncounted(question: str, result: ProgramResult, frames: list[Frame], embed:
     """What "how many X" counts when no table the program reads names X, in a word of its caption, heading, columns
     or cells, or (with ``embed``) close in meaning to one of them ("how many municipalities does Finland have"
     answered 3 by counting a table's years; q9, after its measurement); "" else."""
+    if not _COUNTING.search(result.program):  # a figure read or computed ("headcount grew by …"), not rows counted
+        return ""
     used = [f for f in frames if f.name in result.frames]
     texts = [t for f in used for t in [f.caption, f.heading, *f.columns, *_texts_of(f)] if t]
     thing = count_unsaid(question, texts)
@@ -799,13 +805,16 @@ def _unnamed(question: str, result: ProgramResult, frames: list[Frame], embed: E
         if frame.name not in result.frames:
             continue
         figures = frame.figure_columns()
-        for column in figures if len(figures) > 1 else []:  # one column of figures: no other to have read
+        for column in figures:
             words = {w for w in stems(column) if len(w) > 2 and not w.isdigit()}
             if column not in said or not words or re.fullmatch(r"[A-Z0-9&/ .-]{2,6}", column):
                 continue
+            alone = len(figures) == 1  # the model reads it whatever is asked: judged only by a measure it names
+            if alone and (embed is None or words <= _PLAIN_FIGURES):
+                continue
             if any(_alike(w, a) for w in words for a in asked):
                 continue
-            if embed is not None and _close_in_meaning(question, column, embed):
+            if embed is not None and _close_in_meaning(question, column, embed, ALONE if alone else UNRELATED):
                 continue
             if _whole_count(words, asked, frame, figures):
                 continue
@@ -831,13 +840,13 @@ def _whole_count(words: set[str], asked: set[str], frame: Frame, figures: list[s
     return not any(_alike(w, a) for c in others for w in stems(c) if len(w) > 2 for a in asked)
 
 
-def _close_in_meaning(question: str, column: str, embed: EmbedFn) -> bool:
+def _close_in_meaning(question: str, column: str, embed: EmbedFn, bar: float) -> bool:
     """Whether the question as a whole, or one of its words, is close in meaning to ``column`` (MiniLM cosine at
-    least :data:`UNRELATED` for the question, :data:`SYNONYM` for a word: "headcount" names "Employees")."""
+    least ``bar`` for the question, :data:`SYNONYM` for a word: "headcount" names "Employees")."""
     asked = [w for w in re.findall(r"[A-Za-z][\w-]{3,}", question) if w.lower() not in _QUESTION_WORDS]
     vectors = embed([column, question, *asked])
     closeness = vectors[1:] @ vectors[0]
-    return float(closeness[0]) >= UNRELATED or any(float(c) >= SYNONYM for c in closeness[1:])
+    return float(closeness[0]) >= bar or any(float(c) >= SYNONYM for c in closeness[1:])
 
 
 _QUESTION_WORDS = frozenset("what which when where does have were many much that this there their with from".split())

@@ -411,12 +411,12 @@ def test_a_word_close_in_meaning_names_a_column() -> None:
     """ "By how many people did headcount grow" names "Employees" by one of its words (q5, after its measurement:
     the model's right column had been sent back as unnamed); no word of it names "Share of revenue"."""
     from docpilot.understanding.answer import embed_texts
-    from docpilot.understanding.programs import _close_in_meaning
+    from docpilot.understanding.programs import UNRELATED, _close_in_meaning
 
     question = "By how many people did Northwind Solar's headcount grow between 2019 and 2023?"
-    assert _close_in_meaning(question, "Employees", embed_texts)
-    assert not _close_in_meaning(question, "Share of revenue", embed_texts)
-    assert not _close_in_meaning("What did the Modules item cost?", "Employees", embed_texts)
+    assert _close_in_meaning(question, "Employees", embed_texts, UNRELATED)
+    assert not _close_in_meaning(question, "Share of revenue", embed_texts, UNRELATED)
+    assert not _close_in_meaning("What did the Modules item cost?", "Employees", embed_texts, UNRELATED)
 
 
 def test_a_program_picking_a_row_the_question_does_not_name_goes_back(documents: list[Document]) -> None:
@@ -603,3 +603,22 @@ def test_a_count_of_a_thing_no_table_names_goes_back(documents: list[Document]) 
     assert "municipalities" in llm.calls[1].messages[-1]["content"]
     computed = answer_by_program(documents, "How many regions are there?", ScriptedLLM(['t1["Region"].count()']), None)
     assert computed is not None and computed.found and computed.answer.startswith("4"), computed
+
+
+def test_a_tables_only_column_of_figures_is_not_read_for_a_measure_it_does_not_hold(tmp_path: Path) -> None:
+    """A compensation table with one column of figures, "Annual salary": "the performance bonus paid to Grace Liu"
+    read from it goes back (q9, after its measurement: a confident wrong $118,000; MiniLM cosine of the question
+    and the column 0.15), and "what is Grace Liu's pay" (0.24) is answered from it."""
+    from docpilot.understanding.answer import embed_texts
+
+    rows = [["Position", "Employee", "Annual salary"], ["Data Analyst", "Lena Fischer", "$72,000"]]
+    rows += [["Product Manager", "Grace Liu", "$118,000"]]
+    path = draw_pdf(tmp_path / "pay.pdf", [[DrawnTable(rows, caption="Compensation summary 2025")]])
+    documents = open_documents({"pay.pdf": path}, StructureCache(None))
+    program = 't1.loc[t1["Employee"] == "Grace Liu", "Annual salary"].iloc[0]'
+    llm = ScriptedLLM([program, "NOT IN TABLES"])
+    question = "How big was the performance bonus paid to Grace Liu in 2025?"
+    assert answer_by_program(documents, question, llm, embed_texts) is None
+    assert "the column 'Annual salary', which the question does not name" in llm.calls[1].messages[-1]["content"]
+    computed = answer_by_program(documents, "What is Grace Liu's pay?", ScriptedLLM([program]), embed_texts)
+    assert computed is not None and computed.found and computed.answer.startswith("$118,000"), computed
