@@ -51,7 +51,7 @@ def page_tables(page: pymupdf.Page, thorough: bool = True) -> list[Any]:
     if not thorough:
         return tables
     drawings = page.get_drawings() if tables else []
-    stacked = [t for t in tables if _stacked(page, t)]
+    stacked = [t for t in tables if _stacked(page, t) or _side_by_side(page, t)]
     ruled = [t for t in tables if has_column_rules(page, t.bbox, drawings) and t not in stacked]
     if len(ruled) == len(tables) and tables:
         return tables
@@ -103,6 +103,30 @@ def _stacked(page: pymupdf.Page, table: Any) -> bool:
         if text and any(_is_figures(line) for line in text.splitlines())
     ]
     return bool(figures) and sum(n >= 3 for n in figures) * 2 >= len(figures)
+
+
+def _side_by_side(page: pymupdf.Page, table: Any) -> bool:
+    """Whether a third or more of a ruled table's cells of figures print two figures or more side by side, apart
+    ("897   3,673" in one cell: columns parted by whitespace, where only a rule between two groups of them was
+    drawn). Like a stacked table's, its columns are read better by the words' alignment, when that finds one."""
+    words = [w for w in page.get_text("words") if _is_number(str(w[4]))]
+    if not words:
+        return False
+    figures = side = 0
+    for row in table.rows:
+        for box in row.cells:
+            if box is None:
+                continue
+            inside = [w for w in words if box[0] - 1 <= w[0] and w[2] <= box[2] + 1 and box[1] - 1 <= w[1] <= box[3]]
+            if not inside:
+                continue
+            figures += 1
+            side += any(
+                a is not b and abs((a[1] + a[3]) - (b[1] + b[3])) < 2 and b[0] - a[2] > 2 * (a[3] - a[1])
+                for a in inside
+                for b in inside
+            )
+    return figures > 0 and side * 3 >= figures
 
 
 def _is_figures(text: str) -> bool:

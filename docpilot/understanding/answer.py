@@ -29,6 +29,7 @@ from docpilot.llm.tokens import model_tokens
 from docpilot.understanding.accounting import Reading, own_names, unread
 from docpilot.understanding.asked import (
     answer_fits,
+    asked_kind,
     asks_rank,
     asks_several,
     count_unsaid,
@@ -163,7 +164,38 @@ def _said_instead(
         if not model.ran_out(exc):
             raise
         return None
-    return said if said.found else None
+    return said if said.found and _stated_in_words(said, documents) else None
+
+
+_FIGURE_TOKEN = re.compile(r"^\(?[-+$€£]?\d[\d,.]*%?\)?[.,;:]?$|^[—–-]$")
+_NEAR = 4  # the words either side of a number that say whether a sentence or a table's row prints it
+
+
+def _stated_in_words(said: Answer, documents: list[Document]) -> bool:
+    """Whether each number of a passage's answer is printed among words on a page it cites ("approximately 798,000
+    employees"), not only among a table's figures ("Reported Growth % (6) (5) (6) — 4 1"): after a program over
+    that table failed, a number the model picked from its cells is a guess."""
+    wanted = numbers_in(said.answer)
+    if not wanted:
+        return True
+    by_path = {d.path: d for d in documents}
+    tokens = [
+        token
+        for c in said.citations
+        if (doc := by_path.get(str(c.get("file")))) is not None
+        for token in _flat(doc.page_text(int(c["page"]))).split()
+    ]
+    for value in wanted:
+        places = [i for i, t in enumerate(tokens) if value in numbers_in(t)]
+        if not any(_among_words(tokens, i) for i in places):
+            return False
+    return True
+
+
+def _among_words(tokens: list[str], i: int) -> bool:
+    """Whether at most one of the tokens either side of ``tokens[i]`` is a figure."""
+    near = tokens[max(0, i - _NEAR) : i] + tokens[i + 1 : i + 1 + _NEAR]
+    return sum(bool(_FIGURE_TOKEN.match(t)) for t in near) <= 1
 
 
 def _before_passages(
@@ -755,6 +787,11 @@ def _compose(
             told = f"{problem} Answer with a {combined} a passage states, or reply NOT FOUND."
             _send_back(messages, reply.text, told)
             continue
+        rate = _rate_for_amount(part or question, text, support)
+        if rate:  # "by how many $ million did EBITDA decline" answered 100 from "approximately 100 basis points"
+            problem = f"The passages you cite give {rate}, a rate, not the amount of money the question asks for."
+            _send_back(messages, reply.text, f"{problem} Answer with an amount a passage states, or reply NOT FOUND.")
+            continue
         if _threshold_unsaid(part or question, support):
             # rows past a threshold are counted by code over the table; a model counting rows in passages is too
             # often wrong (a confident wrong "4" for seven states over 100,000 checks): only a passage that says
@@ -868,6 +905,37 @@ def _total_unsaid(question: str, answer: str, support: list[_Evidence]) -> str |
         if asks.search(question) and lines and not any(states.search(line) for line in lines):
             return kind
     return None
+
+
+_MONEY = re.compile(r"[$€£]|\b(?:dollars?|euros?|pounds?|rupees?|thousands?|millions?|billions?)\b", re.I)
+_RATE_UNIT = re.compile(r"\s*(?:%|per\s?cent\b|percentage points?\b|basis points?\b|bps\b)", re.I)
+_PRINTED = re.compile(r"(?<![\d.])\d[\d,]*(?:\.\d+)?")
+
+
+def _rate_for_amount(question: str, answer: str, support: list[_Evidence]) -> str | None:
+    """The answer's number as the cited passages print it ("100 basis points") when the question asks an amount
+    of money and every place they print that number gives it as a rate; None otherwise."""
+    if asked_kind(question) != "amount" or not _MONEY.search(question) or _RATE_UNIT.search(answer):
+        return None
+    for value in numbers_in(answer):
+        printed = [
+            (match.group(0), rate.group(0) if rate else "")
+            for e in support
+            for match in _PRINTED.finditer(e.block)
+            if _value_of(match.group(0)) == value
+            for rate in [_RATE_UNIT.match(e.block, match.end())]
+        ]
+        if printed and all(rate for _, rate in printed):
+            number, unit = printed[0]
+            return f"{number}{unit}" if unit.strip() == "%" else f"{number} {unit.strip()}"
+    return None
+
+
+def _value_of(printed: str) -> float | None:
+    try:
+        return float(printed.replace(",", ""))
+    except ValueError:
+        return None
 
 
 _REFERENCE = re.compile(

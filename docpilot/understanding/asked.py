@@ -58,9 +58,17 @@ _PERCENT = re.compile(
 _DATE = re.compile(r"\b(?:what|which)\s+(?:date|day|month|year)s?\b|\bin what year\b|\bon what date\b", re.I)
 # a clause before the question ("In the 2005 comparison, which …"), not a question itself
 _LEAD = r"^\W*(?:(?!(?:what|who|which|whose|how|when|where|why|is|are|was|were|do|does|did)\b)[^,?]{1,80},\s*)?"
-_COUNT = re.compile(_LEAD + r"(?:\w+\W+){0,2}?how many\b", re.I)
+# "by how many $ million", "how many dollars": an amount asked in its unit, not a count of things
+_IN_UNITS = r"how many\s*(?:[$€£]|(?:thousands?|millions?|billions?|dollars?|euros?|pounds?|rupees?|yen)\b)"
+_COUNT = re.compile(
+    _LEAD + r"(?:\w+\W+){0,2}?(?!" + _IN_UNITS + r")how many\b"
+    # "what was the most stores opened in a quarter", "the largest number of employees": a figure, not the row
+    r"|\bwhat(?:'s|\s+(?:is|was|are|were))\s+the\s+(?:(?:most|fewest|least)\s+(?!\w+(?:ous|ss)\b)\w+s\b"
+    r"|(?:largest|highest|smallest|lowest|greatest|biggest|maximum|minimum)\s+number\s+of\b)",
+    re.I,
+)
 _AMOUNT = re.compile(
-    r"\bhow much\b|\b(?:total|sum|aggregate|average|mean|median|difference|combined)\b"
+    r"\bhow much\b|\b" + _IN_UNITS + r"|\b(?:total|sum|aggregate|average|mean|median|difference|combined)\b"
     r"|\bwhat (?:is|was|are|were) the (?:[\w-]+\s+){0,2}(?:value|amount|figure)s?\b|\bwhat (?:value|amount|figure)\b",
     re.I,
 )

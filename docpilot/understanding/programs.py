@@ -209,8 +209,9 @@ def data_frames(documents: list[Document], question: str, embed: EmbedFn | None)
     # frames of several files with the same columns come as one, with a ``file`` column (the same form's records)
     found = candidate_frames(FrameStore(documents[0].cache), pages, files, documents[0].password)
     found = [frame for frame in found if len(frame.data)]  # a heading with no row under it holds nothing
-    asked = set(stems(question))
-    scored = [(_named(frame, asked), frame) for frame in found]
+    said = stems(question)
+    asked, pairs = set(said), frozenset(_pairs(said))
+    scored = [(_named(frame, asked, pairs), frame) for frame in found]
     kept = [(score, frame) for score, frame in scored if score[1] > 0]
     if not kept:
         return [], {}
@@ -313,19 +314,26 @@ def _sums_above(frame: Frame, row: int) -> bool:
     return _sums_of(frame, row, list(range(row)))
 
 
-def _named(frame: Frame, asked: set[str]) -> tuple[int, int]:
-    """(rows and columns the question names, words it shares with the frame's description)."""
+def _named(frame: Frame, asked: set[str], pairs: frozenset[tuple[str, str]] = frozenset()) -> tuple[int, int]:
+    """(rows and columns the question names, words it shares with the frame's description). ``pairs``: the
+    question's words two by two, as it says them (a text cell saying two of them together names rows)."""
     rows = sum(1 for label in frame.row_labels() if (have := set(stems(label))) and have <= asked)
     values = {v for c in frame.columns if c != frame.label and frame.kinds.get(c) == "text" for v in frame.data[c]}
     said = [v for v in values if isinstance(v, str) and (have := set(stems(v))) and have <= asked and _worded(have)]
     rows += len(said)  # "the Toyota Motor North America closure": a row by its value in a column of names
+    within = [v for v in values if isinstance(v, str) and v not in said and pairs & set(_pairs(stems(v)))]
+    rows += bool(within)  # "senator's transportation": rows by two words their cells say together
     columns = 0
     for column in frame.columns:
         have = {w for w in stems(column) if len(w) > 1 and not w.isdigit()}
         if have and len(have & asked) * 2 >= len(have):
             columns += 1
-    described = " ".join([frame.caption, frame.heading, *frame.columns, *frame.row_labels(), *said])
+    described = " ".join([frame.caption, frame.heading, *frame.columns, *frame.row_labels(), *said, *within])
     return rows + columns, len(asked & set(stems(described)))
+
+
+def _pairs(words: list[str]) -> list[tuple[str, str]]:
+    return list(zip(words, words[1:], strict=False))
 
 
 def _worded(stemmed: set[str]) -> bool:
@@ -364,7 +372,7 @@ def answer_by_program(
     share = kind == "percent" and bool(_WHOLE.search(checked))
     counted = kind == "count"
 
-    def check(reply: str, written_by_model: bool = True) -> ProgramResult | None:
+    def check(reply: str, written_by_model: bool = True, again: bool = False) -> ProgramResult | None:
         program = program_of(reply)
         if program is None:
             return None
@@ -398,7 +406,13 @@ def answer_by_program(
         if written_by_model:  # a composed program reads only what the question names
             other = other or _unnamed(checked, result, frames, embed) or _unnamed_row(checked, result, frames)
             other = other or _absent_value(result, frames) or _passed_over(checked, result, frames)
+            other = other or _looser(checked, result, frames)
             other = other or (_uncounted(checked, result, frames, embed) if counted else "")
+        if other and written_by_model and not again and (swapped := _regrouped(checked, result, frames)):
+            try:  # the same program over the group of columns the question names: checked again, once
+                return check(swapped, again=True)
+            except JobProblem:
+                pass
         if other:
             raise JobProblem(other)
         missing = _not_cited(result, frames)
@@ -543,6 +557,20 @@ def _passed_over(question: str, result: ProgramResult, frames: list[Frame]) -> s
     stores were open at the end of Q2" answered from "Stores Opened" beside "Total Stores at End of Second
     Quarter" (q8, after its measurement). Words that name an operation ("total", "average") do not count; a
     column only as well named is not judged (which one is meant, the words do not tell); "" else."""
+    found = _better_named(question, result, frames)
+    if found is None:
+        return ""
+    frame, better, read = found
+    return (
+        f"The question names the column {better[0]!r} of {frame.name} better than the program's "
+        f"{', '.join(repr(c) for c in read[:3])}. Read the column the question names."
+    )
+
+
+def _better_named(
+    question: str, result: ProgramResult, frames: list[Frame]
+) -> tuple[Frame, list[str], list[str]] | None:
+    """(frame, the columns better named than any the program reads, those it reads) for :func:`_passed_over`."""
     said = _literals(result.program)
     asked = {w for w in _named_words(question) if len(w) > 2 and w not in _OPERATION_WORDS}
     for frame in frames:
@@ -554,12 +582,35 @@ def _passed_over(question: str, result: ProgramResult, frames: list[Frame]) -> s
         best = max(len(named[c]) for c in read)
         better = [c for c in figures if c not in said and len(named[c]) > best]
         if better:
-            return (
-                f"The question's words {', '.join(sorted(named[better[0]]))} name the column {better[0]!r} of "
-                f"{frame.name} better than the program's {', '.join(repr(c) for c in read[:3])}. Read the column "
-                f"the question names."
-            )
-    return ""
+            return frame, better, read
+    return None
+
+
+def _regrouped(question: str, result: ProgramResult, frames: list[Frame]) -> str | None:
+    """The program reading the group of columns the question names in place of the one it reads, where the two
+    groups hold the same columns under another heading: "Three Months Ended June 30 Flexibles" and "… Total"
+    read for "FY2023" become "Twelve Months Ended June 30 Flexibles" and "… Total". None when no such swap is
+    whole (a column of the group it reads has no twin in the other)."""
+    found = _better_named(question, result, frames)
+    if found is None:
+        return None
+    frame, better, read = found
+    for target in better:
+        for source in read:
+            a, b = source.split(), target.split()
+            same = next((k for k in range(min(len(a), len(b)), 0, -1) if a[-k:] == b[-k:]), 0)
+            if not same or same == len(a) or same == len(b):
+                continue
+            old, new = " ".join(a[:-same]) + " ", " ".join(b[:-same]) + " "
+            swaps = {c: new + c[len(old) :] for c in read if c.startswith(old)}
+            if not all(twin in frame.columns for twin in swaps.values()):
+                continue
+            program = result.program
+            for column, twin in swaps.items():
+                for quote in ('"', "'"):
+                    program = program.replace(f"{quote}{column}{quote}", f"{quote}{twin}{quote}")
+            return program if program != result.program else None
+    return None
 
 
 def _words_named(column: str, asked: set[str]) -> set[str]:
@@ -568,14 +619,16 @@ def _words_named(column: str, asked: set[str]) -> set[str]:
 
 
 def _named_words(text: str) -> list[str]:
-    """The stems of ``text`` with a quarter or half written short also written out ("Q2": second quarter)."""
+    """The stems of ``text`` with a quarter or half written short also written out ("Q2": second quarter), and a
+    fiscal year said as the twelve months it is ("FY2023": the "Twelve Months Ended" column, not "Three Months")."""
     spelled = _SHORT_PERIOD.sub(
         lambda m: f"{m.group(0)} {_ORDINALS[int(m.group(2)) - 1]} {_PERIODS[m.group(1).lower()]}", text
     )
-    return stems(spelled)
+    return stems(_FISCAL_YEAR.sub(lambda m: f"{m.group(0)} twelve months year", spelled))
 
 
 _SHORT_PERIOD = re.compile(r"\b([QqHh])([1-4])\b")
+_FISCAL_YEAR = re.compile(r"\bFY\s?'?\d{2,4}\b|\b(?:fiscal|full)[\s-]year\b", re.I)
 _ORDINALS = ("first", "second", "third", "fourth")
 _PERIODS = {"q": "quarter", "h": "half"}
 _OPERATION_WORDS = frozenset(
@@ -805,8 +858,12 @@ def _unnamed(question: str, result: ProgramResult, frames: list[Frame], embed: E
         if frame.name not in result.frames:
             continue
         figures = frame.figure_columns()
+        whole = _TOTAL_WORDS if _WHOLE.search(question) else frozenset()  # "what share of …": the Total column
+        named = [c for c in figures if c in said and any(_alike(w, a) for w in _column_words(c) for a in asked)]
         for column in figures:
-            words = {w for w in stems(column) if len(w) > 2 and not w.isdigit()}
+            # the heading it shares with a column the question names ("Three Months Ended June 30") is named too
+            shared = set().union(*(_column_words(other) for other in named if other != column))
+            words = _column_words(column) - whole - shared
             if column not in said or not words or re.fullmatch(r"[A-Z0-9&/ .-]{2,6}", column):
                 continue
             alone = len(figures) == 1  # the model reads it whatever is asked: judged only by a measure it names
@@ -826,6 +883,10 @@ def _unnamed(question: str, result: ProgramResult, frames: list[Frame], embed: E
 
 
 _TOTAL_WORDS = frozenset({"total", "grand", "overall"})  # a column of the whole: "Totals", "Grand total"
+
+
+def _column_words(column: str) -> set[str]:
+    return {w for w in stems(column) if len(w) > 2 and not w.isdigit()}
 
 
 def _whole_count(words: set[str], asked: set[str], frame: Frame, figures: list[str]) -> bool:
@@ -928,6 +989,71 @@ def _absent_value(result: ProgramResult, frames: list[Frame]) -> str:
                 f"holds, or reply {CANNOT} when no table holds it."
             )
     return ""
+
+
+def _looser(question: str, result: ProgramResult, frames: list[Frame]) -> str:
+    """A text condition that keeps rows the question's words leave out: ``.str.contains("TRANSPORTATION")`` for
+    "senator's transportation" where some kept cells say "SENATOR'S TRANSPORTATION" and others "STAFF
+    TRANSPORTATION". Told by two words the question says together, one of them the condition's: when some kept
+    cells say both together and others do not, the question names the narrower rows; "" otherwise."""
+    pairs = set(_pairs(stems(question)))
+    by_name = {frame.name: frame for frame in frames}
+    for (name, column), term, whole in _text_conditions(result.program):
+        frame = by_name.get(name)
+        if frame is None or column not in frame.columns or frame.kinds.get(column) != "text":
+            continue
+        key = norm(term)
+        texts = [v for v in frame.data[column] if isinstance(v, str)]
+        kept = [v for v in texts if (key == norm(v) if whole else key in norm(v))]
+        have = set(stems(term))
+        for pair in pairs:
+            if not have & set(pair) or set(pair) <= have:
+                continue
+            saying = [v for v in kept if pair in set(_pairs(stems(v)))]
+            if saying and len(saying) < len(kept):
+                other = next(v for v in kept if v not in saying)
+                said = _said_together(saying[0], pair)
+                return (
+                    f"The question says {said!r}, but the condition {term!r} on {column!r} also keeps "
+                    f"{len(kept) - len(saying)} rows that do not say it (such as {other[:60]!r}). Match the words "
+                    "the question uses."
+                )
+    return ""
+
+
+def _said_together(text: str, pair: tuple[str, str]) -> str:
+    """The words of ``text`` that ``pair`` (two stems) stands for, as the text writes them."""
+    tokens = re.findall(r"[^\W_]+(?:['’][^\W_]+)?", text)
+    for first, second in zip(tokens, tokens[1:], strict=False):
+        if stems(first)[:1] == [pair[0]] and stems(second)[:1] == [pair[1]]:
+            return f"{first} {second}"
+    return " ".join(pair)
+
+
+def _text_conditions(program: str) -> list[tuple[tuple[str, str], str, bool]]:
+    """((frame, column), text, whole) for each ``t1["C"].str.contains("x")`` (whole False) and ``t1["C"] == "x"``
+    (whole True) in ``program``; none when it does not parse."""
+    try:
+        tree = ast.parse(program)
+    except SyntaxError:
+        return []
+    found = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "contains"
+            and isinstance(node.func.value, ast.Attribute)
+            and node.func.value.attr == "str"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+            and (column := _column_of(node.func.value.value))
+        ):
+            found.append((column, node.args[0].value, False))
+        elif (pair := _compared_texts(node)) is not None and isinstance(node, ast.Compare):
+            found += [(pair[0], text, True) for text in pair[1] if text]
+    return found
 
 
 def _comparisons(program: str) -> list[tuple[tuple[str, str], list[str]]]:

@@ -40,6 +40,13 @@ KINDS = [
     ("what top-20 retrieval accuracy did DPR get on TREC?", "amount", "79.8", True),
     ("What was the unemployment rate for under-25s in Finland in 2000?", "amount", "21.4", True),
     ("What tax form do I need to file?", None, "Form 1040", True),
+    # an amount asked in its unit is an amount, not a count (q10, after its measurement)
+    ("By how many $ million did adjusted EBITDA decline?", "amount", "99", True),
+    ("How many dollars did the airfare cost?", "amount", "$618.00", True),
+    # the most of a thing asked is its figure, not the row that has it (q10, after its measurement: "3rd Quarter")
+    ("What was the most stores Ulta opened in any single quarter of fiscal 2022?", "count", "3rd Quarter", False),
+    ("What was the most stores Ulta opened in any single quarter of fiscal 2022?", "count", "18", True),
+    ("What is the most expensive item on the menu?", None, "Espresso", True),
 ]
 
 
@@ -409,3 +416,38 @@ def test_rows_past_a_threshold_are_not_counted_from_passages_that_do_not_say_it(
     documents = open_documents({"checks.pdf": make_pdf([said])}, StructureCache(None))
     answer = answer_question(documents, question, ScriptedLLM(["NOT IN TABLES", four]), None)
     assert answer.found and answer.answer == "4", answer.answer
+
+
+def test_a_rate_is_not_given_for_an_amount_of_money(make_pdf: Any) -> None:
+    """ "By how many $ million did adjusted EBITDA decline?" answered 100 from "approximately 100 basis points"
+    (q10, after its measurement: the decline is 99); the same number stated as money is taken."""
+    rate = "Adjusted EBITDA margin of 12.8% includes an adverse impact of approximately 100 basis points."
+    documents = open_documents({"amcor.pdf": make_pdf([rate])}, StructureCache(None))
+    hundred = '{"answer": "100", "evidence": [1]}'
+    question = "By how many $ million did adjusted EBITDA decline?"
+    llm = ScriptedLLM([hundred, '{"answer": "NOT FOUND", "evidence": []}', '{"choice": 0}'])
+    answer = answer_question(documents, question, llm, None)
+    assert not answer.found, answer.answer
+    assert any("100 basis points, a rate" in call.messages[-1]["content"] for call in llm.calls)
+    money = "Adjusted EBITDA declined by $100 million to $2,018 million."
+    documents = open_documents({"amcor.pdf": make_pdf([money])}, StructureCache(None))
+    answer = answer_question(documents, question, ScriptedLLM([hundred]), None)
+    assert answer.found and answer.answer == "100", answer.answer
+
+
+def test_after_a_failed_program_a_number_is_taken_only_from_words_not_a_tables_figures(make_pdf: Any) -> None:
+    """After the program over a table failed, "what share of net sales came from Flexibles" answered 4% from the
+    table's figures printed in a row ("Reported Growth % (6) (5) (6) — 4 1"; q10, after its measurement: 75.9%);
+    a sentence that says it is taken."""
+    from docpilot.understanding.answer import Answer, _stated_in_words
+
+    figures = "Components of growth\nReported Growth % (6) (5) (6) — 4 1\nFX % 1 (1) — (4) (1) (3)"
+    path = make_pdf([figures])
+    documents = open_documents({"amcor.pdf": path}, StructureCache(None))
+    cited = [{"file": documents[0].path, "page": 1, "quote": "Components of growth"}]
+    assert not _stated_in_words(Answer("4%", cited), documents)
+    documents = open_documents(
+        {"amcor.pdf": make_pdf([figures + "\nFlexibles made up 4% of net sales this year."])}, StructureCache(None)
+    )
+    cited = [{"file": documents[0].path, "page": 1, "quote": "Flexibles made up 4% of net sales"}]
+    assert _stated_in_words(Answer("4%", cited), documents)

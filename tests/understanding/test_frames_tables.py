@@ -364,3 +364,56 @@ def test_the_running_prose_beside_a_table_is_not_one_of_its_columns(real) -> Non
     (frame, *_) = FrameStore().frames(real("unstructured__multi-column.pdf"), [4])
     assert frame.columns == ["Dataset", "Train", "Dev", "Test"]
     assert frame.row_labels() == ["Natural Questions", "TriviaQA", "WebQuestions", "CuratedTREC", "SQuAD"]
+
+
+def test_a_ruled_table_whose_records_are_not_ruled_is_read_by_where_its_words_stand(real) -> None:
+    """The Senate's expenditure report: a box with its headings ruled into columns and the records printed
+    below without a rule between them, on a page turned by /Rotate 90. PyMuPDF reads each block of records as
+    one cell across the table; the words, turned as the page is shown, go to the heading they stand under, and a
+    description wrapped onto a second line stays in its record (q10, after its measurement: "how much was paid
+    to Payton Englert" answered 31,111.08 from the flattened text; the senator's transportation total 1,112)."""
+    (report,) = FrameStore().frames(real("pdfplumber__senate-expenditures.pdf"), [1])
+    assert report.columns == [
+        "DOCUMENT NO.",
+        "DATE POSTED",
+        "PAYEE NAME",
+        "OBLIGATION/SERVICE DATES START",  # the heading drawn over both heads the blank cell beside it
+        "OBLIGATION/SERVICE DATES END",
+        "DESCRIPTION",
+        "AMOUNT ($)",
+    ]
+    payee = report.data["PAYEE NAME"].tolist()
+    assert report.data["AMOUNT ($)"][payee.index("ENGLERT, PAYTON A")] == pytest.approx(25499.96)
+    description = report.data["DESCRIPTION"].tolist()
+    hawley = next(d for d in description if "3/21 WASHINGTON DC TO SAINT LOUIS TO KANSAS" in d)
+    assert hawley.startswith("SENATOR'S TRANSPORTATION AIRFARE FOR SEN HAWLEY") and hawley.endswith("WASHINGTON DC")
+    senators = [a for d, a in zip(description, report.data["AMOUNT ($)"], strict=True) if "SENATOR'S" in d]
+    assert sum(senators) == pytest.approx(2737.20)
+    assert len(report.data) == 32
+
+
+def test_columns_parted_by_whitespace_under_one_rule_are_read_by_alignment(real) -> None:
+    """Amcor's components of net sales growth: one vertical rule between the quarter and the year, the columns
+    inside each parted by whitespace ("897   3,673" in one ruled cell), and "Rigid / Packaging" on two lines
+    beside "Flexibles" and "Total" centred between them (q10, after its measurement: a share of net sales read
+    from the merged column "Rigid Packaging Total")."""
+    (growth, *_) = FrameStore().frames(real("financebench__AMCOR_2023Q4_EARNINGS.pdf"), [10])
+    assert growth.columns[1:] == [
+        f"{period} Months Ended June 30 {name}"
+        for period in ("Three", "Twelve")
+        for name in ("Flexibles", "Rigid Packaging", "Total")
+    ]
+    year_2023 = growth.row_labels().index("Net sales fiscal year 2023")
+    assert growth.data["Twelve Months Ended June 30 Flexibles"][year_2023] == 11154
+    assert growth.data["Twelve Months Ended June 30 Total"][year_2023] == 14694
+
+
+def test_two_tables_in_one_ruled_grid_are_two_frames(real) -> None:
+    """Amcor's key financials: "GAAP results" and, under a blank row, "Adjusted non-GAAP results" with headings of
+    their own are drawn in one grid; read as one, the second table's two years stood in one cell ("2,117 2,018")."""
+    gaap, adjusted = FrameStore().frames(real("financebench__AMCOR_2023Q4_EARNINGS.pdf"), [1])[:2]
+    assert gaap.row_labels() == ["Net sales", "Net income", "EPS (diluted US cents)"]
+    assert "Key Financials" in gaap.caption
+    assert adjusted.columns[1:3] == [f"Twelve Months Ended June 30, {y} $ million" for y in (2022, 2023)]
+    ebitda = adjusted.row_labels().index("EBITDA")
+    assert adjusted.data[adjusted.columns[1]][ebitda] == 2117 and adjusted.data[adjusted.columns[2]][ebitda] == 2018

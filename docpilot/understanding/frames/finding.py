@@ -12,20 +12,20 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from functools import reduce
 from pathlib import Path
 from typing import Any
 
 from docpilot.understanding.cache import StructureCache, file_key
+from docpilot.understanding.frames import pagewords as pw
 from docpilot.understanding.frames.lists import priced_lists
 from docpilot.understanding.frames.model import LABEL_COLUMN, Frame, RawTable, combine_files, frame_of, name_frames
+from docpilot.understanding.frames.unruled import unruled_bodies
 from docpilot.understanding.frames.values import is_year, read_number
-from pdftools._tablecells import union
 
 __all__ = ["FrameStore", "candidate_frames", "read_page_tables", "MAX_PAGES"]
 
 MAX_PAGES = 12  # pages one call reads tables from
-_PART = "frames10-{page}"  # the cache part: change the number when RawTable's reading changes
+_PART = "frames13-{page}"  # the cache part: change the number when RawTable's reading changes
 _RUNNING = re.compile(r"^\s*table of contents\s*$", re.I)  # a running link at the top of a report's pages
 # "Table 3:", "Exhibit 1", "Table A-2", "Table IV" (not "Table of Contents")
 _CAPTION = re.compile(r"^\s*(?:table|exhibit|schedule)\s+(?:[A-Z]?\d[\w.\-]*|[IVXLC]+\b|[A-Z]\b)", re.I)
@@ -174,19 +174,44 @@ def read_page_tables(doc: Any, page_number: int, file: str) -> list[RawTable]:
         return []
     lines = page_lines(page)
     found: list[RawTable] = []
-    for index, table in enumerate(tables, 1):
+    for table in tables:
         cells = table_cells(page, table)
-        rows = [[None if c is None else (c.text, tuple(c.bbox)) for c in row] for row in cells]
+        rows = unruled_bodies(page, [[None if c is None else (c.text, tuple(c.bbox)) for c in row] for row in cells])
         texts = [[c[0] if c else "" for c in row] for row in rows]
-        header_rows = table.header_rows if isinstance(table, TextTable) else _ruled_header_rows(texts)
-        rows = _whole_heading_words(page, _split_spanning_headings(page, rows, header_rows), header_rows)
-        rows, header_rows = _group_lines(page, rows, header_rows)
-        rows = _split_figure_columns(page, rows, header_rows)
-        rows = rows[:header_rows] + [part for row in rows[header_rows:] for part in _leader_rows(page, row)]
-        rows = _without_prose_columns(rows, header_rows)
-        caption = _caption(lines, tuple(table.bbox)) or _caption_above(found, rows, header_rows)
-        found.append(RawTable(file, page_number, index, rows, header_rows, caption))  # type: ignore[arg-type]
+        if isinstance(table, TextTable):
+            parts = [(rows, table.header_rows)]
+        else:
+            parts = _stacked_tables(rows, _ruled_header_rows(texts))
+        for n, (rows, header_rows) in enumerate(parts):
+            rows = _whole_heading_words(page, _split_spanning_headings(page, rows, header_rows), header_rows)
+            rows, header_rows = _group_lines(page, rows, header_rows)
+            rows = _split_figure_columns(page, rows, header_rows)
+            rows = rows[:header_rows] + [part for row in rows[header_rows:] for part in _leader_rows(page, row)]
+            rows = _without_prose_columns(rows, header_rows)
+            # a part under another in one grid has that part's rows above it, not a caption
+            caption = (_caption(lines, tuple(table.bbox)) if n == 0 else "") or _caption_above(found, rows, header_rows)
+            found.append(RawTable(file, page_number, len(found) + 1, rows, header_rows, caption))  # type: ignore[arg-type]
     return found or priced_lists(page, file, 1)
+
+
+def _stacked_tables(rows: list[list[Any]], header_rows: int) -> list[tuple[list[list[Any]], int]]:
+    """A ruled grid holding two tables one under the other, each with its own headings, as two: (rows, heading
+    rows) each. Amcor's "GAAP results" over "Net sales | 14,544 | 14,694", then a blank row, then "Twelve Months
+    Ended June 30, | 2022 $ million 2023 $ million | Reported ∆%" over "Adjusted non-GAAP results": the columns
+    of one are not the other's. A new table starts after a blank row, at rows without figures that head columns
+    (a word past the first column: not a section's title, "Current assets:") over rows of figures."""
+    texts = [[c[0].strip() if c else "" for c in row] for row in rows]
+    figures = [any(_is_figure(t) for t in row[1:] if t) for row in texts]
+    for i in range(header_rows + 2, len(rows) - 1):
+        if any(texts[i - 1]) or not any(figures[header_rows : i - 1]):
+            continue
+        end = i
+        while end < len(rows) and any(texts[end]) and not figures[end] and end - i < 4:
+            end += 1
+        heads = texts[i:end]
+        if heads and end < len(rows) and figures[end] and any(t for row in heads for t in row[1:]):
+            return [(rows[: i - 1], header_rows), *_stacked_tables(rows[i:], end - i)]
+    return [(rows, header_rows)]
 
 
 def _caption_above(found: list[RawTable], rows: list[list[Any]], header_rows: int) -> str:
@@ -220,7 +245,7 @@ def _leader_rows(page: Any, row: list[Any]) -> list[list[Any]]:
     first = row[0] if row else None
     if not first or not first[1]:
         return [row]
-    lines = _cell_lines(page, first[1])
+    lines = pw.cell_lines(page, first[1])
     texts = [" ".join(str(w[4]) for w in line) for line in lines]
     led = [i for i, text in enumerate(texts) if _LEADER.search(text)]
     if len(led) < 2:
@@ -231,7 +256,7 @@ def _leader_rows(page: Any, row: list[Any]) -> list[list[Any]]:
     split: list[list[Any]] = [[] for _ in tops]
     for j, cell in enumerate(row):
         parts: list[list[Any]] = [[] for _ in tops]
-        for line in lines if j == 0 else _cell_lines(page, cell[1]) if cell and cell[1] else []:
+        for line in lines if j == 0 else pw.cell_lines(page, cell[1]) if cell and cell[1] else []:
             at = max((i for i, top in enumerate(tops) if top <= line[0][1] + 2.0), default=0)
             parts[at].extend(line)
         for i, words in enumerate(parts):
@@ -265,18 +290,6 @@ def _without_prose_columns(rows: list[list[Any]], header_rows: int) -> list[list
     return rows
 
 
-def _cell_lines(page: Any, box: tuple[float, ...]) -> list[list[Any]]:
-    """The words inside ``box``, in lines from the top (a word whose middle is inside a line's height joins it)."""
-    words = sorted(page.get_text("words", clip=box), key=lambda w: ((w[1] + w[3]) / 2, w[0]))
-    lines: list[list[Any]] = []
-    for word in words:
-        if lines and lines[-1][0][1] <= (word[1] + word[3]) / 2 <= lines[-1][0][3]:
-            lines[-1].append(word)
-        else:
-            lines.append([word])
-    return [sorted(line, key=lambda w: w[0]) for line in lines]
-
-
 def _whole_heading_words(page: Any, rows: list[list[Any]], header_rows: int) -> list[list[Any]]:
     """The heading rows with a word printed across several columns given whole to each of them.
 
@@ -287,7 +300,7 @@ def _whole_heading_words(page: Any, rows: list[list[Any]], header_rows: int) -> 
     if not boxes:
         return rows
     top, bottom = min(b[1] for b in boxes), max(b[3] for b in boxes)
-    for word in page.get_text("words", clip=(min(b[0] for b in boxes), top, max(b[2] for b in boxes), bottom)):
+    for word in pw.page_words(page, (min(b[0] for b in boxes), top, max(b[2] for b in boxes), bottom)):
         x0, y0, x1, y1, text = word[0], word[1], word[2], word[3], str(word[4])
         for row in heads:
             crossed = [
@@ -320,7 +333,7 @@ def _group_lines(page: Any, rows: list[list[Any]], header_rows: int) -> tuple[li
     if header_rows < 1 or header_rows > len(rows):
         return rows, header_rows
     row = rows[header_rows - 1]
-    lines = [_cell_lines(page, cell[1]) if cell and cell[1] else [] for cell in row]
+    lines = [pw.cell_lines(page, cell[1]) if cell and cell[1] else [] for cell in row]
     tops = Counter(round(cell_lines[0][0][1]) for cell_lines in lines[1:] if cell_lines)
     if not tops or tops.most_common(1)[0][1] < 3:
         return rows, header_rows
@@ -344,7 +357,7 @@ def _group_lines(page: Any, rows: list[list[Any]], header_rows: int) -> tuple[li
     group: list[Any] = [None] * len(row)
     for j, i in above.items():
         words = [w for line in lines[j][:i] for w in line]
-        group[j] = (" ".join(str(w[4]) for w in words), _box_of(words))
+        group[j] = (" ".join(str(w[4]) for w in words), pw.box_of(words))
         row[j] = (own[j], (row[j][1][0], base, row[j][1][2], row[j][1][3]))
     return [*rows[: header_rows - 1], group, *rows[header_rows - 1 :]], header_rows + 1
 
@@ -363,7 +376,7 @@ def _split_figure_columns(page: Any, rows: list[list[Any]], header_rows: int) ->
             continue
         if not all(read_number(part) is not None for cell in body for part in cell[0].split()):
             continue
-        words = [_words(page, cell[1]) if cell[1] else [] for cell in body]
+        words = [pw.words_in(page, cell[1]) if cell[1] else [] for cell in body]
         if any(len(w) != k for w in words):
             continue
         edges = [(min(w[i][0] for w in words), max(w[i][2] for w in words)) for i in range(k)]
@@ -375,7 +388,7 @@ def _split_figure_columns(page: Any, rows: list[list[Any]], header_rows: int) ->
             cell = row[j]
             if cell and cell[1]:
                 if r >= header_rows:
-                    found = _words(page, cell[1])
+                    found = pw.words_in(page, cell[1])
                     parts = [(str(w[4]), tuple(w[:4])) for w in found] if len(found) == k else [cell] + [None] * (k - 1)
                 else:
                     parts = _split_heading(page, cell, edges)
@@ -385,29 +398,20 @@ def _split_figure_columns(page: Any, rows: list[list[Any]], header_rows: int) ->
     return rows
 
 
-def _box_of(words: list[Any]) -> tuple[float, float, float, float]:
-    """The box around words or phrases (each one's first four items are its box)."""
-    return reduce(union, ((w[0], w[1], w[2], w[3]) for w in words))
-
-
-def _words(page: Any, box: tuple[float, ...]) -> list[Any]:
-    return sorted(page.get_text("words", clip=box), key=lambda w: w[0])
-
-
 def _split_heading(page: Any, cell: Any, edges: list[tuple[float, float]]) -> list[Any]:
     """A heading cell over columns split by figures: each phrase to the column it stands over ("2022 $ million"
     | "2023 $ million"); a cell with a phrase across several ("Twelve Months Ended June 30,") stays whole in the
     first, with its words' box, to be centred over them."""
-    phrases = [p for line in _cell_lines(page, cell[1]) for p in _phrases(line)]
+    phrases = [p for line in pw.cell_lines(page, cell[1]) for p in pw.phrases(line)]
     owners = [_owner_of(p, edges) for p in phrases]
     parts: list[Any] = [None] * len(edges)
     if phrases and None not in owners and len(set(owners)) > 1:
         for i in sorted(set(o for o in owners if o is not None)):
             mine = [p for p, o in zip(phrases, owners, strict=True) if o == i]
-            parts[i] = (" ".join(p[4] for p in mine), _box_of(mine))
+            parts[i] = (" ".join(p[4] for p in mine), pw.box_of(mine))
         return parts
     if phrases:
-        parts[0] = (cell[0], _box_of(phrases))
+        parts[0] = (cell[0], pw.box_of(phrases))
     else:
         parts[0] = cell
     return parts
@@ -461,12 +465,12 @@ def _column_span(body: list[list[Any]], m: int, head: list[list[Any]]) -> tuple[
 
 def _split_cell(page: Any, box: tuple[float, ...], columns: list[tuple[float, float]]) -> list[str] | None:
     """The texts of one spanning heading cell for each of ``columns``; None when it does not split."""
-    lines = _cell_lines(page, box)
+    lines = pw.cell_lines(page, box)
     texts: list[list[str]] = [[] for _ in columns]
     split_any = False
     for line in lines:
-        phrases = _phrases(line)
-        owners = [_owner(p, columns) for p in phrases]
+        phrases = pw.phrases(line)
+        owners = [pw.owner(p, columns) for p in phrases]
         if None not in owners and len(set(owners)) >= 2:  # phrases standing over two columns or more: split
             split_any = True
             for phrase, owner in zip(phrases, owners, strict=True):
@@ -479,29 +483,6 @@ def _split_cell(page: Any, box: tuple[float, ...], columns: list[tuple[float, fl
         return None
     heads = [" ".join(own) for own in texts]
     return heads if len(set(heads)) == len(heads) else None
-
-
-def _phrases(line: list[Any]) -> list[tuple[float, float, float, float, str]]:
-    """A line's words joined into phrases: words closer than half their height are one ("Long Gun", "Return
-    to Seller - Private Sale"); a wider gap starts another."""
-    phrases: list[tuple[float, float, float, float, str]] = []
-    for word in sorted(line, key=lambda w: w[0]):
-        x0, y0, x1, y1, text = float(word[0]), float(word[1]), float(word[2]), float(word[3]), str(word[4])
-        if phrases and x0 - phrases[-1][2] < (y1 - y0) / 2:
-            a0, b0, _, b1, said = phrases[-1]
-            phrases[-1] = (a0, min(b0, y0), x1, max(b1, y1), f"{said} {text}")
-        else:
-            phrases.append((x0, y0, x1, y1, text))
-    return phrases
-
-
-def _owner(word: Any, columns: list[tuple[float, float]]) -> int | None:
-    """The column most of a phrase stands over (more than half its width), else None."""
-    width = max(word[2] - word[0], 0.1)
-    for m, (x0, x1) in enumerate(columns):
-        if min(word[2], x1) - max(word[0], x0) > width / 2:
-            return m
-    return None
 
 
 def _ruled_header_rows(texts: list[list[str]]) -> int:

@@ -155,6 +155,7 @@ def frame_of(raw: RawTable) -> Frame | None:
     body = [[row[j] for j in keep_cols] for row in body]
     body_boxes = [[row[j] for j in keep_cols] for row in body_boxes]
     spans = [_span([row[j] for row in [*head_boxes[-1:], *body_boxes]]) for j in range(len(keep_cols))]
+    head, head_boxes = _two_line_headings(head, head_boxes, spans)
     names, heading, notes, titles = _headings(head, len(keep_cols), head_boxes, spans)
     numbers = [[read_number(t) if t else None for t in row] for row in body]
     numeric = [_is_numeric([r[j] for r in body], [n[j] for n in numbers]) for j in range(len(keep_cols))]
@@ -320,6 +321,11 @@ def _carry(row: list[str], boxes: list[Any], spans: list[Box | None]) -> list[st
     for k in sorted(filled) if placed else []:
         box, span = _box(boxes[k]), spans[k]
         drawn = box and span and box[0] <= span[0] + 1 and box[2] >= span[2] - 1  # a cell's box, not its words'
+        if drawn:  # a drawn cell heads the blank columns its box covers ("DATES" over "START | END")
+            for j in range(k + 1, width):
+                if row[j] or spans[j] is None or spans[j][2] > box[2] + 1:  # type: ignore[index]
+                    break
+                own.setdefault(j, row[k])
         group = _centred_group(box, k, filled | set(own), spans) if box and not drawn else None
         if group is not None:
             carried.discard(k)
@@ -333,6 +339,36 @@ def _carry(row: list[str], boxes: list[Any], spans: list[Box | None]) -> list[st
         else:
             out.append(own.get(j) or (last_any if boxes[j] else last))
     return out
+
+
+def _two_line_headings(
+    head: list[list[str]], boxes: list[list[Any]], spans: list[Box | None]
+) -> tuple[list[list[str]], list[list[Any]]]:
+    """Heading rows read line by line made one where headings of two lines stand beside headings of one centred
+    between them: "Rigid" over "Flexibles | | Total" over "Packaging" is "Flexibles | Rigid Packaging | Total".
+    Told by three rows: the first's headings in columns the third's also fill, the middle one's in none of them,
+    and each heading of the first and third over its own column alone (a group's heading stands over several)."""
+    i = 1
+    while i + 1 < len(head):
+        top, middle, bottom = ({j for j in range(1, len(row)) if row[j]} for row in head[i - 1 : i + 2])
+        own = all(
+            [m for m in range(1, len(spans)) if _overlaps(box, spans[m])] == [j]
+            for r in (i - 1, i + 1)
+            for j, box in enumerate(map(_box, boxes[r]))
+            if j and box and head[r][j]
+        )
+        if top and middle and top <= bottom and not middle & bottom and own:
+            rows = head[i - 1 : i + 2]
+            merged = [" ".join(t for t in (row[j] for row in rows) if t) for j in range(len(head[i]))]
+            merged_boxes = [_span([row[j] for row in boxes[i - 1 : i + 2]]) for j in range(len(head[i]))]
+            head = [*head[: i - 1], merged, *head[i + 2 :]]
+            boxes = [*boxes[: i - 1], merged_boxes, *boxes[i + 2 :]]
+        i += 1
+    return head, boxes
+
+
+def _overlaps(box: Box, span: Box | None) -> bool:
+    return span is not None and min(box[2], span[2]) - max(box[0], span[0]) > 0
 
 
 def _centred_group(box: Box, k: int, filled: set[int], spans: list[Box | None]) -> range | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import difflib
 import math
+import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ LIMITS = Limits(timeout_seconds=20, cpu_seconds=10, memory_mb=2048, file_size_mb
 MAX_CITED_PAGES = 5
 MAX_CITATIONS = 20
 _NO_UNIT = frozenset({"count", "nunique", "len", "idxmax", "idxmin"})
+_WORD = re.compile(r"[^\W_]+")
 _MASKS = frozenset({"isin", "notna", "isna", "contains", "startswith", "endswith"})
 
 
@@ -191,7 +193,26 @@ def _nearest(text: str, frames: Mapping[str, Frame]) -> str:
     if not found:  # else a spelling of its own
         close = difflib.get_close_matches(key, list(dict.fromkeys(names.values())), n=3, cutoff=0.6)
         found = [n for c in close for n, folded in names.items() if folded == c]
+    if not found:  # else a cell that holds its words in another order ("Payton Englert": "ENGLERT, PAYTON A")
+        found = _cells_with_words(key, frames)
     return ", ".join(f"{x!r} ({kind} of {name})" for name, kind, x in found[:3])
+
+
+def _cells_with_words(key: str, frames: Mapping[str, Frame]) -> list[tuple[str, str, str]]:
+    """(frame, "a cell of column C", text) for the text cells holding every word of ``key``, whatever their order
+    and case; none when ``key`` has fewer than two words or over three cells hold them."""
+    wanted = set(_WORD.findall(key))
+    if len(wanted) < 2:
+        return []
+    found = []
+    for name, frame in frames.items():
+        for column in frame.columns:
+            if frame.kinds.get(column) != "text":
+                continue
+            for text in dict.fromkeys(v for v in frame.data[column] if isinstance(v, str)):
+                if wanted <= set(_WORD.findall(text.casefold())):
+                    found.append((name, f"a cell of column {column!r}", text))
+    return found if len(found) <= 3 else []
 
 
 def _empty(answer: dict[str, Any]) -> bool:
