@@ -296,7 +296,7 @@ def test_a_label_with_a_number_in_it_is_no_figure() -> None:
     value is a text (a row's label), and a figure was asked (q3, after its measurement: "what was the most stores
     opened in any single quarter?")."""
     from docpilot.understanding.frames import ProgramResult
-    from docpilot.understanding.programs import _wrong_type
+    from docpilot.understanding.program_checks import _wrong_type
 
     label = ProgramResult("4th Quarter", [], "", 't1.loc[t1["Stores"].idxmax(), "Quarter"]')
     figure = ProgramResult(18.0, [], "", 't1["Stores"].max()')
@@ -411,7 +411,7 @@ def test_a_word_close_in_meaning_names_a_column() -> None:
     """ "By how many people did headcount grow" names "Employees" by one of its words (q5, after its measurement:
     the model's right column had been sent back as unnamed); no word of it names "Share of revenue"."""
     from docpilot.understanding.answer import embed_texts
-    from docpilot.understanding.programs import UNRELATED, _close_in_meaning
+    from docpilot.understanding.program_checks import UNRELATED, _close_in_meaning
 
     question = "By how many people did Northwind Solar's headcount grow between 2019 and 2023?"
     assert _close_in_meaning(question, "Employees", embed_texts, UNRELATED)

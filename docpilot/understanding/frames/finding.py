@@ -190,7 +190,7 @@ def read_page_tables(doc: Any, page_number: int, file: str) -> list[RawTable]:
             rows = _without_prose_columns(rows, header_rows)
             # a part under another in one grid has that part's rows above it, not a caption
             caption = (_caption(lines, tuple(table.bbox)) if n == 0 else "") or _caption_above(found, rows, header_rows)
-            found.append(RawTable(file, page_number, len(found) + 1, rows, header_rows, caption))  # type: ignore[arg-type]
+            found.append(RawTable(file, page_number, len(found) + 1, rows, header_rows, caption))
     return found or priced_lists(page, file, 1)
 
 
