@@ -469,6 +469,7 @@ def _unnamed(question: str, result: ProgramResult, frames: list[Frame], embed: E
             # the heading it shares with a column the question names ("Three Months Ended June 30") is named too
             shared = set().union(*(_column_words(other) for other in named if other != column))
             words = _column_words(column) - whole - shared
+            words = (words - _PERIOD_WORDS) or words  # named by what it measures, not by its period alone
             if column not in said or not words or re.fullmatch(r"[A-Z0-9&/ .-]{2,6}", column):
                 continue
             alone = len(figures) == 1  # the model reads it whatever is asked: judged only by a measure it names
@@ -488,6 +489,16 @@ def _unnamed(question: str, result: ProgramResult, frames: list[Frame], embed: E
 
 
 _TOTAL_WORDS = frozenset({"total", "grand", "overall"})  # a column of the whole: "Totals", "Grand total"
+
+
+# the words of a column's period ("Fiscal 2024 … at End of Second Quarter"): a question saying "quarter" does not
+# name a column of store counts by them
+_PERIOD_WORDS = frozenset(
+    stem(w)
+    for w in "fiscal year years annual quarter quarters month months week weeks ended ending end beginning period "
+    "three six nine twelve first second third fourth half january february march april may june july august "
+    "september october november december".split()
+)
 
 
 def _column_words(column: str) -> set[str]:

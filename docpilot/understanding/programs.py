@@ -99,6 +99,10 @@ RANKED = 12  # retrieval's best units whose pages may be read
 PROSE_UNITS = 3  # retrieval's best units whose sentences may say the answer in the question's words
 COULD_NOT = "I could not compute this from the tables"
 _FIGURE = re.compile(r"\(?-?\$?\d[\d,.]*%?\)?")
+# "by how much did free cash flow fall", "how much lower was …": the size of a fall is asked, not a signed change
+_FALL = re.compile(
+    r"\bhow (?:much|many)\b.*\b(?:fall|fell|fallen|declin\w*|drop\w*|decreas\w*|shr[iau]nk\w*|lower|less)\b", re.I
+)
 _FENCE = re.compile(r"```(?:python|py)?\s*\n?(.*?)(?:```|$)", re.S)
 
 
@@ -357,6 +361,7 @@ def answer_by_program(
     kind = asked_kind(checked)
     share = kind == "percent" and bool(WHOLE.search(checked))
     counted = kind == "count"
+    fall = bool(_FALL.search(checked))
 
     def check(reply: str, written_by_model: bool = True, again: bool = False) -> ProgramResult | None:
         program = program_of(reply)
@@ -387,7 +392,7 @@ def answer_by_program(
         except JobProblem:
             result = None
         if result is not None:
-            return _computed(result, notes, share, counted)
+            return _computed(result, notes, share, counted, fall)
     if llm is None:
         return None
     schema = schema_text(frames, question=question)
@@ -403,7 +408,9 @@ def answer_by_program(
         return Computed(f"{COULD_NOT}: {reason}", [], [f"The last program tried: {tried.strip()}"], found=False)
     except LLMError:
         return None  # the model failed: the passages may still answer
-    return None if done.value is None else replace(_computed(done.value, notes, share, counted), retries=done.retries)
+    if done.value is None:
+        return None
+    return replace(_computed(done.value, notes, share, counted, fall), retries=done.retries)
 
 
 # "…, and what was it?", "…, and how many?": the second part asks the value the first part's row was chosen by
@@ -435,11 +442,18 @@ def _with_its_value(documents: list[Document], question: str, embed: EmbedFn | N
     return _computed(result, notes, share=False)
 
 
-def _computed(result: ProgramResult, notes: dict[str, str], share: bool, count: bool = False) -> Computed:
+def _computed(
+    result: ProgramResult, notes: dict[str, str], share: bool, count: bool = False, fall: bool = False
+) -> Computed:
     """The answer as the reply shows it; a share of a whole computed as a number is said as a percent
     ("15.06%", not "15.0584"); with ``count`` (the question asks how many), a list of row names as their number
-    with the names ("3 (a, b, c)")."""
+    with the names ("3 (a, b, c)"); with ``fall`` (the question asks by how much a figure fell), a negative
+    change as the size of the fall ("fell by 218", not "-218"), the program's sign said in the workflow."""
     left_out = [notes[name] for name in result.frames if name in notes]
+    if fall and is_number(result.value) and float(result.value) < 0:
+        size = -float(result.value)
+        left_out.append(f"The program's value is {result.text}: a fall of {format_number(size)}.")
+        result = replace(result, value=size, text=format_number(size))
     answer = shown(result)
     if share and is_number(result.value) and "%" not in answer:
         answer = f"{format_number(round(float(result.value), 2))}%"

@@ -684,3 +684,39 @@ def test_a_fiscal_years_share_reads_the_twelve_months_columns_and_their_total(tm
     computed = answer_by_program(documents, question, llm, None)
     assert computed is not None and computed.found and computed.answer.startswith("75.9"), computed
     assert len(llm.calls) == 1
+
+
+def test_by_how_much_a_figure_fell_is_the_size_of_the_fall(tmp_path: Path) -> None:
+    """ "By how much did free cash flow fall from FY2022 to FY2023?" computed as 848 - 1,066 (q9, tuning): the
+    answer is the fall, 218, not "-218", and the workflow says the program's sign; a rise asked is left signed."""
+    rows = [["($ million)", "2022", "2023"], ["Free Cash Flow", "1,066", "848"], ["EBITDA", "2,117", "2,018"]]
+    path = draw_pdf(tmp_path / "key.pdf", [[DrawnTable(rows, caption="Key financials")]])
+    documents = open_documents({"key.pdf": path}, StructureCache(None))
+    cell = 't1.loc[t1["label"] == "Free Cash Flow", "{}"].iloc[0]'
+    change = f"{cell.format(2023)} - {cell.format(2022)}"
+    question = "By how much did free cash flow fall from 2022 to 2023 ($ million)?"
+    computed = answer_by_program(documents, question, ScriptedLLM([change]), None)
+    assert computed is not None and computed.found and computed.answer.startswith("218"), computed
+    assert any("a fall of 218" in line for line in computed.workflow), computed.workflow
+    question = "What was the change in free cash flow from 2022 to 2023?"
+    computed = answer_by_program(documents, question, ScriptedLLM([change]), None)
+    assert computed is not None and computed.found and computed.answer.startswith("-218"), computed
+
+
+def test_a_column_is_named_by_what_it_measures_not_by_its_period(tmp_path: Path) -> None:
+    """ "By how much did Best Buy's Q2 revenue drop versus the prior-year quarter?" computed from "Total Stores at
+    End of Second Quarter" (q10, after its measurement: a confident wrong -23 for 746): "quarter" names the
+    column's period, not what it counts; a question about the stores at the end of the quarter reads it."""
+    rows = [["Store", "Stores Opened", "Total Stores at End of Second Quarter"], ["Best Buy", "1", "929"]]
+    rows += [["Yardbird", "4", "22"]]
+    table = DrawnTable(rows, caption="Store count", widths=[100, 100, 220])
+    path = draw_pdf(tmp_path / "stores.pdf", [[table]])
+    documents = open_documents({"stores.pdf": path}, StructureCache(None))
+    at_end = 't1.loc[t1["Store"] == "Best Buy", "Total Stores at End of Second Quarter"].iloc[0]'
+    llm = ScriptedLLM([at_end, "NOT IN TABLES"])
+    question = "By how much did Best Buy's revenue drop in the quarter versus the prior-year quarter?"
+    assert answer_by_program(documents, question, llm, None) is None
+    assert "'Total Stores at End of Second Quarter', which" in llm.calls[1].messages[-1]["content"]
+    question = "How many Best Buy stores were there in total at the end of the second quarter?"
+    computed = answer_by_program(documents, question, ScriptedLLM([at_end]), None)
+    assert computed is not None and computed.found and computed.answer.startswith("929"), computed
