@@ -131,7 +131,8 @@ def _not_computed(answer: Answer) -> bool:
 
 _THRESHOLD = re.compile(
     r"\b(?:above|below|over|under|more than|less than|at least|at most|greater than|fewer than|higher than|"
-    r"lower than|exceed(?:s|ed|ing)?)\s+[$€£]?\d",
+    r"lower than|exceed(?:s|ed|ing)?)\s+[$€£]?\d"
+    r"|[$€£]?\d[\d,.]*\s*(?:%|percent\b)?\s+or\s+(?:more|higher|greater|above|over|less|fewer|lower|below|under)\b",
     re.I,
 )
 _AGGREGATE = re.compile(r"\b(?:total|sum|add(?:ed)? up|average|mean|median|difference|combined|altogether)\b", re.I)

@@ -405,13 +405,16 @@ def test_a_name_said_just_before_the_passage_on_its_page_is_what_it_is_about(tmp
 
 def test_rows_past_a_threshold_are_not_counted_from_passages_that_do_not_say_it(make_pdf: Any) -> None:
     """ "How many states had over 100,000 total checks?" answered "4" by a model counting rows in passages (q9,
-    after its measurement: seven do); a passage that says the threshold is taken."""
+    after its measurement: seven do), or "100,000 or more"; a passage that says the threshold is taken."""
     rows = "Checks by state, November\nState Permit Handgun Totals\nTexas 10,447 55,341 146,982\nOhio 12,001 2,560 4"
     documents = open_documents({"checks.pdf": make_pdf([rows])}, StructureCache(None))
     four = '{"answer": "4", "evidence": [1]}'
     question = "How many states had over 100,000 total checks that month?"
-    answer = answer_question(documents, question, ScriptedLLM(["NOT IN TABLES", four, '{"choice": 0}', four]), None)
-    assert not answer.found and answer.answer == NOT_SAID, answer.answer
+    # "30% or more" is a threshold too (q10, after its measurement: a count of 2 for 3 countries)
+    for asked in (question, "How many states had 100,000 or more total checks that month?"):
+        llm = ScriptedLLM(["NOT IN TABLES", four, '{"choice": 0}', four])
+        answer = answer_question(documents, asked, llm, None)
+        assert not answer.found and answer.answer == NOT_SAID, (asked, answer.answer)
     said = rows + "\nIn November, 4 states had over 100,000 total checks."
     documents = open_documents({"checks.pdf": make_pdf([said])}, StructureCache(None))
     answer = answer_question(documents, question, ScriptedLLM(["NOT IN TABLES", four]), None)
