@@ -774,6 +774,14 @@ def _compose(
                     "That answer is not in the passages. Answer only from them, copying the words, or reply NOT FOUND.",
                 )
                 continue
+            relation = _relation_unsaid(part or question, text, support) if cited else []
+            if relation:  # "who signed the report" answered from "Administrator: Northern Trust Company"
+                problem = (
+                    f"The passage you cite does not hold {text!r}, and the one that does says nothing of "
+                    f"{', '.join(relation)}."
+                )
+                _send_back(messages, reply.text, f"{problem} Answer from a passage that says it, or reply NOT FOUND.")
+                continue
         unsaid = _names_unsaid(part or question, support, documents)
         if unsaid:  # "what share of net sales came from Flexibles?" answered from a sentence about shares bought
             problem = f"The passages you cite do not mention {', '.join(unsaid)}, which the question is about."
@@ -906,6 +914,39 @@ def _total_unsaid(question: str, answer: str, support: list[_Evidence]) -> str |
         if asks.search(question) and lines and not any(states.search(line) for line in lines):
             return kind
     return None
+
+
+_WHO = frozenset(stems("who whom whose which what name named person people company firm"))
+
+
+def _relation_unsaid(question: str, answer: str, support: list[_Evidence]) -> list[str]:
+    """The words of a "who"/"which" question that say how the answer stands to what it names ("signed … on behalf
+    of the registrant", "audits"), when the passage the answer was found in — not the one the model cited — says
+    none of them near it ("Administrator: Northern Trust Company"); [] when it does, or the question is of
+    another kind."""
+    if asked_kind(question) != "name" or re.search(r"\d", answer):
+        return []
+    named = set(stems(" ".join(re.findall(r"\b[A-Z][\w&.-]*", question))))
+    relation = [w for w in dict.fromkeys(stems(question)) if w not in named and w not in _WHO and len(w) > 2]
+    if not relation:
+        return []
+    key = _flat(answer).lower()
+    for item in support:
+        block = _flat(item.block)
+        at = block.lower().find(key)
+        if at < 0:
+            return []  # not copied: where it stands cannot be told
+        near = set(stems(block[max(0, at - _AROUND) : at + len(key) + _AROUND]))
+        if any(_alike_stem(w, n) for w in relation for n in near):
+            return []
+    return relation
+
+
+_AROUND = 80  # characters either side of an answer that say what it is (a label, a clause)
+
+
+def _alike_stem(word: str, other: str) -> bool:
+    return word == other or (min(len(word), len(other)) >= 5 and word[:5] == other[:5])
 
 
 _MONEY = re.compile(r"[$€£]|\b(?:dollars?|euros?|pounds?|rupees?|thousands?|millions?|billions?)\b", re.I)

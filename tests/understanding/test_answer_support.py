@@ -454,3 +454,24 @@ def test_after_a_failed_program_a_number_is_taken_only_from_words_not_a_tables_f
     )
     cited = [{"file": documents[0].path, "page": 1, "quote": "Flexibles made up 4% of net sales"}]
     assert _stated_in_words(Answer("4%", cited), documents)
+
+
+def test_a_name_found_away_from_the_cited_passage_must_stand_by_the_questions_words(make_pdf: Any) -> None:
+    """ "Who signed the N-CEN report on behalf of the registrant?" answered "Northern Trust Company", citing the
+    signature passage (which names no one) while the name stands on another page as the administrator (q10, after
+    its measurement: a confident wrong answer to a question the filing does not answer). A name found in another
+    passage than the one cited is taken only where that passage says how it stands to the question."""
+    pages = [
+        "Part G: Attachments and signature. The registrant has duly caused this report to be signed on its behalf "
+        "by the undersigned, thereunto duly authorized.",
+        "Item C.1 Fund: Silver Bond Fund.\nAdministrator: Northern Trust Company\nPricing service: ICE Data",
+    ]
+    documents = open_documents({"ncen.pdf": make_pdf(pages)}, StructureCache(None))
+    named = '{"answer": "Northern Trust Company", "evidence": [1]}'
+    question = "Who signed the Silver Bond Fund report on behalf of the registrant?"
+    llm = ScriptedLLM([named, '{"answer": "NOT FOUND", "evidence": []}', '{"choice": 0}'])
+    answer = answer_question(documents, question, llm, None)
+    assert not answer.found, answer.answer
+    assert any("says nothing of sign" in call.messages[-1]["content"] for call in llm.calls)
+    answer = answer_question(documents, "Who administers the Silver Bond Fund?", ScriptedLLM([named]), None)
+    assert answer.found and answer.answer == "Northern Trust Company", answer.answer
