@@ -203,6 +203,8 @@ def missing_kinds(question: str, answer: str) -> list[str]:
             missing.append("a place" if place else _DESCRIBED[str(asked_kind(part))])
     if restates(question, answer):  # "Who acquired Amcor's business?" — "Amcor"
         missing.append("something the question does not already say")
+    elif _WHO_ASKED.match(question) and _names_only_asked(question, answer):
+        missing.append("a name the question does not already say")  # "Free Culture is dedicated to …"
     if len(parts) > len([s for s in _SEGMENTS.split(answer) if s.strip()]):
         missing.append(f"an answer to each of its {len(parts)} parts")  # one value cannot answer two questions
     return list(dict.fromkeys(missing))
@@ -256,6 +258,18 @@ def _rank_senses(text: str) -> set[str]:
             continue
         senses.add("high" if word in _HIGH else "low" if word in _LOW else word)
     return senses
+
+
+_WHO_ASKED = re.compile(r"^\W*(?:who|whom|to whom)\b", re.I)
+_CAPITALISED = re.compile(r"\b[A-Z][\w&'.-]*")
+
+
+def _names_only_asked(question: str, answer: str) -> bool:
+    """Whether the names an answer to "who …" writes are all names the question writes ("Who is Free Culture
+    dedicated to?" — "Free Culture is dedicated to leaving a great deal open …"): a sentence about it, no one."""
+    said = {w.casefold() for w in _CAPITALISED.findall(answer)}
+    asked = {w.casefold() for w in _CAPITALISED.findall(question)}
+    return bool(said) and said <= asked
 
 
 def restates(question: str, answer: str) -> bool:

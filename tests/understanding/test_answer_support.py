@@ -47,6 +47,10 @@ KINDS = [
     ("What was the most stores Ulta opened in any single quarter of fiscal 2022?", "count", "3rd Quarter", False),
     ("What was the most stores Ulta opened in any single quarter of fiscal 2022?", "count", "18", True),
     ("What is the most expensive item on the menu?", None, "Espresso", True),
+    # "who" answered with a sentence that names only what the question names (q9, tuning)
+    ("Who is Free Culture dedicated to?", "name", "Free Culture is dedicated to leaving a great deal open.", False),
+    ("Who is Free Culture dedicated to?", "name", "Eric Eldred", True),
+    ("Who approves the annual budget?", "name", "the board of directors", True),
 ]
 
 
