@@ -464,18 +464,17 @@ def _unnamed(question: str, result: ProgramResult, frames: list[Frame], embed: E
             continue
         figures = frame.figure_columns()
         whole = _TOTAL_WORDS if WHOLE.search(question) else frozenset()  # "what share of …": the Total column
-        named = [c for c in figures if c in said and any(_alike(w, a) for w in _column_words(c) for a in asked)]
+        named = [c for c in figures if c in said and any(_alike(w, a) for w in _measure_words(c) for a in asked)]
         for column in figures:
             # the heading it shares with a column the question names ("Three Months Ended June 30") is named too
             shared = set().union(*(_column_words(other) for other in named if other != column))
-            words = _column_words(column) - whole - shared
-            words = (words - _PERIOD_WORDS) or words  # named by what it measures, not by its period alone
+            words = _measure_words(column) - shared  # named by what it measures, not by its period alone
             if column not in said or not words or re.fullmatch(r"[A-Z0-9&/ .-]{2,6}", column):
                 continue
             alone = len(figures) == 1  # the model reads it whatever is asked: judged only by a measure it names
             if alone and (embed is None or words <= _PLAIN_FIGURES):
                 continue
-            if any(_alike(w, a) for w in words for a in asked):
+            if any(_alike(w, a) for w in words for a in asked) or words & whole:
                 continue
             if embed is not None and _close_in_meaning(question, column, embed, ALONE if alone else UNRELATED):
                 continue
@@ -499,6 +498,12 @@ _PERIOD_WORDS = frozenset(
     "three six nine twelve first second third fourth half january february march april may june july august "
     "september october november december".split()
 )
+
+
+def _measure_words(column: str) -> set[str]:
+    """A column's words without those of its period, unless it has no others ("2023", "Three Months Ended")."""
+    words = _column_words(column)
+    return (words - _PERIOD_WORDS) or words
 
 
 def _column_words(column: str) -> set[str]:

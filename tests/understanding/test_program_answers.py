@@ -720,3 +720,19 @@ def test_a_column_is_named_by_what_it_measures_not_by_its_period(tmp_path: Path)
     question = "How many Best Buy stores were there in total at the end of the second quarter?"
     computed = answer_by_program(documents, question, ScriptedLLM([at_end]), None)
     assert computed is not None and computed.found and computed.answer.startswith("929"), computed
+
+
+def test_a_totals_column_is_named_by_a_question_asking_the_total(tmp_path: Path) -> None:
+    """ "Which state had the most background checks in total?" read from "Private Sale Totals" is answered (q10,
+    tuning: a share's "Total" being named by the share had taken "total" away from a question that says it)."""
+    rows = [
+        ["State", "Handgun", "Private Sale Totals"],
+        ["Kentucky", "10,000", "295,891"],
+        ["Texas", "9,000", "146,982"],
+    ]
+    path = draw_pdf(tmp_path / "nics.pdf", [[DrawnTable(rows, caption="NICS checks", widths=[100, 100, 160])]])
+    documents = open_documents({"nics.pdf": path}, StructureCache(None))
+    program = 't1.loc[t1["Private Sale Totals"].idxmax(), "State"]'
+    question = "Which state had the most background checks in total in November?"
+    computed = answer_by_program(documents, question, ScriptedLLM([program, "NOT IN TABLES"]), None)
+    assert computed is not None and computed.found and computed.answer.startswith("Kentucky"), computed
