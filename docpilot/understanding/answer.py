@@ -693,7 +693,7 @@ def _fetched(
         return None
     target = offered[choice - 1]
     fetched = [_Evidence(unit, unit.text) for unit in fetch_target(documents, target)]
-    answer = _compose(llm, question, fetched, documents, on_draft, part) if fetched else None
+    answer = _compose(llm, question, fetched, documents, on_draft, part, fetched=True) if fetched else None
     if answer is None or not answer.found:
         return None
     answer.workflow = [f"Not in the first passages; read the {target.line()}."]
@@ -740,7 +740,11 @@ def _compose(
     on_draft: Listener | None = None,
     part: str | None = None,
     embed: EmbedFn | None = None,
+    fetched: bool = False,
 ) -> Answer | None:
+    """The model's answer from ``evidence``, checked against it (None: no answer it supports). ``fetched``: the
+    evidence is a part the model chose to read after the first passages did not answer; a name it gives there
+    must stand by the question's words wherever it was found."""
     from docpilot.llm.prompting import render
     from docpilot.llm.untrusted import DATA_RULE, data_block
 
@@ -782,6 +786,12 @@ def _compose(
                 )
                 _send_back(messages, reply.text, f"{problem} Answer from a passage that says it, or reply NOT FOUND.")
                 continue
+        elif fetched and (relation := _relation_unsaid(part or question, text, support)):
+            # "who is Free Culture dedicated to?" answered "Middlemarch" from a part read second, which says
+            # nothing of a dedication near it
+            problem = f"The passage says nothing of {', '.join(relation)} near {text!r}."
+            _send_back(messages, reply.text, f"{problem} Answer from a passage that says it, or reply NOT FOUND.")
+            continue
         unsaid = _names_unsaid(part or question, support, documents)
         if unsaid:  # "what share of net sales came from Flexibles?" answered from a sentence about shares bought
             problem = f"The passages you cite do not mention {', '.join(unsaid)}, which the question is about."
@@ -939,7 +949,8 @@ def _relation_unsaid(question: str, answer: str, support: list[_Evidence]) -> li
         near = set(stems(block[max(0, at - _AROUND) : at + len(key) + _AROUND]))
         if any(_alike_stem(w, n) for w in relation for n in near):
             return []
-    return relation
+    said = [w for w in re.findall(r"[\w'-]+", question) if stems(w) and stems(w)[0] in relation]
+    return list(dict.fromkeys(said)) or relation  # as the question writes them ("dedicated", not "dedicat")
 
 
 _AROUND = 80  # characters either side of an answer that say what it is (a label, a clause)

@@ -476,6 +476,31 @@ def test_a_name_found_away_from_the_cited_passage_must_stand_by_the_questions_wo
     llm = ScriptedLLM([named, '{"answer": "NOT FOUND", "evidence": []}', '{"choice": 0}'])
     answer = answer_question(documents, question, llm, None)
     assert not answer.found, answer.answer
-    assert any("says nothing of sign" in call.messages[-1]["content"] for call in llm.calls)
+    assert any("says nothing of signed" in call.messages[-1]["content"] for call in llm.calls)
     answer = answer_question(documents, "Who administers the Silver Bond Fund?", ScriptedLLM([named]), None)
     assert answer.found and answer.answer == "Northern Trust Company", answer.answer
+
+
+def test_a_name_from_a_part_read_second_must_stand_by_the_questions_words(make_pdf: Any) -> None:
+    """ "Who is Free Culture dedicated to?" answered "Middlemarch" from a part the model chose to read after the
+    first passages (q9, tuning: a confident wrong answer; the dedication names Eric Eldred): there, a name is taken
+    only where the passage says how it stands to the question; in the first passages it is checked as before."""
+    from docpilot.understanding.answer import _compose, _Evidence
+    from docpilot.understanding.document import Unit
+
+    text = "Lastly, I have the permission to use the Read Aloud button to hear Middlemarch read to me."
+    documents = open_documents({"book.pdf": make_pdf([text])}, StructureCache(None))
+    evidence = [_Evidence(Unit("book.pdf", 1, text, "chunk"), text)]
+    named = '{"answer": "Middlemarch", "evidence": [1]}'
+    llm = ScriptedLLM([named, '{"answer": "NOT FOUND", "evidence": []}'])
+    question = "Who is Free Culture dedicated to?"
+    answer = _compose(llm, question, evidence, documents, fetched=True)
+    assert answer is not None and not answer.found, answer
+    assert "says nothing of dedicated" in llm.calls[1].messages[-1]["content"]
+    dedication = "To Eric Eldred, whose work first drew me to this cause, this book is dedicated."
+    documents = open_documents({"book.pdf": make_pdf([dedication])}, StructureCache(None))
+    evidence = [_Evidence(Unit("book.pdf", 1, dedication, "chunk"), dedication)]
+    answer = _compose(
+        ScriptedLLM(['{"answer": "Eric Eldred", "evidence": [1]}']), question, evidence, documents, fetched=True
+    )
+    assert answer is not None and answer.found and answer.answer == "Eric Eldred", answer
