@@ -47,7 +47,7 @@ from docpilot.understanding.parts import Parts, read_parts, the_number, total_te
 from docpilot.understanding.records import records_of
 from docpilot.understanding.retrieve import EmbedFn, Retriever
 from docpilot.understanding.support import unsupported_names
-from docpilot.understanding.textnorm import format_number, norm, numbers_in, stems, words
+from docpilot.understanding.textnorm import format_number, norm, numbers_in, parse_number, stems, words
 from docpilot.understanding.workflow import Finding, plan_workflow, revise_workflow, run_workflow
 
 __all__ = ["Answer", "answer_question", "ask_files", "retrieved_evidence", "embed_texts", "NOT_SAID"]
@@ -949,7 +949,7 @@ def _relation_unsaid(question: str, answer: str, support: list[_Evidence]) -> li
         near = set(stems(block[max(0, at - _AROUND) : at + len(key) + _AROUND]))
         if any(_alike_stem(w, n) for w in relation for n in near):
             return []
-    said = [w for w in re.findall(r"[\w'-]+", question) if stems(w) and stems(w)[0] in relation]
+    said = [w for w in re.findall(r"[\w'-]+", question) if set(stems(w)[:1]) & set(relation)]
     return list(dict.fromkeys(said)) or relation  # as the question writes them ("dedicated", not "dedicat")
 
 
@@ -975,20 +975,13 @@ def _rate_for_amount(question: str, answer: str, support: list[_Evidence]) -> st
             (match.group(0), rate.group(0) if rate else "")
             for e in support
             for match in _PRINTED.finditer(e.block)
-            if _value_of(match.group(0)) == value
+            if parse_number(match.group(0)) == value
             for rate in [_RATE_UNIT.match(e.block, match.end())]
         ]
         if printed and all(rate for _, rate in printed):
             number, unit = printed[0]
             return f"{number}{unit}" if unit.strip() == "%" else f"{number} {unit.strip()}"
     return None
-
-
-def _value_of(printed: str) -> float | None:
-    try:
-        return float(printed.replace(",", ""))
-    except ValueError:
-        return None
 
 
 _REFERENCE = re.compile(

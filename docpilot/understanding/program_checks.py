@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from docpilot.understanding.asked import SAID_BESIDE, asked_kind, count_unsaid, missing_kinds
+from docpilot.understanding.cells import PERIOD_WORDS
 from docpilot.understanding.frames import Frame, ProgramResult, answer_column, named_in
 from docpilot.understanding.frames.composing import WHO, years_spanned
 from docpilot.understanding.frames.model import is_total
@@ -494,9 +495,8 @@ _TOTAL_WORDS = frozenset({"total", "grand", "overall"})  # a column of the whole
 # name a column of store counts by them
 _PERIOD_WORDS = frozenset(
     stem(w)
-    for w in "fiscal year years annual quarter quarters month months week weeks ended ending end beginning period "
-    "three six nine twelve first second third fourth half january february march april may june july august "
-    "september october november december".split()
+    for w in f"{PERIOD_WORDS} annual quarters end beginning three six nine twelve first second third fourth half "
+    "january february march april may june july august september october november december".split()
 )
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import ast
 import difflib
 import math
-import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,7 +23,7 @@ from docpilot.understanding.frames.checking import refuse_unless_allowed
 from docpilot.understanding.frames.model import CellRef, Frame
 from docpilot.understanding.frames.reading import read_program
 from docpilot.understanding.frames.tracing import deciding_cells, instrument
-from docpilot.understanding.textnorm import format_number
+from docpilot.understanding.textnorm import format_number, words
 from sandbox import Limits, Sandbox, run_program
 from sandbox.dataframes import pack_frame
 
@@ -34,7 +33,6 @@ LIMITS = Limits(timeout_seconds=20, cpu_seconds=10, memory_mb=2048, file_size_mb
 MAX_CITED_PAGES = 5
 MAX_CITATIONS = 20
 _NO_UNIT = frozenset({"count", "nunique", "len", "idxmax", "idxmin"})
-_WORD = re.compile(r"[^\W_]+")
 _MASKS = frozenset({"isin", "notna", "isna", "contains", "startswith", "endswith"})
 
 
@@ -201,7 +199,7 @@ def _nearest(text: str, frames: Mapping[str, Frame]) -> str:
 def _cells_with_words(key: str, frames: Mapping[str, Frame]) -> list[tuple[str, str, str]]:
     """(frame, "a cell of column C", text) for the text cells holding every word of ``key``, whatever their order
     and case; none when ``key`` has fewer than two words or over three cells hold them."""
-    wanted = set(_WORD.findall(key))
+    wanted = set(words(key))
     if len(wanted) < 2:
         return []
     found = []
@@ -210,7 +208,7 @@ def _cells_with_words(key: str, frames: Mapping[str, Frame]) -> list[tuple[str, 
             if frame.kinds.get(column) != "text":
                 continue
             for text in dict.fromkeys(v for v in frame.data[column] if isinstance(v, str)):
-                if wanted <= set(_WORD.findall(text.casefold())):
+                if wanted <= set(words(text)):
                     found.append((name, f"a cell of column {column!r}", text))
     return found if len(found) <= 3 else []
 
