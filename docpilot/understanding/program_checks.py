@@ -18,6 +18,7 @@ from typing import Any
 
 from docpilot.understanding.asked import SAID_BESIDE, asked_kind, count_unsaid, missing_kinds
 from docpilot.understanding.cells import PERIOD_WORDS
+from docpilot.understanding.entity_rules import believable_person
 from docpilot.understanding.frames import Frame, ProgramResult, answer_column, named_in
 from docpilot.understanding.frames.composing import WHO, years_spanned
 from docpilot.understanding.frames.model import is_total
@@ -373,7 +374,7 @@ def _uncounted(question: str, result: ProgramResult, frames: list[Frame], embed:
     used = [f for f in frames if f.name in result.frames]
     texts = [t for f in used for t in [f.caption, f.heading, *f.columns, *_texts_of(f)] if t]
     thing = count_unsaid(question, texts)
-    if not thing or not texts:
+    if not thing or not texts or _rows_named(thing, used):
         return ""
     if embed is not None:  # "items" names a column "Units" (MiniLM cosine 0.42), "municipalities" a "label" not (0.23)
         vectors = embed([thing, *[t for f in used for t in [f.caption, f.heading, *f.columns] if t]])
@@ -382,6 +383,32 @@ def _uncounted(question: str, result: ProgramResult, frames: list[Frame], embed:
     return (
         f"No table the program reads names {thing}, which the question counts. Reply {CANNOT} when no table holds them."
     )
+
+
+# nouns that name a table's rows whatever the table ("how many expense entries are classified as …")
+_ROW_NOUNS = frozenset("entries entry records record rows row items item lines line listings cases".split())
+# nouns that name people: a table's rows when one of its columns lists people by name
+_PEOPLE = frozenset("people persons individuals staff workers employees names".split())
+
+
+def _rows_named(thing: str, used: list[Frame]) -> bool:
+    """Whether what "how many X" counts is the rows of the tables the program read: X ends in a noun every table's
+    rows are ("expense entries"), or in one for people and a column of one of them lists people by name ("how many
+    people … earn more than $100k" over a column "Employee" of "Lena Fischer", "Omar Haddad"; q10 asked again,
+    tuning: a right 2 sent back)."""
+    head = thing.split()[-1]
+    if head in _ROW_NOUNS:
+        return True
+    return head in _PEOPLE and any(_lists_people(f) for f in used)
+
+
+def _lists_people(frame: Frame) -> bool:
+    """Whether most cells of one of ``frame``'s text columns are people's names."""
+    for column in frame.columns:
+        cells = [str(v) for v in frame.data[column].tolist() if v] if frame.kinds.get(column) == "text" else []
+        if len(cells) >= 2 and sum(believable_person(c) for c in cells) > len(cells) / 2:
+            return True
+    return False
 
 
 def _texts_of(frame: Frame) -> list[str]:

@@ -606,6 +606,30 @@ def test_a_count_of_a_thing_no_table_names_goes_back(documents: list[Document]) 
     assert computed is not None and computed.found and computed.answer.startswith("4"), computed
 
 
+def test_a_count_of_the_tables_rows_or_of_the_people_it_lists_is_answered(tmp_path: Path) -> None:
+    """ "How many people … earn more than $100k" over a column of people's names, and "how many expense entries
+    are …" over any table, count its rows (q10 asked again, tuning: both right programs sent back as counting a
+    thing no table names); people over a table that lists no one still go back."""
+    rows = [["Position", "Employee", "Annual salary"], ["Data Analyst", "Lena Fischer", "$72,000"]]
+    rows += [["Senior Engineer", "Omar Haddad", "$134,000"], ["Product Manager", "Grace Liu", "$118,000"]]
+    rows += [["Designer", "Aisha Khan", "$91,000"]]
+    path = draw_pdf(tmp_path / "pay.pdf", [[DrawnTable(rows, caption="Compensation summary 2025")]])
+    documents = open_documents({"pay.pdf": path}, StructureCache(None))
+    program = 'len(t1[t1["Annual salary"] > 100000])'
+    for question in (
+        "How many people on the compensation summary earn more than $100k a year?",
+        "How many salary entries are above $100,000?",
+    ):
+        computed = answer_by_program(documents, question, ScriptedLLM([program]), None)
+        assert computed is not None and computed.found and computed.answer.startswith("2"), (question, computed)
+    rows = [["Region", "Sales"], ["North", "120"], ["South", "80"], ["East", "150"]]
+    path = draw_pdf(tmp_path / "sales.pdf", [[DrawnTable(rows, caption="Sales by region")]])
+    documents = open_documents({"sales.pdf": path}, StructureCache(None))
+    llm = ScriptedLLM(['len(t1[t1["Sales"] > 100])', "NOT IN TABLES"])
+    computed = answer_by_program(documents, "How many people in the sales table sold more than 100?", llm, None)
+    assert computed is None or not computed.found, computed
+
+
 def test_a_tables_only_column_of_figures_is_not_read_for_a_measure_it_does_not_hold(tmp_path: Path) -> None:
     """A compensation table with one column of figures, "Annual salary": "the performance bonus paid to Grace Liu"
     read from it goes back (q9, after its measurement: a confident wrong $118,000; MiniLM cosine of the question
