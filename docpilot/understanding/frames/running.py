@@ -168,11 +168,31 @@ def _where_named(tree: ast.Module, frames: Mapping[str, Frame]) -> str:
         columns = [name for name, frame in frames.items() if text in frame.columns]
         if rows and not set(rows) & used:
             said.append(f" {text!r} is a row label of {', '.join(rows)}.")
+        elif rows and not columns and _read_as_column(tree, text):
+            name = next(r for r in rows if r in used)
+            frame = frames[name]
+            values = frame.figure_columns()[:1] or ["<column>"]
+            said.append(
+                f" {text!r} is a row label of {name} (in its column {frame.label!r}), not a column: read its row "
+                f"with {name}.loc[{name}[{frame.label!r}] == {text!r}, {values[0]!r}]."
+            )
         if columns and not set(columns) & used:
             said.append(f" {text!r} is a column of {', '.join(columns)}.")
         if not rows and not columns and (near := _nearest(text, frames)):
             said.append(f" {text!r} is no row label or column; the closest: {near}.")
     return "".join(said[:3])
+
+
+def _read_as_column(tree: ast.Module, text: str) -> bool:
+    """Whether the program reads ``text`` where a column goes: ``t1["X"]`` or ``t1.loc[rows, "X"]`` (a model that
+    takes a row label for a column and writes the same program again when told only of a KeyError; q10)."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Subscript):
+            continue
+        key = node.slice.elts[-1] if isinstance(node.slice, ast.Tuple) and node.slice.elts else node.slice
+        if isinstance(key, ast.Constant) and key.value == text:
+            return True
+    return False
 
 
 def _nearest(text: str, frames: Mapping[str, Frame]) -> str:
