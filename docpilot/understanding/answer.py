@@ -991,12 +991,18 @@ _REFERENCE = re.compile(
 )
 
 
+# an answer that is one code: digits joined by a dash or slash, a leading zero, or five digits or more
+_IDENTIFIER = re.compile(r"(?:no\.?\s*|#\s*)?(?=[\w-]*\d)(?:\d+[-/]\d[\d/-]*|0\d+|\d{5,}|[a-z]+-?\d[\w-]*)", re.I)
+
+
 def _grounded(answer: str, support: list[_Evidence]) -> bool:
     """The answer's numbers and most of its words are in the passages it cites."""
     if not support:
         return False
     text = norm(" ".join(e.block for e in support))
-    have = set(numbers_in(_REFERENCE.sub(" ", text)))  # "Amount from line 37": 37 names a line, it is no value
+    # "Amount from line 37": 37 names a line, it is no value; unless the answer is a code of its own, which "No."
+    # names ("No. 07-1315": the docket number asked; q10 asked again, tuning)
+    have = set(numbers_in(text if _IDENTIFIER.fullmatch(answer.strip()) else _REFERENCE.sub(" ", text)))
     if any(n not in have for n in numbers_in(_REFERENCE.sub(" ", answer))):
         return False
     want = [w for w in stems(answer)]

@@ -290,6 +290,17 @@ def test_a_number_that_names_a_line_of_a_form_is_no_value(make_pdf) -> None:
     assert answer.found and answer.answer == "Form 1040", answer.answer
 
 
+def test_a_code_that_no_names_is_a_value(make_pdf) -> None:
+    """ "What is the docket number of Knowles v. Mirzayance?" answered "07-1315" from "v. : No. 07-1315" (q10 asked
+    again, tuning: sent back as a number that only names a thing, then "The document does not say")."""
+    path = make_pdf(["IN THE SUPREME COURT\nMICHAEL A. KNOWLES, Petitioner v. No. 07-1315 ALEXANDRE MIRZAYANCE"])
+    documents = open_documents({"t.pdf": path}, StructureCache(None))
+    reply = '{"answer": "07-1315", "evidence": [1]}'
+    question = "What is the docket number of Knowles v. Mirzayance?"
+    answer = answer_question(documents, question, ScriptedLLM([reply]), None)
+    assert answer.found and answer.answer == "07-1315", answer.answer
+
+
 def test_a_count_of_another_thing_than_the_one_asked_is_no_answer() -> None:
     """ "How many employees" answered "40 million Ultamate Rewards members" (q5, an unanswerable row, after its
     measurement), or from a passage that never mentions employees, is not given; counts of the thing asked are."""
