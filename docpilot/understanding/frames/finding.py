@@ -19,13 +19,22 @@ from docpilot.understanding.cache import StructureCache, file_key
 from docpilot.understanding.frames import pagewords as pw
 from docpilot.understanding.frames.lists import priced_lists
 from docpilot.understanding.frames.model import LABEL_COLUMN, Frame, RawTable, combine_files, frame_of, name_frames
+from docpilot.understanding.frames.records import (
+    RECORD,
+    carried_over,
+    footer,
+    is_record,
+    joined_records,
+    record_of,
+    title,
+)
 from docpilot.understanding.frames.unruled import unruled_bodies
 from docpilot.understanding.frames.values import is_year, read_number
 
 __all__ = ["FrameStore", "candidate_frames", "read_page_tables", "MAX_PAGES"]
 
 MAX_PAGES = 12  # pages one call reads tables from
-_PART = "frames13-{page}"  # the cache part: change the number when RawTable's reading changes
+_PART = "frames14-{page}"  # the cache part: change the number when RawTable's reading changes
 _RUNNING = re.compile(r"^\s*table of contents\s*$", re.I)  # a running link at the top of a report's pages
 # "Table 3:", "Exhibit 1", "Table A-2", "Table IV" (not "Table of Contents")
 _CAPTION = re.compile(r"^\s*(?:table|exhibit|schedule)\s+(?:[A-Z]?\d[\w.\-]*|[IVXLC]+\b|[A-Z]\b)", re.I)
@@ -68,7 +77,8 @@ class FrameStore:
         frames = []
         for page in wanted:
             for raw in self._raw[(key, page)]:
-                frame = frame_of(raw if raw.file == label else replace(raw, file=label))
+                raw = raw if raw.file == label else replace(raw, file=label)
+                frame = record_of(raw) or frame_of(raw)
                 if frame is not None:
                     frames.append(frame)
         return frames
@@ -97,7 +107,7 @@ def candidate_frames(
     path}), frames of several files with the same columns combined (a ``file`` column), named ``t1``, ``t2`` …"""
     found: list[Frame] = []
     for name, wanted in pages.items():
-        frames = store.frames(files[name], wanted, name=name, password=password)
+        frames = _with_all_records(store, files[name], list(wanted), name, password)
         frames = [_headed(store, files[name], name, password, f) if _starts_page(f, frames) else f for f in frames]
         for page in sorted({p for f in frames for p in f.pages}):  # a table that runs on over the next page
             last = [f for f in frames if f.pages[-1] == page][-1:]
@@ -105,8 +115,26 @@ def candidate_frames(
             joined = _continued(last[0], after[0]) if after else None
             if joined is not None:
                 frames = [joined if f is last[0] else f for f in frames if f.key != after[0].key]
-        found += frames
+        found += joined_records(frames)
     return name_frames(combine_files(found))
+
+
+def _with_all_records(store: FrameStore, path: str, wanted: list[int], name: str, password: str | None) -> list[Frame]:
+    """The frames on ``wanted``, and when one of them is a record (a filing's fund, :mod:`.records`), those on the
+    pages next to the records' pages too, until no new record is found: a question about every fund of a filing
+    counts the funds of the pages retrieval did not choose (q10 asked again, tuning: Silver's second fund on
+    page 3 was not read, and "how many funds have Granite Peak as adviser" counted 2 of 3)."""
+    pages = list(dict.fromkeys(wanted))
+    frames = store.frames(path, pages, name=name, password=password)
+    count = 0
+    while (records := {p for f in frames if f.label == RECORD for p in f.pages}) and len(records) > count:
+        count = len(records)
+        more = sorted({q for p in records for q in (p - 1, p + 1) if q >= 1} - set(pages))
+        if not more or len(pages) >= MAX_PAGES:
+            break
+        pages = sorted(set(pages) | set(more))[:MAX_PAGES]
+        frames = store.frames(path, pages, name=name, password=password)
+    return frames
 
 
 _UNNAMED = re.compile(rf"{LABEL_COLUMN}|column \d+")
@@ -178,6 +206,11 @@ def read_page_tables(doc: Any, page_number: int, file: str) -> list[RawTable]:
         cells = table_cells(page, table)
         rows = unruled_bodies(page, [[None if c is None else (c.text, tuple(c.bbox)) for c in row] for row in cells])
         texts = [[c[0] if c else "" for c in row] for row in rows]
+        carried = None if found else carried_over(doc, page_number, rows)
+        if carried or is_record(rows):  # labels and their values: no heading rows to find, no columns to split
+            rows, caption = carried or (rows, title(rows) or _caption(lines, tuple(table.bbox)))
+            found.append(RawTable(file, page_number, len(found) + 1, rows, 0, caption))
+            continue
         if isinstance(table, TextTable):
             parts = [(rows, table.header_rows)]
         else:
@@ -190,7 +223,10 @@ def read_page_tables(doc: Any, page_number: int, file: str) -> list[RawTable]:
             rows = _without_prose_columns(rows, header_rows)
             # a part under another in one grid has that part's rows above it, not a caption
             caption = (_caption(lines, tuple(table.bbox)) if n == 0 else "") or _caption_above(found, rows, header_rows)
+            rows, totals = footer(rows, header_rows)
             found.append(RawTable(file, page_number, len(found) + 1, rows, header_rows, caption))
+            if totals:  # an invoice's totals under its lines: a record of their own
+                found.append(RawTable(file, page_number, len(found) + 1, totals, 0, caption))
     return found or priced_lists(page, file, 1)
 
 
