@@ -9,8 +9,9 @@ records of one file with the same labels are one frame with a row each (:func:`j
 :func:`~docpilot.understanding.frames.model.combine_files` joins those of several files.
 
 A table is a record when it has two columns, three rows or more, a label in every row's first cell that is no
-number and no other row's label, and values of both kinds in the second below the first row (names and figures):
-a table of one kind of value under a heading ("Item | Cost") stays a table.
+number and no other row's label, and values of both kinds in the second below the first row (names and figures),
+or labels that each end in a colon as a form's do: a table of one kind of value under a heading ("Item | Cost")
+stays a table. An invoice's totals under its lines are read as a record of their own (:func:`footer`).
 
 A record that a page break cuts starts at the top of the next page without its first rows and its caption: they
 are the lines at the foot of the page before that stand in its two columns, and the lines just above them
