@@ -97,7 +97,7 @@ def problem_with(
     if written_by_model:
         other = other or _unnamed(question, result, frames, embed) or _unnamed_row(question, result, frames)
         other = other or _absent_value(result, frames) or _passed_over(question, result, frames)
-        other = other or _looser(question, result, frames)
+        other = other or _looser(question, result, frames) or _named_rows_unread(question, result, frames)
         other = other or (_uncounted(question, result, frames, embed) if counted else "")
     if other:
         return other
@@ -132,6 +132,24 @@ def _reads_other(question: str, result: ProgramResult, frames: list[Frame]) -> s
                     f"The question names the {kind} {' / '.join(repr(n) for n in named)} of {frame.name}, but the "
                     f"program reads {', '.join(repr(r) for r in read[:3])}. Read the {kind} the question names."
                 )
+    return ""
+
+
+def _named_rows_unread(question: str, result: ProgramResult, frames: list[Frame]) -> str:
+    """Rows the question names by all their words that the program selects by nothing it writes: "by how much do
+    the net assets of the Quarry Technology Fund exceed those of the Cedar Technology Fund" computed over the rows
+    of one file (q9 asked again, tuning: a confident wrong 706,123,300). A text the program compares that is part
+    of a named row's label selects it; "" else."""
+    said = [text.casefold() for text in _literals(result.program)]
+    for frame in frames:
+        if frame.name not in result.frames:
+            continue
+        rows, _ = named_in(question, frame)
+        if rows and not any(text and text in row.casefold() for row in rows for text in said):
+            return (
+                f"The question names the row{'s' if len(rows) > 1 else ''} {', '.join(repr(r) for r in rows[:3])} of "
+                f"{frame.name}, but the program reads none of them. Select them by {frame.label!r}."
+            )
     return ""
 
 

@@ -606,6 +606,19 @@ def test_a_count_of_a_thing_no_table_names_goes_back(documents: list[Document]) 
     assert computed is not None and computed.found and computed.answer.startswith("4"), computed
 
 
+def test_rows_the_question_names_that_the_program_does_not_select_go_back(documents: list[Document]) -> None:
+    """ "By how much do the net assets of the Quarry Technology Fund exceed those of the Cedar Technology Fund"
+    computed over other rows than the two it names (q9 asked again, tuning: a confident wrong 706,123,300)."""
+    wrong = 't1["Sales 2023"].max() - t1["Sales 2023"].min()'
+    right = (
+        't1.loc[t1["Region"] == "North", "Sales 2023"].iloc[0] - t1.loc[t1["Region"] == "South", "Sales 2023"].iloc[0]'
+    )
+    llm = ScriptedLLM([wrong, right])
+    computed = answer_by_program(documents, "By how much did North's 2023 sales exceed South's?", llm, None)
+    assert computed is not None and computed.found and computed.answer.startswith("900"), computed
+    assert "names the rows 'North', 'South'" in llm.calls[1].messages[-1]["content"]
+
+
 def test_a_count_of_the_tables_rows_or_of_the_people_it_lists_is_answered(tmp_path: Path) -> None:
     """ "How many people … earn more than $100k" over a column of people's names, and "how many expense entries
     are …" over any table, count its rows (q10 asked again, tuning: both right programs sent back as counting a

@@ -224,7 +224,8 @@ def _renamed(cell: CellRef | None, name: str) -> CellRef | None:
 def _names(captions: list[str]) -> tuple[str, list[str]]:
     """The records' caption and each one's name, from the captions above them: each from the sentence that starts
     as most of theirs do (not the closing line of the record above, "The fund did not engage in …"), to its
-    first full stop, less the label all of them start with ("Item C.1 Fund:", the caption)."""
+    first full stop, less the label all of them start with ("Item C.1 Fund:", the caption) and the label after
+    the name ("Series identifier: …")."""
     split = [c.split() for c in captions]
     starts = [[0, *(i + 1 for i, w in enumerate(words[:-1]) if w.endswith("."))] for words in split]
     counts = Counter(
@@ -245,7 +246,19 @@ def _names(captions: list[str]) -> tuple[str, list[str]]:
     common = common[: next((k + 1 for k in range(len(common) - 1, -1, -1) if common[k].endswith(":")), 0)]
     if len(common) == min(len(n) for n in names):  # no word of its own left to one of them
         common = []
-    return " ".join(common), [" ".join(n[len(common) :]) for n in names]
+    return " ".join(common), [" ".join(_before_label(n[len(common) :])) for n in names]
+
+
+def _before_label(words: list[str]) -> list[str]:
+    """A name's words before the label that follows it: "Ironwood Balanced Fund" of "Ironwood Balanced Fund Series
+    identifier: S000047010." (a label: a capitalised word, then words in lower case, the last ending in a colon)."""
+    colon = next((k for k, w in enumerate(words) if w.endswith(":")), None)
+    if colon is None:
+        return words
+    start = colon
+    while start > 0 and words[start][:1].islower():
+        start -= 1
+    return words[:start] if start > 0 else words
 
 
 def _clean(text: str) -> str:

@@ -23,6 +23,7 @@ from docpilot.understanding.frames.checking import refuse_unless_allowed
 from docpilot.understanding.frames.model import CellRef, Frame
 from docpilot.understanding.frames.reading import read_program
 from docpilot.understanding.frames.tracing import deciding_cells, instrument
+from docpilot.understanding.frames.values import read_number
 from docpilot.understanding.textnorm import format_number, words
 from sandbox import Limits, Sandbox, run_program
 from sandbox.dataframes import pack_frame
@@ -69,7 +70,7 @@ def answer_with_program(
     if not by_name or any(not name.isidentifier() for name in by_name):
         raise ValueError("frames must be named (name_frames) before a program can use them")
     columns = {c for f in by_name.values() for c in f.columns if c.isidentifier()}
-    program = bracketed(program)
+    program = blanks_unmatched(bracketed(program))
     tree = refuse_unless_allowed(program, by_name, columns)
     instrumented = instrument(tree)
     packed = {name: pack_frame(_blanks_missing(frame.data)) for name, frame in by_name.items()}
@@ -88,6 +89,9 @@ def answer_with_program(
     if not cells and not _counts(instrumented.tree):
         raise ProgramFailed(_empty_message("it used no cell of the tables", by_name))
     value = _value(answer, {n: by_name[n] for n in used}, instrumented.tree)
+    if _figure(value) and not _counts(instrumented.tree) and not any(read_number(c.text) for c in cells):
+        # a sum over rows whose figures are blank is 0, of nothing ("Bill to Address:" kept, 0 for the amount due)
+        raise ProgramFailed(_empty_message("it read no figure, only labels", by_name))
     return ProgramResult(
         value=value,
         citations=[_citation(c) for c in _limited(cells)],
@@ -119,6 +123,31 @@ def bracketed(program: str) -> str:
     bracketing = _Bracketing()
     fixed = bracketing.visit(tree)
     return ast.unparse(fixed) if bracketing.changed else program
+
+
+def blanks_unmatched(program: str) -> str:
+    """``program`` with ``na=False`` given to each ``.str.contains`` / ``.startswith`` / ``.endswith`` / ``.match``
+    that does not say: a blank cell is a missing value here, for which pandas' test gives NaN, and a mask holding NaN
+    fails ("Cannot mask with non-boolean array containing NA"; q9: three questions over invoices). A blank cell
+    does not contain the text. Any other program is returned as it is."""
+    try:
+        tree = ast.parse(program, mode="exec")
+    except SyntaxError:
+        return program
+    changed = False
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+            continue
+        owner = node.func.value
+        if node.func.attr not in _TESTS or not (isinstance(owner, ast.Attribute) and owner.attr == "str"):
+            continue
+        if not any(k.arg == "na" for k in node.keywords):
+            node.keywords.append(ast.keyword(arg="na", value=ast.Constant(value=False)))
+            changed = True
+    return ast.unparse(tree) if changed else program
+
+
+_TESTS = frozenset({"contains", "startswith", "endswith", "match", "fullmatch"})
 
 
 class _Bracketing(ast.NodeTransformer):
@@ -329,6 +358,10 @@ def _limited(cells: list[CellRef]) -> list[CellRef]:
 
 def _citation(cell: CellRef) -> dict[str, Any]:
     return {"file": cell.file, "page": cell.page, "quote": cell.text, "box": list(cell.box) if cell.box else None}
+
+
+def _figure(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _numeric(value: Any) -> bool:
