@@ -35,6 +35,7 @@ __all__ = [
     "WHOLE",
     "labels",
     "is_number",
+    "labelled",
     "one_figure",
     "word_pairs",
     "misread",
@@ -236,6 +237,44 @@ def regrouped(question: str, result: ProgramResult, frames: list[Frame]) -> str 
                     program = program.replace(f"{quote}{column}{quote}", f"{quote}{twin}{quote}")
             return program if program != result.program else None
     return None
+
+
+def labelled(question: str, result: ProgramResult, frames: list[Frame]) -> str | None:
+    """The program's largest or smallest value made the row that holds it, when the question asks which one and
+    the program gives the figure: ``t1.loc[rows, "Net assets"].max()`` becomes
+    ``t1.loc[t1.loc[rows, "Net assets"].idxmax(), "Record"]`` (q10 asked again, tuning: "which single fund has the
+    highest monthly average net assets" answered with the assets twice, the retry told to select the row's label).
+    None when the question asks no name, or the program does not end in one frame's ``.max()`` or ``.min()``."""
+    if asked_kind(question) != "name" or not is_number(result.value):
+        return None
+    try:
+        tree = ast.parse(result.program)
+    except SyntaxError:
+        return None
+    last = tree.body[-1] if tree.body else None
+    call = last.value if isinstance(last, ast.Expr) else None
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and not call.args):
+        return None
+    if call.func.attr not in ("max", "min") or call.keywords:
+        return None
+    series = call.func.value
+    used = {n.id for n in ast.walk(series) if isinstance(n, ast.Name)}
+    by_name = {f.name: f for f in frames}
+    named = [by_name[n] for n in used if n in by_name]
+    if len(named) != 1 or not named[0].label or not (used - {named[0].name}) <= _SAFE_NAMES:
+        return None
+    frame = named[0]
+    row = ast.Call(func=ast.Attribute(value=series, attr=f"idx{call.func.attr}", ctx=ast.Load()), args=[], keywords=[])
+    pick = ast.Subscript(
+        value=ast.Attribute(value=ast.Name(id=frame.name, ctx=ast.Load()), attr="loc", ctx=ast.Load()),
+        slice=ast.Tuple(elts=[row, ast.Constant(value=frame.label)], ctx=ast.Load()),
+        ctx=ast.Load(),
+    )
+    tree.body[-1] = ast.Expr(value=pick)
+    return ast.unparse(ast.fix_missing_locations(tree))
+
+
+_SAFE_NAMES = frozenset({"len", "abs", "round", "sum", "min", "max"})
 
 
 def _words_named(column: str, asked: set[str]) -> set[str]:

@@ -67,6 +67,7 @@ from docpilot.understanding.program_checks import (
     CANNOT,
     WHOLE,
     is_number,
+    labelled,
     labels,
     misread,
     one_figure,
@@ -375,8 +376,9 @@ def answer_by_program(
         problem = problem_with(
             checked, result, frames, share=share, counted=counted, embed=embed, written_by_model=written_by_model
         )
-        if problem and written_by_model and not again and (swapped := regrouped(checked, result, frames)):
-            try:  # the same program over the group of columns the question names: checked again, once
+        repaired = problem and written_by_model and not again
+        if repaired and (swapped := regrouped(checked, result, frames) or labelled(checked, result, frames)):
+            try:  # the same program over the columns the question names, or the row of its "which": checked, once
                 return check(swapped, again=True)
             except JobProblem:
                 pass

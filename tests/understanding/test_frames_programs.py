@@ -318,6 +318,10 @@ def test_an_empty_result_and_an_error_are_failures_with_a_message_for_the_model(
         answer_with_program("t1['Revenue'].sum()", frames, sandbox=box)
     with pytest.raises(ProgramFailed, match="'Staff' is a row label of t2"):  # read from the wrong frame
         answer_with_program("t1.loc[t1['Region'] == 'Staff', 'Sales'].iloc[0]", frames, sandbox=box)
+    # .iloc[0] of no row is the empty result it is, with the row labels (q10: "IndexError: single positional
+    # indexer is out-of-bounds" told the model nothing of the rows)
+    with pytest.raises(ProgramFailed, match=r"empty \(no row to take .iloc of\).*'North', 'South'"):
+        answer_with_program("t1.loc[t1['Region'] == 'Mars', 'Sales'].iloc[0]", frames, sandbox=box)
     # a row label read as a column (q10: the model wrote the same program again when told only of the KeyError)
     with pytest.raises(ProgramFailed, match=r"'North' is a row label of t1 \(in its column 'Region'\), not a column: "):
         answer_with_program("t1.loc[t1['Units'] > 0, 'North'].iloc[0]", frames, sandbox=box)

@@ -606,6 +606,15 @@ def test_a_count_of_a_thing_no_table_names_goes_back(documents: list[Document]) 
     assert computed is not None and computed.found and computed.answer.startswith("4"), computed
 
 
+def test_which_row_answered_with_its_figure_is_its_row(documents: list[Document]) -> None:
+    """ "Which single fund has the highest monthly average net assets?" answered with the assets, twice (q10 asked
+    again, tuning): the largest value becomes the row that holds it by code, with no second model call."""
+    llm = ScriptedLLM(['t1.loc[t1["Region"] != "South", "Sales 2023"].max()', "NOT IN TABLES"])
+    computed = answer_by_program(documents, "Which region other than South had the highest 2023 sales?", llm, None)
+    assert computed is not None and computed.found and computed.answer.startswith("West"), computed
+    assert len(llm.calls) == 1
+
+
 def test_rows_the_question_names_that_the_program_does_not_select_go_back(documents: list[Document]) -> None:
     """ "By how much do the net assets of the Quarry Technology Fund exceed those of the Cedar Technology Fund"
     computed over other rows than the two it names (q9 asked again, tuning: a confident wrong 706,123,300)."""

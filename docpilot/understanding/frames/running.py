@@ -77,6 +77,8 @@ def answer_with_program(
     run = run_program(instrumented.code, {}, limits=limits, sandbox=sandbox, frames=packed)
     try:
         if not run.ok or run.watched is None:
+            if (run.error or {}).get("type") == "IndexError":  # .iloc[0] of no row: told as the empty result it is
+                raise ProgramFailed(_empty_message("no row to take .iloc of", by_name) + _where_named(tree, by_name))
             raise ProgramFailed(_failure(run.error) + _where_named(tree, by_name))
         watched = run.watched
     finally:
