@@ -21,7 +21,7 @@ from docpilot.understanding.cells import PERIOD_WORDS
 from docpilot.understanding.entity_rules import believable_person
 from docpilot.understanding.frames import Frame, ProgramResult, answer_column, named_in
 from docpilot.understanding.frames.composing import WHO, years_spanned
-from docpilot.understanding.frames.model import is_total
+from docpilot.understanding.frames.model import FILE_COLUMN, is_total
 from docpilot.understanding.frames.running import MAX_CITATIONS
 from docpilot.understanding.retrieve import EmbedFn
 from docpilot.understanding.support import unsupported_numbers
@@ -99,6 +99,7 @@ def problem_with(
         other = other or _unnamed(question, result, frames, embed) or _unnamed_row(question, result, frames)
         other = other or _absent_value(result, frames) or _passed_over(question, result, frames)
         other = other or _looser(question, result, frames) or _named_rows_unread(question, result, frames)
+        other = other or _files_unread(question, result, frames)
         other = other or (_uncounted(question, result, frames, embed) if counted else "")
     if other:
         return other
@@ -150,6 +151,31 @@ def _named_rows_unread(question: str, result: ProgramResult, frames: list[Frame]
             return (
                 f"The question names the row{'s' if len(rows) > 1 else ''} {', '.join(repr(r) for r in rows[:3])} of "
                 f"{frame.name}, but the program reads none of them. Select them by {frame.label!r}."
+            )
+    return ""
+
+
+def _files_unread(question: str, result: ProgramResult, frames: list[Frame]) -> str:
+    """Files the question names that a program choosing rows by their file leaves out: "comparing the Cedar Grove
+    and Northgate trusts, which fund …" computed over the rows of ncen_01_cedar.pdf alone (q10 asked again, tuning:
+    a confident wrong Cedar fund). A file is named by a word of its name no other file's name has ("northgate");
+    "" when the program chooses no rows by file, or reads every file named."""
+    said = _literals(result.program)
+    asked = set(stems(question))
+    for frame in frames:
+        if frame.name not in result.frames or FILE_COLUMN not in frame.columns:
+            continue
+        files = [str(f) for f in dict.fromkeys(frame.data[FILE_COLUMN].tolist())]
+        chosen = [f for f in files if f in said]
+        if not chosen:
+            continue
+        words = {f: {w for w in stems(re.sub(r"[^A-Za-z]+", " ", f.rsplit(".", 1)[0])) if len(w) > 3} for f in files}
+        named = [f for f in files if (words[f] - set().union(*(words[g] for g in files if g != f))) & asked]
+        left = [f for f in named if f not in chosen]
+        if left:
+            return (
+                f"The question names {', '.join(repr(f) for f in named)}, but the program reads the rows of "
+                f"{', '.join(repr(f) for f in chosen)} only. Read the rows of every file the question names."
             )
     return ""
 

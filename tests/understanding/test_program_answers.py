@@ -606,6 +606,21 @@ def test_a_count_of_a_thing_no_table_names_goes_back(documents: list[Document]) 
     assert computed is not None and computed.found and computed.answer.startswith("4"), computed
 
 
+def test_a_file_the_question_names_that_the_program_leaves_out_goes_back(tmp_path: Path) -> None:
+    """ "Comparing the Cedar Grove and Northgate trusts, which fund …" computed over one file's rows (q10 asked
+    again, tuning: a confident wrong Cedar fund); a program over both files' rows is answered."""
+    paths = {}
+    for name, sales in (("acme_sales.pdf", ["120", "80"]), ("globex_sales.pdf", ["50", "70"])):
+        rows = [["Region", "Sales"], ["North", sales[0]], ["South", sales[1]]]
+        paths[name] = draw_pdf(tmp_path / name, [[DrawnTable(rows, caption="Sales by region")]])
+    documents = open_documents(paths, StructureCache(None))
+    llm = ScriptedLLM(['t1.loc[t1["file"] == "acme_sales.pdf", "Sales"].sum()', 't1["Sales"].sum()'])
+    question = "What were the total sales by region of Acme and Globex together?"
+    computed = answer_by_program(documents, question, llm, None)
+    assert computed is not None and computed.found and computed.answer.startswith("320"), computed
+    assert "but the program reads the rows of 'acme_sales.pdf' only" in llm.calls[1].messages[-1]["content"]
+
+
 def test_which_row_answered_with_its_figure_is_its_row(documents: list[Document]) -> None:
     """ "Which single fund has the highest monthly average net assets?" answered with the assets, twice (q10 asked
     again, tuning): the largest value becomes the row that holds it by code, with no second model call."""
