@@ -52,7 +52,9 @@ __all__ = [
 KINDS = ("percent", "date", "count", "amount", "name")
 _PERCENT = re.compile(
     r"\b(?:what|which)\s+(?:percentage|percent|share|proportion)\b|\b(?:as|in)\s+(?:a\s+)?(?:percentage|percent)\b"
-    r"|\bhow many percent|\bpercentage (?:of|points?)\b|\bwhat\s+%",
+    r"|\bhow many percent|\bpercentage (?:of|points?)\b|\bwhat\s+%"
+    # "what was the gross margin percentage for the quarter?"
+    r"|^\W*what(?:'s|\s+(?:is|was|were|are))?\b[^?]*\bpercentage\s*(?:for|in|of|at|on|\?|$)",
     re.I,
 )
 _DATE = re.compile(r"\b(?:what|which)\s+(?:date|day|month|year)s?\b|\bin what year\b|\bon what date\b", re.I)
@@ -160,6 +162,12 @@ def answer_fits(question: str, answer: str) -> bool:
     """Whether ``answer`` is a value of the kind ``question`` asks for (True when the kind is not known), and
     of each kind when the question asks two things."""
     return not missing_kinds(question, answer)
+
+
+def untimed(question: str, answer: str) -> bool:
+    """Whether ``question`` asks when and ``answer`` says no date or time ("when was Lena Fischer hired?" answered
+    with her position from a table that holds no date; q12, after its measurement)."""
+    return bool(_WHEN.match(question) and not (_A_DATE.search(answer) or _A_TIME.search(answer)))
 
 
 def asks_several(question: str) -> bool:

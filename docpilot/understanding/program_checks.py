@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
-from docpilot.understanding.asked import SAID_BESIDE, asked_kind, count_unsaid, missing_kinds
+from docpilot.understanding.asked import SAID_BESIDE, asked_kind, count_unsaid, missing_kinds, untimed
 from docpilot.understanding.cells import PERIOD_WORDS
 from docpilot.understanding.entity_rules import believable_person
 from docpilot.understanding.frames import Frame, ProgramResult, answer_column, named_in
@@ -82,10 +82,11 @@ def problem_with(
         )
     # (a number computed for "what percentage" is the percentage, and one for "how much more" the amount —
     # points, when the column holds percents: the kind is the number's, not its sign's)
+    added = result.unit == "%" and bool(re.search(r"\.sum\(|\+", result.program))  # rates added up: no amount
     lacking = [
         m
         for m in missing_kinds(question, shown(result))
-        if not (m in ("a percentage", "an amount") and is_number(result.value))
+        if not (m in ("a percentage", "an amount") and is_number(result.value) and not (m == "an amount" and added))
         and not (m == "a count" and counted and labels(result.value))  # the rows named: counted below
     ]
     if lacking:
@@ -363,7 +364,17 @@ def _wrong_type(question: str, result: ProgramResult) -> str:
         return f"The question asks for {'a count' if kind == 'count' else 'a figure'}, but the program gives a text."
     if kind == "name" and numbers and not texts:
         return "The question asks which one, but the program gives a figure: select the row's label."
+    if kind == "percent" and numbers and result.unit and "%" not in result.unit and _MONEY.search(result.unit):
+        return (
+            f"The question asks for a percentage, but the program gives an amount ({result.unit}): divide the part "
+            "by the whole and multiply by 100, or read a column of percents."
+        )
+    if untimed(question, shown(result)):
+        return f"The question asks when, but the program's answer {shown(result)!r} is no date or time."
     return ""
+
+
+_MONEY = re.compile(r"[$€£¥₹]|\b(?:USD|EUR|GBP|INR|Rs)\b")
 
 
 def _invented(question: str, result: ProgramResult, frames: list[Frame]) -> str:

@@ -417,3 +417,11 @@ def test_two_tables_in_one_ruled_grid_are_two_frames(real) -> None:
     assert adjusted.columns[1:3] == [f"Twelve Months Ended June 30, {y} $ million" for y in (2022, 2023)]
     ebitda = adjusted.row_labels().index("EBITDA")
     assert adjusted.data[adjusted.columns[1]][ebitda] == 2117 and adjusted.data[adjusted.columns[2]][ebitda] == 2018
+
+
+def test_a_forms_blank_boxes_beside_dotted_labels_read_without_error(real) -> None:
+    """A filled-in 1040's page 2: a row of labels led by dots whose other cells have no words on some of the
+    label's lines (q12, an error reached the person: "min() arg is an empty sequence")."""
+    path = real("pdfjs__prefilled_f1040.pdf")
+    frames = FrameStore().frames(path, [1, 2])
+    assert frames and all(len(f.data) for f in frames)

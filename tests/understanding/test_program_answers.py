@@ -606,6 +606,49 @@ def test_a_count_of_a_thing_no_table_names_goes_back(documents: list[Document]) 
     assert computed is not None and computed.found and computed.answer.startswith("4"), computed
 
 
+def test_an_answer_of_another_kind_than_asked_goes_back(tmp_path: Path) -> None:
+    """q12, after its measurement, three confident wrong answers: "when was Lena Fischer hired?" answered with her
+    position, "the gross margin percentage" with the gross profit in $ shown as "168%", and "how much did the items
+    add up to incl. VAT?" with their VAT rates added ("63%")."""
+    pay = [["Position", "Employee", "Annual salary"], ["Data Analyst", "Lena Fischer", "$72,000"]]
+    pay += [["Designer", "Aisha Khan", "$91,000"]]
+    results = [["Item", "Q1", "Q2"], ["Revenue", "$1,000", "$1,200"], ["Gross profit", "$250", "$330"]]
+    bill = [["Item", "VAT", "Amount"], ["Console", "21%", "$199.00"], ["Adapter", "21%", "$9.99"]]
+    cases = [
+        (
+            "pay.pdf",
+            pay,
+            "Compensation summary",
+            "when was Lena Fischer hired?",
+            't1.loc[t1["Employee"] == "Lena Fischer", "Position"].iloc[0]',
+            "asks when",
+        ),
+        (
+            "results.pdf",
+            results,
+            "Results ($ in millions)",
+            "What was the Q1 gross margin percentage?",
+            't1.loc[t1["Item"] == "Gross profit", "Q1"].iloc[0]',
+            "asks for a percentage",
+        ),
+        (
+            "bill.pdf",
+            bill,
+            "Invoice",
+            "how much did the console and the adapter add up to on the invoice incl. VAT?",
+            't1.loc[t1["Item"].isin(["Console", "Adapter"]), "VAT"].sum()',
+            "asks for an amount",
+        ),
+    ]
+    for name, rows, caption, question, wrong, told in cases:
+        path = draw_pdf(tmp_path / name, [[DrawnTable(rows, caption=caption)]])
+        documents = open_documents({name: path}, StructureCache(None))
+        llm = ScriptedLLM([wrong, "NOT IN TABLES"])
+        computed = answer_by_program(documents, question, llm, None)
+        assert computed is None or not computed.found, (question, computed)
+        assert len(llm.calls) == 2 and told in llm.calls[1].messages[-1]["content"], question
+
+
 def test_a_file_the_question_names_that_the_program_leaves_out_goes_back(tmp_path: Path) -> None:
     """ "Comparing the Cedar Grove and Northgate trusts, which fund …" computed over one file's rows (q10 asked
     again, tuning: a confident wrong Cedar fund); a program over both files' rows is answered."""

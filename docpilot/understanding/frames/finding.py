@@ -297,13 +297,16 @@ def _leader_rows(page: Any, row: list[Any]) -> list[list[Any]]:
             parts[at].extend(line)
         for i, words in enumerate(parts):
             text = _LEADER.sub("", " ".join(str(w[4]) for w in words)).strip()
+            if not words or not text:  # a cell with no words on this row's lines (a form's blank box)
+                split[i].append(None)
+                continue
             box = (
                 min(w[0] for w in words),
                 min(w[1] for w in words),
                 max(w[2] for w in words),
                 max(w[3] for w in words),
             )
-            split[i].append((text, box) if text else None)
+            split[i].append((text, box))
     return split if all(r[0] for r in split) else [row]
 
 
