@@ -31,14 +31,14 @@ def _filing(path: Path, name: str) -> str:
         widths=widths,
     )
     second = DrawnTable(
-        _fund("Granite Peak Investors LP", "Citibank, N.A.", "1,869,218,673", "11,782"),
+        _fund("Ridgeline Partners LP", "Citibank, N.A.", "1,869,218,673", "11,782"),
         caption=f"Item C.1 Fund: {name} Dividend Fund",
         header_rows=0,
         widths=widths,
         top=320,
     )
     third = DrawnTable(
-        _fund("Granite Peak Investors LP", "JPMorgan Chase Bank", "2,375,277,875", "112,340")[1:],
+        _fund("Ridgeline Partners LP", "JPMorgan Chase Bank", "2,375,277,875", "112,340")[1:],
         header_rows=0,
         widths=widths,
         top=80,
@@ -49,7 +49,7 @@ def _filing(path: Path, name: str) -> str:
     page.insert_text((60, 690), "The fund did not engage in securities lending.", fontsize=10, fontname="helv")
     page.insert_text((60, 715), f"Item C.1 Fund: {name} Value Fund", fontsize=10, fontname="helv")
     page.insert_text((64, 740), "Investment adviser", fontsize=9, fontname="helv")
-    page.insert_text((250, 740), "Granite Peak Investors LP", fontsize=9, fontname="helv")
+    page.insert_text((250, 740), "Ridgeline Partners LP", fontsize=9, fontname="helv")
     doc.saveIncr()
     doc.close()
     return drawn
@@ -58,7 +58,7 @@ def _filing(path: Path, name: str) -> str:
 def test_a_files_records_are_one_frame_with_a_row_each_and_a_cut_record_is_whole(tmp_path: Path) -> None:
     """Each fund of a filing printed as a table of labels and values (q10: read as tables whose first row was a
     heading, no program could compare the funds); the third fund's first row and name at the foot of the page
-    before its table (q10: its adviser lost, "how many funds have Granite Peak as adviser" would count 1 of 2)."""
+    before its table (q10: its adviser lost, "how many funds have this adviser" would count 1 of 2)."""
     path = _filing(tmp_path / "ironwood.pdf", "Ironwood")
     frames = candidate_frames(FrameStore(), {"ironwood.pdf": [1]}, {"ironwood.pdf": path})
     assert len(frames) == 1, [f.columns for f in frames]
@@ -66,7 +66,7 @@ def test_a_files_records_are_one_frame_with_a_row_each_and_a_cut_record_is_whole
     assert frame.label == RECORD and frame.caption == "Item C.1 Fund:"
     assert frame.data[RECORD].tolist() == ["Ironwood Balanced Fund", "Ironwood Dividend Fund", "Ironwood Value Fund"]
     assert frame.kinds["Monthly average net assets (USD)"] != "text" and frame.kinds["Custodian"] == "text"
-    result = answer_with_program('len(t1[t1["Investment adviser"] == "Granite Peak Investors LP"])', frames)
+    result = answer_with_program('len(t1[t1["Investment adviser"] == "Ridgeline Partners LP"])', frames)
     assert result.value == 2
     program = 't1.loc[t1["Monthly average net assets (USD)"].idxmax(), "Record"]'
     assert answer_with_program(program, frames).value == "Ironwood Value Fund"
@@ -78,7 +78,7 @@ def test_the_records_of_several_files_are_one_frame_and_a_table_under_its_headin
     files = {name: _filing(tmp_path / name, name.split(".")[0].title()) for name in ("ironwood.pdf", "silver.pdf")}
     frames = candidate_frames(FrameStore(), {name: [1, 2] for name in files}, files)
     assert len(frames) == 1 and len(frames[0].data) == 6 and frames[0].columns[:2] == ["file", RECORD]
-    result = answer_with_program('len(t1[t1["Investment adviser"] == "Granite Peak Investors LP"])', frames)
+    result = answer_with_program('len(t1[t1["Investment adviser"] == "Ridgeline Partners LP"])', frames)
     assert result.value == 4
     costs = [["Item", "Cost"], ["Rent", "900"], ["Staff", "2,400"], ["Travel", "310"]]
     path = draw_pdf(tmp_path / "costs.pdf", [[DrawnTable(costs, caption="Table 3: Costs")]])

@@ -611,7 +611,7 @@ def test_an_answer_of_another_kind_than_asked_goes_back(tmp_path: Path) -> None:
     position, "the gross margin percentage" with the gross profit in $ shown as "168%", and "how much did the items
     add up to incl. VAT?" with their VAT rates added ("63%")."""
     pay = [["Position", "Employee", "Annual salary"], ["Data Analyst", "Lena Fischer", "$72,000"]]
-    pay += [["Designer", "Aisha Khan", "$91,000"]]
+    pay += [["Designer", "Noor Hadid", "$91,000"]]
     results = [["Item", "Q1", "Q2"], ["Revenue", "$1,000", "$1,200"], ["Gross profit", "$250", "$330"]]
     bill = [["Item", "VAT", "Amount"], ["Console", "21%", "$199.00"], ["Adapter", "21%", "$9.99"]]
     cases = [
@@ -692,7 +692,7 @@ def test_a_count_of_the_tables_rows_or_of_the_people_it_lists_is_answered(tmp_pa
     thing no table names); people over a table that lists no one still go back."""
     rows = [["Position", "Employee", "Annual salary"], ["Data Analyst", "Lena Fischer", "$72,000"]]
     rows += [["Senior Engineer", "Omar Haddad", "$134,000"], ["Product Manager", "Grace Liu", "$118,000"]]
-    rows += [["Designer", "Aisha Khan", "$91,000"]]
+    rows += [["Designer", "Noor Hadid", "$91,000"]]
     path = draw_pdf(tmp_path / "pay.pdf", [[DrawnTable(rows, caption="Compensation summary 2025")]])
     documents = open_documents({"pay.pdf": path}, StructureCache(None))
     program = 'len(t1[t1["Annual salary"] > 100000])'

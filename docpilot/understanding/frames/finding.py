@@ -123,7 +123,7 @@ def _with_all_records(store: FrameStore, path: str, wanted: list[int], name: str
     """The frames on ``wanted``, and when one of them is a record (a filing's fund, :mod:`.records`), those on the
     pages next to the records' pages too, until no new record is found: a question about every fund of a filing
     counts the funds of the pages retrieval did not choose (q10 asked again, tuning: Silver's second fund on
-    page 3 was not read, and "how many funds have Granite Peak as adviser" counted 2 of 3)."""
+    page 3 was not read, and "how many funds have one adviser" counted 2 of 3)."""
     pages = list(dict.fromkeys(wanted))
     frames = store.frames(path, pages, name=name, password=password)
     count = 0
