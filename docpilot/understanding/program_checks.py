@@ -22,7 +22,7 @@ from docpilot.understanding.entity_rules import believable_person
 from docpilot.understanding.frames import Frame, ProgramResult, answer_column, named_in
 from docpilot.understanding.frames.composing import WHO, years_spanned
 from docpilot.understanding.frames.model import FILE_COLUMN, is_total
-from docpilot.understanding.frames.running import MAX_CITATIONS
+from docpilot.understanding.frames.running import MAX_CITATIONS, is_number
 from docpilot.understanding.retrieve import EmbedFn
 from docpilot.understanding.support import unsupported_numbers
 from docpilot.understanding.textnorm import format_number, norm, numbers_in, stem, stems
@@ -910,10 +910,6 @@ def shown(result: ProgramResult) -> str:
 def labels(value: Any) -> bool:
     """Whether ``value`` is a non-empty list of texts (the names of the rows a program selected)."""
     return isinstance(value, list) and bool(value) and all(isinstance(v, str) for v in value)
-
-
-def is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _item(value: Any, unit: str) -> str:

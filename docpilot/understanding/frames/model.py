@@ -137,7 +137,7 @@ def frame_of(raw: RawTable) -> Frame | None:
     """The frame of a table, or None when it holds no data (fewer than one body row or two columns)."""
     import pandas as pd
 
-    texts = [[_clean(c[0]) if c else "" for c in row] for row in raw.cells]
+    texts = [[clean_text(c[0]) if c else "" for c in row] for row in raw.cells]
     width = max((len(r) for r in texts), default=0)
     texts = [r + [""] * (width - len(r)) for r in texts]
     boxes = [[(c[1] if c else None) for c in row] + [None] * (width - len(row)) for row in raw.cells]
@@ -170,7 +170,7 @@ def frame_of(raw: RawTable) -> Frame | None:
     for j, name in enumerate(names):
         if numeric[j]:
             columns[name] = [_number_or_nan(n[j]) for n in numbers]
-            kinds[name] = _kind([n[j] for n in numbers])
+            kinds[name] = value_kind([n[j] for n in numbers])
         else:
             columns[name] = [row[j] for row in body]
             kinds[name] = "text"
@@ -266,7 +266,8 @@ def _number_or_nan(number: Any) -> float:
     return float(number.value) if number is not None else float("nan")
 
 
-def _clean(text: str) -> str:
+def clean_text(text: str) -> str:
+    """A cell's text as read: NFKC, whitespace collapsed."""
     return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text or "")).strip()
 
 
@@ -399,7 +400,8 @@ def _is_numeric(texts: list[str], numbers: list[Any]) -> bool:
     return bool(filled) and read + nil >= _NUMERIC_SHARE * len(filled)
 
 
-def _kind(numbers: list[Any]) -> str:
+def value_kind(numbers: list[Any]) -> str:
+    """The kind of a column of read numbers: "percent", "money $" … or "number"."""
     found = [n for n in numbers if n is not None]
     if found and sum(n.percent for n in found) * 2 > len(found):
         return "percent"
@@ -413,7 +415,7 @@ def _unique(names: list[str], numbers: list[list[Any]], numeric: list[bool]) -> 
     """Names made unique: a repeated heading over a percent column gets " %", others " (2)", " (3)" …"""
     out: list[str] = []
     for j, name in enumerate(names):
-        if name in out and numeric[j] and _kind([n[j] for n in numbers]) == "percent":
+        if name in out and numeric[j] and value_kind([n[j] for n in numbers]) == "percent":
             name = f"{name} %"
         base, counter = name, 2
         while name in out or name == FILE_COLUMN:

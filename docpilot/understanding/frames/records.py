@@ -21,12 +21,11 @@ are the lines at the foot of the page before that stand in its two columns, and 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from dataclasses import replace
 from typing import Any
 
-from docpilot.understanding.frames.model import CellRef, Frame, RawTable
+from docpilot.understanding.frames.model import CellRef, Frame, RawTable, clean_text, value_kind
 from docpilot.understanding.frames.values import read_number, read_scale
 
 __all__ = ["RECORD", "carried_over", "footer", "is_record", "joined_records", "record_of", "title"]
@@ -49,7 +48,7 @@ def record_of(raw: RawTable) -> Frame | None:
         while name in names or name == RECORD:
             name, n = f"{label} ({n})", n + 1
         names.append(name)
-    caption = _clean(raw.caption)
+    caption = clean_text(raw.caption)
     values: dict[str, list[Any]] = {RECORD: [caption]}
     kinds = {RECORD: "text"}
     for name, (_, (text, _box)) in zip(names, pairs, strict=True):
@@ -58,7 +57,7 @@ def record_of(raw: RawTable) -> Frame | None:
             values[name], kinds[name] = [text], "text"
         else:
             values[name] = [float(number.value)]
-            kinds[name] = f"money {number.currency}" if number.currency else "percent" if number.percent else "number"
+            kinds[name] = value_kind([number])
     data = pd.DataFrame(values)
     for name, kind in kinds.items():
         data[name] = data[name].astype(object if kind == "text" else "float64")
@@ -89,12 +88,12 @@ def footer(cells: list[list[Any]], header_rows: int) -> tuple[list[list[Any]], l
     end = len(cells)
     pairs: list[list[Any]] = []
     while end > header_rows + 1:
-        filled = [(j, c) for j, c in enumerate(cells[end - 1]) if c is not None and _clean(c[0])]
+        filled = [(j, c) for j, c in enumerate(cells[end - 1]) if c is not None and clean_text(c[0])]
         if len(filled) != 2 or filled[0][0] == 0:
             break
         (_, label), (_, value) = filled
-        text = _clean(label[0])
-        if read_number(text) is not None or read_number(_clean(value[0])) is None:
+        text = clean_text(label[0])
+        if read_number(text) is not None or read_number(clean_text(value[0])) is None:
             break
         if not (text.endswith(":") or _SUMMED.search(text)):
             break
@@ -109,7 +108,7 @@ def title(cells: list[list[Any]]) -> str:
     """The text of the rows of one cell that head a record's grid (its caption, drawn inside the rules)."""
     found = []
     for row in cells:
-        texts = [_clean(c[0]) for c in row if c is not None and _clean(c[0])]
+        texts = [clean_text(c[0]) for c in row if c is not None and clean_text(c[0])]
         if len(texts) != 1:
             break
         found.append(texts[0])
@@ -124,20 +123,20 @@ def is_record(rows: list[list[Any]]) -> bool:
 def _pairs(cells: list[list[Any]], kinds: bool = True) -> list[tuple[str, tuple[str, Any]]] | None:
     """(label, (value, box)) for each row of a table of labels and values; None for any other table. Without
     ``kinds``, the values may be of one kind (a record's last rows)."""
-    rows = [[c for c in row if c is not None and _clean(c[0])] for row in cells]
+    rows = [[c for c in row if c is not None and clean_text(c[0])] for row in cells]
     rows = [row for row in rows if row]
     while rows and len(rows[0]) == 1:  # its title in the grid ("Item C.1 Fund: …"): see title()
         rows = rows[1:]
     if len(rows) < 3 or any(len(row) != 2 for row in rows):
         return None
-    labels = [_clean(row[0][0]).rstrip(":").strip() for row in rows]
-    values = [(_clean(row[1][0]), row[1][1]) for row in rows]
+    labels = [clean_text(row[0][0]).rstrip(":").strip() for row in rows]
+    values = [(clean_text(row[1][0]), row[1][1]) for row in rows]
     if len(set(labels)) < len(labels) or any(
         not label or read_number(label) is not None or len(label.split()) > _MAX_LABEL_WORDS for label in labels
     ):
         return None
     numbers = sum(read_number(text) is not None for text, _ in values[1:])
-    if not kinds or all(_clean(row[0][0]).endswith(":") for row in rows):  # "Total TTC :": labels as a form's
+    if not kinds or all(clean_text(row[0][0]).endswith(":") for row in rows):  # "Total TTC :": labels as a form's
         return list(zip(labels, values, strict=True))
     if not numbers or numbers == len(values) - 1:  # one kind of value under the first row: a table and its heading
         return None
@@ -168,7 +167,7 @@ def carried_over(doc: Any, page_number: int, cells: list[list[Any]]) -> tuple[li
     if not rows or _pairs(rows + cells) is None:
         return None
     caption = [text for _, _, _, text in lines[-3:] if len(text) <= 90]
-    return rows + cells, _clean(" ".join(caption))
+    return rows + cells, clean_text(" ".join(caption))
 
 
 def _lines(page: Any) -> list[tuple[float, float, float, str]]:
@@ -176,7 +175,7 @@ def _lines(page: Any) -> list[tuple[float, float, float, str]]:
     lines = []
     for block in page.get_text("dict")["blocks"]:
         for line in block.get("lines", []):
-            text = _clean("".join(span["text"] for span in line["spans"]))
+            text = clean_text("".join(span["text"] for span in line["spans"]))
             if text:
                 x0, _, x1, y1 = line["bbox"]
                 lines.append((x0, y1, x1, text))
@@ -259,7 +258,3 @@ def _before_label(words: list[str]) -> list[str]:
     while start > 0 and words[start][:1].islower():
         start -= 1
     return words[:start] if start > 0 else words
-
-
-def _clean(text: str) -> str:
-    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text or "")).strip()

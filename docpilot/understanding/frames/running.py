@@ -28,7 +28,7 @@ from docpilot.understanding.textnorm import format_number, words
 from sandbox import Limits, Sandbox, run_program
 from sandbox.dataframes import pack_frame
 
-__all__ = ["ProgramResult", "answer_with_program", "LIMITS", "MAX_CITED_PAGES", "MAX_CITATIONS"]
+__all__ = ["ProgramResult", "answer_with_program", "is_number", "LIMITS", "MAX_CITED_PAGES", "MAX_CITATIONS"]
 
 LIMITS = Limits(timeout_seconds=20, cpu_seconds=10, memory_mb=2048, file_size_mb=1, output_mb=1, result_mb=8)
 MAX_CITED_PAGES = 5
@@ -91,7 +91,7 @@ def answer_with_program(
     if not cells and not _counts(instrumented.tree):
         raise ProgramFailed(_empty_message("it used no cell of the tables", by_name))
     value = _value(answer, {n: by_name[n] for n in used}, instrumented.tree)
-    if _figure(value) and not _counts(instrumented.tree) and not any(read_number(c.text) for c in cells):
+    if is_number(value) and not _counts(instrumented.tree) and not any(read_number(c.text) for c in cells):
         # a sum over rows whose figures are blank is 0, of nothing ("Bill to Address:" kept, 0 for the amount due)
         raise ProgramFailed(_empty_message("it read no figure, only labels", by_name))
     return ProgramResult(
@@ -362,7 +362,8 @@ def _citation(cell: CellRef) -> dict[str, Any]:
     return {"file": cell.file, "page": cell.page, "quote": cell.text, "box": list(cell.box) if cell.box else None}
 
 
-def _figure(value: Any) -> bool:
+def is_number(value: Any) -> bool:
+    """Whether a program's value is one number (not a truth value)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
