@@ -33,6 +33,7 @@ __all__ = [
     "SYNONYM",
     "UNRELATED",
     "WHOLE",
+    "alike",
     "labels",
     "is_number",
     "labelled",
@@ -42,6 +43,7 @@ __all__ = [
     "problem_with",
     "regrouped",
     "shown",
+    "text_conditions",
 ]
 
 UNRELATED = 0.15  # a question and a column name closer in meaning than this (MiniLM cosine) may name it
@@ -306,7 +308,7 @@ _SAFE_NAMES = frozenset({"len", "abs", "round", "sum", "min", "max"})
 
 def _words_named(column: str, asked: set[str]) -> set[str]:
     """The question's words (stems) that ``column`` has."""
-    return {a for a in asked if any(_alike(a, w) for w in _named_words(column))}
+    return {a for a in asked if any(alike(a, w) for w in _named_words(column))}
 
 
 def _named_words(text: str) -> list[str]:
@@ -586,7 +588,7 @@ def _unnamed(question: str, result: ProgramResult, frames: list[Frame], embed: E
             continue
         figures = frame.figure_columns()
         whole = _TOTAL_WORDS if WHOLE.search(question) else frozenset()  # "what share of …": the Total column
-        named = [c for c in figures if c in said and any(_alike(w, a) for w in _measure_words(c) for a in asked)]
+        named = [c for c in figures if c in said and any(alike(w, a) for w in _measure_words(c) for a in asked)]
         for column in figures:
             # the heading it shares with a column the question names ("Three Months Ended June 30") is named too
             shared = set().union(*(_column_words(other) for other in named if other != column))
@@ -596,7 +598,7 @@ def _unnamed(question: str, result: ProgramResult, frames: list[Frame], embed: E
             alone = len(figures) == 1  # the model reads it whatever is asked: judged only by a measure it names
             if alone and (embed is None or words <= _PLAIN_FIGURES):
                 continue
-            if any(_alike(w, a) for w in words for a in asked) or words & whole:
+            if any(alike(w, a) for w in words for a in asked) or words & whole:
                 continue
             if embed is not None and _close_in_meaning(question, column, embed, ALONE if alone else UNRELATED):
                 continue
@@ -637,10 +639,10 @@ def _whole_count(words: set[str], asked: set[str], frame: Frame, figures: list[s
     if not words <= _TOTAL_WORDS:
         return False
     subject = {w for w in stems(f"{frame.caption} {frame.name}") if len(w) > 2 and not w.isdigit()}
-    if not any(_alike(w, a) for w in subject for a in asked):
+    if not any(alike(w, a) for w in subject for a in asked):
         return False
     others = [c for c in figures if not {w for w in stems(c) if len(w) > 2} <= _TOTAL_WORDS]
-    return not any(_alike(w, a) for c in others for w in stems(c) if len(w) > 2 for a in asked)
+    return not any(alike(w, a) for c in others for w in stems(c) if len(w) > 2 for a in asked)
 
 
 def _close_in_meaning(question: str, column: str, embed: EmbedFn, bar: float) -> bool:
@@ -668,7 +670,7 @@ def _unnamed_row(question: str, result: ProgramResult, frames: list[Frame]) -> s
             words = {w for w in stems(label) if len(w) > 1}
             if (frame.name, label) not in picked or not words:
                 continue
-            if not any(_alike(w, a) for w in words for a in asked):
+            if not any(alike(w, a) for w in words for a in asked):
                 return (
                     f"The program reads the row {label!r} of {frame.name}, which the question does not name. Read "
                     f"only the rows the question asks about, or reply {CANNOT} when no table holds them."
@@ -740,7 +742,7 @@ def _looser(question: str, result: ProgramResult, frames: list[Frame]) -> str:
     cells say both together and others do not, the question names the narrower rows; "" otherwise."""
     pairs = set(word_pairs(stems(question)))
     by_name = {frame.name: frame for frame in frames}
-    for (name, column), term, whole in _text_conditions(result.program):
+    for (name, column), term, whole in text_conditions(result.program):
         frame = by_name.get(name)
         if frame is None or column not in frame.columns or frame.kinds.get(column) != "text":
             continue
@@ -772,7 +774,7 @@ def _said_together(text: str, pair: tuple[str, str]) -> str:
     return " ".join(pair)
 
 
-def _text_conditions(program: str) -> list[tuple[tuple[str, str], str, bool]]:
+def text_conditions(program: str) -> list[tuple[tuple[str, str], str, bool]]:
     """((frame, column), text, whole) for each ``t1["C"].str.contains("x")`` (whole False) and ``t1["C"] == "x"``
     (whole True) in ``program``; none when it does not parse."""
     try:
@@ -837,7 +839,7 @@ def _column_of(node: ast.AST) -> tuple[str, str] | None:
     return None
 
 
-def _alike(word: str, other: str) -> bool:
+def alike(word: str, other: str) -> bool:
     """The same word, or two forms of one ("employ" / "employees", "profit" / "profitability")."""
     return word == other or (min(len(word), len(other)) >= 4 and word[:4] == other[:4])
 

@@ -232,6 +232,26 @@ def test_conditions_joined_without_brackets_are_read_as_they_can_only_be_meant(b
         )
 
 
+def test_a_row_label_as_a_row_key_reads_that_row(box, frames) -> None:
+    """``t1.loc["West", "Sales"]`` is a KeyError over rows numbered 0..n-1, which the model wrote again on its retry
+    (q11: a current ratio, a percent change, a segment's share): a key that is one row's label is read as that row
+    (as written, or ignoring case and a closing ":"), cited as the row it reads; a key no row bears stays an error."""
+    ratio = answer_with_program("t1.loc['West', 'Sales'] / t1.at['east:', 'Sales']", frames, sandbox=box)
+    assert ratio.value == pytest.approx(4500.25 / 2000)
+    assert [c["quote"] for c in ratio.citations] == ["West", "4.500,25", "East", "$2,000"]
+    with pytest.raises(ProgramFailed, match="KeyError"):
+        answer_with_program("t1.loc['Northwest', 'Sales']", frames, sandbox=box)
+
+
+def test_a_column_named_with_the_kind_the_schema_prints_after_it_is_that_column(box, frames) -> None:
+    """The schema prints a column with its kind after it (``'Share' %``); the model wrote ``"Three Months Ended July
+    29, 2023 %"`` as the column's name, a KeyError it repeated on its retry (q11): read as the column it names."""
+    share = answer_with_program("t1.loc[t1['Region'] == 'West', 'Share %'].iloc[0]", frames, sandbox=box)
+    assert share.value == pytest.approx(45) and "'Share'" in share.program
+    with pytest.raises(ProgramFailed, match="KeyError"):
+        answer_with_program("t1.loc[t1['Region'] == 'West', 'Shares %'].iloc[0]", frames, sandbox=box)
+
+
 def test_the_top_rows_and_a_second_frame(box, frames) -> None:
     top = answer_with_program("t1.nlargest(2, 'Units')[['Region', 'Units']]", frames, sandbox=box)
     assert top.value == [{"Region": "West", "Units": 40.0}, {"Region": "East", "Units": 22.0}]

@@ -840,3 +840,38 @@ def test_a_totals_column_is_named_by_a_question_asking_the_total(tmp_path: Path)
     question = "Which state had the most background checks in total in November?"
     computed = answer_by_program(documents, question, ScriptedLLM([program, "NOT IN TABLES"]), None)
     assert computed is not None and computed.found and computed.answer.startswith("Kentucky"), computed
+
+
+def test_a_percent_change_computed_another_way_goes_back(tmp_path: Path) -> None:
+    """q11, tuning: "by what percent did revenue change from 2022 to 2023" answered -47.9 by ``new - old / old * 100``
+    (brackets left out) and an AWS growth answered 136.53 by ``new / old * 100``; each is sent back with the
+    formula, and (new - old) / old * 100 of the same cells is the answer."""
+    rows = [["Year", "Revenue (USD million)", "Staff"], ["2022", "40.0", "310"], ["2023", "46.0", "335"]]
+    path = draw_pdf(tmp_path / "kestrel.pdf", [[DrawnTable(rows, caption="Table 1: Kestrel Works revenue", widths=[80, 160, 80])]])
+    documents = open_documents({"kestrel.pdf": path}, StructureCache(None))
+    cell = 't1.loc[t1["Year"] == "{}", "Revenue (USD million)"].iloc[0]'
+    new, old = cell.format(2023), cell.format(2022)
+    question = "By what percent did Kestrel Works' revenue change from 2022 to 2023?"
+    for wrong in (f"{new} - {old} / {old} * 100", f"{new} / {old} * 100"):
+        llm = ScriptedLLM([wrong, f"({new} - {old}) / {old} * 100"])
+        computed = answer_by_program(documents, question, llm, None)
+        assert computed is not None and computed.found and computed.answer.startswith("15"), computed
+        assert "A percent change is (new - old) / old * 100" in llm.calls[1].messages[-1]["content"]
+
+
+def test_a_rank_answered_from_a_row_picked_by_a_name_the_question_does_not_say_goes_back(tmp_path: Path) -> None:
+    """q11, tuning: "the highest number of new stores opened in a single quarter" answered from the rows where the
+    quarter is '1st Quarter' (the program's max of one row), a confident wrong 10 for 18; a rank of the rows the
+    question names by all their words is answered."""
+    rows = [["Quarter", "Stores opened"], ["1st Quarter", "10"], ["2nd Quarter", "7"], ["3rd Quarter", "18"]]
+    path = draw_pdf(tmp_path / "stores.pdf", [[DrawnTable(rows, caption="Store openings", widths=[120, 120])]])
+    documents = open_documents({"stores.pdf": path}, StructureCache(None))
+    picked = 't1.loc[t1["Quarter"] == "1st Quarter", "Stores opened"].max()'
+    llm = ScriptedLLM([picked, 't1["Stores opened"].max()'])
+    question = "What was the highest number of stores opened in a single quarter?"
+    computed = answer_by_program(documents, question, llm, None)
+    assert computed is not None and computed.found and computed.answer.startswith("18"), computed
+    assert "keeps only the rows where 'Quarter' says '1st Quarter'" in llm.calls[1].messages[-1]["content"]
+    question = "What was the most stores opened in the 1st quarter?"
+    computed = answer_by_program(documents, question, ScriptedLLM([picked]), None)
+    assert computed is not None and computed.found and computed.answer.startswith("10"), computed

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import difflib
 import math
+import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,7 +25,7 @@ from docpilot.understanding.frames.model import CellRef, Frame
 from docpilot.understanding.frames.reading import read_program
 from docpilot.understanding.frames.tracing import deciding_cells, instrument
 from docpilot.understanding.frames.values import read_number
-from docpilot.understanding.textnorm import format_number, words
+from docpilot.understanding.textnorm import format_number, norm, words
 from sandbox import Limits, Sandbox, run_program
 from sandbox.dataframes import pack_frame
 
@@ -70,7 +71,7 @@ def answer_with_program(
     if not by_name or any(not name.isidentifier() for name in by_name):
         raise ValueError("frames must be named (name_frames) before a program can use them")
     columns = {c for f in by_name.values() for c in f.columns if c.isidentifier()}
-    program = blanks_unmatched(bracketed(program))
+    program = by_row_label(kinds_dropped(blanks_unmatched(bracketed(program)), by_name), by_name)
     tree = refuse_unless_allowed(program, by_name, columns)
     instrumented = instrument(tree)
     packed = {name: pack_frame(_blanks_missing(frame.data)) for name, frame in by_name.items()}
@@ -147,6 +148,93 @@ def blanks_unmatched(program: str) -> str:
             node.keywords.append(ast.keyword(arg="na", value=ast.Constant(value=False)))
             changed = True
     return ast.unparse(tree) if changed else program
+
+
+def by_row_label(program: str, frames: Mapping[str, Frame]) -> str:
+    """``program`` with each ``t1.loc["Net sales", "2023"]`` (``.at`` too) whose row key is the row label of one row
+    of ``t1`` read as the selection it can only mean, ``t1.loc[t1["label"] == "Net sales", "2023"].iloc[0]``: a
+    frame's rows are numbered 0..n-1 (its cells are traced by them), so a label as a row key is a KeyError the model
+    repeats on its retry (q11: five questions). The label is matched as written, or ignoring case and spaces and a
+    closing ":"; a key that no row, or several rows, bear is left for the KeyError to tell."""
+    try:
+        tree = ast.parse(program, mode="exec")
+    except SyntaxError:
+        return program
+    keys = _RowLabelKeys(frames)
+    fixed = keys.visit(tree)
+    return ast.unparse(fixed) if keys.changed else program
+
+
+def kinds_dropped(program: str, frames: Mapping[str, Frame]) -> str:
+    """``program`` with each text that is no column, row label or cell of ``frames`` but is a column's name
+    followed by the kind the schema prints after it (``"Three Months Ended July 29, 2023 %"`` for the column
+    ``'Three Months Ended July 29, 2023' %``) written as that column's name; any other program as it is."""
+    try:
+        tree = ast.parse(program, mode="exec")
+    except SyntaxError:
+        return program
+    columns = {c for f in frames.values() for c in f.columns}
+    known = columns | {v for f in frames.values() for c in f.columns for v in f.data[c].tolist() if isinstance(v, str)}
+    changed = False
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Constant) or not isinstance(node.value, str) or node.value in known:
+            continue
+        bare = _KIND_SUFFIX.sub("", node.value)
+        if bare != node.value and bare in columns:
+            node.value = bare
+            changed = True
+    return ast.unparse(tree) if changed else program
+
+
+_KIND_SUFFIX = re.compile(r"\s*(?:%|\(%\)|number|text|\$|€|£)\s*$")
+
+
+def _one_label(frame: Frame, key: str) -> str | None:
+    """The row label of ``frame`` that ``key`` names (as written, else ignoring case, spaces and a closing ":"),
+    when one row bears it; None otherwise."""
+    labels = frame.row_labels()
+    if key not in labels:
+        loose = [label for label in labels if norm(label).rstrip(":").strip() == norm(key).rstrip(":").strip()]
+        key = loose[0] if len(set(loose)) == 1 else ""
+    return key if key and labels.count(key) == 1 else None
+
+
+class _RowLabelKeys(ast.NodeTransformer):
+    def __init__(self, frames: Mapping[str, Frame]) -> None:
+        self.frames = frames
+        self.changed = False
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:  # noqa: N802 (ast's name)
+        self.generic_visit(node)
+        indexer = node.value
+        if not (
+            isinstance(indexer, ast.Attribute)
+            and indexer.attr in ("loc", "at")
+            and isinstance(indexer.value, ast.Name)
+            and isinstance(node.slice, ast.Tuple)
+            and len(node.slice.elts) == 2
+            and isinstance(key := node.slice.elts[0], ast.Constant)
+            and isinstance(key.value, str)
+        ):
+            return node
+        name = indexer.value.id
+        frame = self.frames.get(name)
+        label = _one_label(frame, key.value) if frame is not None and frame.label else None
+        if frame is None or frame.label is None or label is None:
+            return node
+        test = ast.Compare(
+            left=ast.Subscript(value=ast.Name(id=name, ctx=ast.Load()), slice=ast.Constant(value=frame.label)),
+            ops=[ast.Eq()],
+            comparators=[ast.Constant(value=label)],
+        )
+        selected = ast.Subscript(
+            value=ast.Attribute(value=ast.Name(id=name, ctx=ast.Load()), attr="loc", ctx=ast.Load()),
+            slice=ast.Tuple(elts=[test, node.slice.elts[1]], ctx=ast.Load()),
+            ctx=ast.Load(),
+        )
+        self.changed = True
+        first = ast.Attribute(value=selected, attr="iloc", ctx=ast.Load())
+        return ast.copy_location(ast.Subscript(value=first, slice=ast.Constant(value=0), ctx=ast.Load()), node)
 
 
 _TESTS = frozenset({"contains", "startswith", "endswith", "match", "fullmatch"})
