@@ -46,6 +46,7 @@ from docpilot.understanding.modeltime import FIRST_SECONDS, QuestionModel, out_o
 from docpilot.understanding.parts import Parts, read_parts, the_number, total_text
 from docpilot.understanding.records import records_of
 from docpilot.understanding.retrieve import EmbedFn, Retriever
+from docpilot.understanding.stated import computes, stated
 from docpilot.understanding.support import unsupported_names
 from docpilot.understanding.textnorm import format_number, norm, numbers_in, parse_number, stems, words
 from docpilot.understanding.workflow import Finding, plan_workflow, revise_workflow, run_workflow
@@ -848,6 +849,11 @@ def _compose(
             quote = _best_sentence(doc, item, text, question)
             if quote and (rank == 0 or _backs(quote, text)):
                 citations.append(_cite(doc, item.page, quote))
+        asked = part or question
+        if citations and computes(asked) and not stated(asked, text, [c["quote"] for c in citations]):
+            # a figure the question asks to compute, copied from a sentence that does not state it (an operand,
+            # another thing's change): not an answer
+            return Answer(NOT_SAID, citations, llm_calls=calls, found=False)
         if citations:
             return Answer(text, citations, llm_calls=calls)
     return None

@@ -515,3 +515,22 @@ def test_a_name_from_a_part_read_second_must_stand_by_the_questions_words(make_p
         ScriptedLLM(['{"answer": "Eric Eldred", "evidence": [1]}']), question, evidence, documents, fetched=True
     )
     assert answer is not None and answer.found and answer.answer == "Eric Eldred", answer
+
+
+def test_a_figure_to_compute_copied_from_a_sentence_that_does_not_state_it_is_no_answer(make_pdf) -> None:
+    """ "Free cash flow (operating cash flow minus capex)" answered from the passages with "the $104.2 million
+    increase" of another thing (q12, tuning; five more such in q11 and q12): a figure a question asks to compute
+    is taken from a passage only when a sentence states it by the question's words."""
+    text = (
+        "Quarterly letter of Larkspur Goods.\nOperating expenses rose; the $104.2 million increase was due to 47 new "
+        "shops.\nNet cash from operating activities was $610.5 million and capital expenditures were $120.0 "
+        "million.\nFree cash flow for the year was $490.5 million."
+    )
+    documents = open_documents({"letter.pdf": make_pdf([text])}, StructureCache(None))
+    question = "What was the free cash flow for the year (operating cash flow minus capex), in $ million?"
+    copied = '{"answer": "104.2", "evidence": [1]}'
+    answer = answer_question(documents, question, ScriptedLLM([copied, copied, '{"choice": 0}']), embed=None)
+    assert not answer.found and "104.2" not in answer.answer, answer.answer
+    said = '{"answer": "490.5", "evidence": [1]}'
+    answer = answer_question(documents, question, ScriptedLLM([said, said, '{"choice": 0}']), embed=None)
+    assert answer.found and answer.answer == "490.5", answer
