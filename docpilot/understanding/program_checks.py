@@ -376,7 +376,7 @@ def _wrong_type(question: str, result: ProgramResult) -> str:
     return ""
 
 
-_MONEY = re.compile(r"[$€£¥₹]|\b(?:USD|EUR|GBP|INR|Rs)\b")
+_MONEY = re.compile(r"[$€£¥₹]|\b(?:USD|EUR|GBP|INR|Rs)\b|\(in \w+s\)")  # "(in millions)": an amount
 
 
 def _invented(question: str, result: ProgramResult, frames: list[Frame]) -> str:

@@ -263,7 +263,7 @@ def test_a_table_that_runs_on_over_the_next_page_without_its_heading_is_one_fram
     (December 2015, the month asked for in q4, is on page 16); the table above it on page 15 stays as it was."""
     path = real("pdfplumber__WARN-Report-for-7-1-2015-to-03-25-2016.pdf")
     notices, summary = candidate_frames(FrameStore(), {"warn.pdf": [15]}, {"warn.pdf": path})
-    assert notices.pages == (15,) and summary.pages == (15, 16)
+    assert notices.pages == tuple(range(1, 16)) and summary.pages == (15, 16)  # the notices run from page 1
     assert summary.columns[:3] == ["Summary by Month", "Notices", "Employees Affected"]
     assert summary.row_labels()[:2] == ["July 2015", "August 2015"] and "December 2015" in summary.row_labels()
     december = summary.row_labels().index("December 2015")
@@ -278,11 +278,36 @@ def test_a_page_of_a_table_whose_heading_is_printed_pages_before_takes_that_head
     path = real("pdfplumber__WARN-Report-for-7-1-2015-to-03-25-2016.pdf")
     (notices,) = candidate_frames(FrameStore(), {"warn.pdf": [2]}, {"warn.pdf": path})
     assert notices.columns == ["Notice Date", "Effective", "Received", "Company", "City", "No. Of", "Layoff/Closure"]
-    assert notices.pages[0] == 2 and notices.kinds["No. Of"] == "number"
-    first = notices.data.iloc[0]
+    assert notices.pages[:2] == (1, 2) and notices.kinds["No. Of"] == "number"
+    row = next(i for i in range(len(notices.data)) if (c := notices.cell(i, "No. Of")) is not None and c.page == 2)
+    first = notices.data.iloc[row]
     assert (first["Company"], first["City"], first["No. Of"]) == ("Boeing Company", "Huntington Beach", 65)
-    cell = notices.cell(0, "No. Of")
+    cell = notices.cell(row, "No. Of")
     assert cell is not None and (cell.page, cell.text) == (2, "65")
+
+
+def test_a_listing_that_runs_over_many_pages_is_read_whole_from_any_of_its_pages(real) -> None:
+    """q12, tuning: "which company filed the single biggest notice in this WARN report" ranked the notices of the
+    pages retrieval chose (6-7) and named a company with 540 of the 3,000 on page 1. From any page of the listing
+    its rows are read from page 1 to 15, each notice once; the summary under it stays a table of its own."""
+    path = real("pdfplumber__WARN-Report-for-7-1-2015-to-03-25-2016.pdf")
+    for page in (6, 11):
+        notices, *rest = candidate_frames(FrameStore(), {"warn.pdf": [page]}, {"warn.pdf": path})
+        assert notices.pages == tuple(range(1, 16)) and len(notices.data) > 600, (page, notices.pages)
+        top = notices.data.loc[notices.data["No. Of"].idxmax()]
+        assert (top["Company"], top["No. Of"]) == ("Toyota Motor North America", 3000)
+        assert all(frame.columns[0] == "Summary by Month" for frame in rest)
+
+
+def test_two_statements_under_the_same_heading_on_consecutive_pages_stay_two_tables(tmp_path: Path) -> None:
+    """A segment's statement and the next segment's, each headed the same and each with its "Revenue" row, on
+    consecutive pages: two tables (one frame would hold two "Revenue" rows, and a program would read the first)."""
+    head = ["($ in millions)", "Q2 2024", "Q2 2023"]
+    east = DrawnTable([head, ["Revenue", "8,000", "8,500"], ["Gross profit", "1,900", "2,000"]], caption="")
+    west = DrawnTable([head, ["Revenue", "700", "750"], ["Gross profit", "160", "170"]], caption="")
+    path = draw_pdf(tmp_path / "segments.pdf", [[east], [west]])
+    frames = candidate_frames(FrameStore(), {"segments.pdf": [1, 2]}, {"segments.pdf": str(path)})
+    assert [frame.pages for frame in frames] == [(1,), (2,)]
 
 
 def test_a_ruled_table_of_words_has_one_heading_row(real) -> None:

@@ -875,3 +875,20 @@ def test_a_rank_answered_from_a_row_picked_by_a_name_the_question_does_not_say_g
     question = "What was the most stores opened in the 1st quarter?"
     computed = answer_by_program(documents, question, ScriptedLLM([picked]), None)
     assert computed is not None and computed.found and computed.answer.startswith("10"), computed
+
+
+def test_a_figure_of_a_percent_column_that_prints_no_percent_is_no_percentage(tmp_path: Path) -> None:
+    """q12, tuning: "Best Buy's gross margin percentage for the quarter" answered "168%" from the gross profit of a
+    statement column whose other rows are "% change" rows (the column's kind is percent, the cell is an amount in
+    millions): the cell's own printing decides its unit, and an amount for a percentage goes back."""
+    rows = [["($ in millions)", "Q2 2024", "Q2 2023"], ["Revenue % change", "(7.2)%", "(12.8)%"]]
+    rows += [["Comparable sales % change", "(6.2)%", "(11.0)%"], ["Gross profit", "168", "170"]]
+    rows += [["Gross profit rate", "23.2%", "21.4%"]]
+    table = DrawnTable(rows, caption="Heron Stores selected data", widths=[160, 80, 80])
+    documents = open_documents({"heron.pdf": draw_pdf(tmp_path / "heron.pdf", [[table]])}, StructureCache(None))
+    cell = 't1.loc[t1["label"] == "{}", "Q2 2024"].iloc[0]'
+    llm = ScriptedLLM([cell.format("Gross profit"), cell.format("Gross profit rate")])
+    question = "What was Heron Stores' gross margin percentage for Q2 2024?"
+    computed = answer_by_program(documents, question, llm, None)
+    assert computed is not None and computed.found and computed.answer.startswith("23.2%"), computed
+    assert "asks for a percentage, but the program gives an amount" in llm.calls[1].messages[-1]["content"]

@@ -34,6 +34,7 @@ from docpilot.understanding.frames.values import is_year, read_number
 __all__ = ["FrameStore", "candidate_frames", "read_page_tables", "MAX_PAGES"]
 
 MAX_PAGES = 12  # pages one call reads tables from
+RUN_ON = 40  # pages a table that runs on from page to page is read over
 _PART = "frames14-{page}"  # the cache part: change the number when RawTable's reading changes
 _RUNNING = re.compile(r"^\s*table of contents\s*$", re.I)  # a running link at the top of a report's pages
 # "Table 3:", "Exhibit 1", "Table A-2", "Table IV" (not "Table of Contents")
@@ -109,14 +110,49 @@ def candidate_frames(
     for name, wanted in pages.items():
         frames = _with_all_records(store, files[name], list(wanted), name, password)
         frames = [_headed(store, files[name], name, password, f) if _starts_page(f, frames) else f for f in frames]
-        for page in sorted({p for f in frames for p in f.pages}):  # a table that runs on over the next page
-            last = [f for f in frames if f.pages[-1] == page][-1:]
-            after = store.frames(files[name], [page + 1], name=name, password=password)[:1] if last else []
-            joined = _continued(last[0], after[0]) if after else None
-            if joined is not None:
-                frames = [joined if f is last[0] else f for f in frames if f.key != after[0].key]
-        found += joined_records(frames)
+        found += joined_records(_run_on(store, files[name], name, password, frames))
     return name_frames(combine_files(found))
+
+
+def _run_on(store: FrameStore, path: str, name: str, password: str | None, frames: list[Frame]) -> list[Frame]:
+    """``frames`` with the rows of the tables they run on into: the last table of a page continued at the top of
+    the next page, page after page (a report's listing of 600 notices over 20 pages: "the single biggest notice
+    in this report" ranks them all), and the first table of a page continuing the last one of the page before; at
+    most :data:`RUN_ON` pages in all."""
+    for page in sorted({p for f in frames for p in f.pages}):
+        last = [f for f in frames if f.pages[-1] == page][-1:]
+        while last and len(last[0].pages) < RUN_ON:
+            after = store.frames(path, [last[0].pages[-1] + 1], name=name, password=password)[:1]
+            joined = _continued(last[0], after[0]) if after else None
+            if joined is None:
+                break
+            frames = [joined if f is last[0] else f for f in frames if f.key != after[0].key]
+            last = [joined]
+    for frame in list(frames):
+        first = frame
+        while first.pages[0] > 1 and len(first.pages) < RUN_ON and _starts_page(first, frames):
+            before = store.frames(path, [first.pages[0] - 1], name=name, password=password)[-1:]
+            earlier = _headed(store, path, name, password, before[0]) if before else None  # its heading, if unnamed
+            joined = _continued(earlier, first) if earlier else None
+            if joined is None or earlier is None or earlier.key in {f.key for f in frames}:
+                break
+            frames = [joined if f is first else f for f in frames]
+            first = joined
+    return frames
+
+
+def _repeats_heading(first: Frame, more: Frame) -> bool:
+    """Whether ``more`` prints the same heading row as ``first`` (the same column names and kinds of value) and
+    goes on with other rows under no caption of its own: a table that repeats its heading on each page it runs
+    over. Two statements of the same columns (a segment's and another segment's, each with a "Revenue" row, or a
+    caption each) are two tables."""
+    if list(more.columns) != list(first.columns) or (more.caption and more.caption != first.caption):
+        return False
+    if any((first.kinds.get(c, "text") == "text") != (more.kinds.get(c, "text") == "text") for c in first.columns):
+        return False
+    seen = set(first.row_labels())
+    again = sum(label in seen for label in more.row_labels())
+    return again * 2 < max(1, len(more.row_labels()))
 
 
 def _with_all_records(store: FrameStore, path: str, wanted: list[int], name: str, password: str | None) -> list[Frame]:
@@ -168,7 +204,9 @@ def _headed(store: FrameStore, path: str, name: str, password: str | None, frame
 
 def _continues(first: Frame, more: Frame) -> bool:
     """Whether ``more`` may continue ``first``: printed without a heading row (its columns unnamed), as many
-    columns wide, the same kind of value in each."""
+    columns wide, the same kind of value in each; or printed under the same heading again (:func:`_repeats_heading`)."""
+    if _repeats_heading(first, more) and not all(_UNNAMED.fullmatch(c) for c in more.columns):
+        return True  # the heading printed again at the top of the page
     if len(more.columns) != len(first.columns) or not all(_UNNAMED.fullmatch(c) for c in more.columns):
         return False
     texts = [first.kinds.get(c, "text") == "text" for c in first.columns]

@@ -476,6 +476,16 @@ def _text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
+def _kind_printed(kind: str, read: list[CellRef]) -> str:
+    """A column's kind as the cells read of it print it: a column of percents whose read figures print no "%" is
+    of numbers there (a statement's column holds "Revenue % change" rows among amounts: q12, the gross profit
+    168 of such a column answered "168%")."""
+    if kind != "percent":
+        return kind
+    numbers = [n for c in read if (n := read_number(c.text)) is not None]
+    return "percent" if all(n.percent for n in numbers) else "number"
+
+
 def _unit(tree: ast.Module, cells: list[CellRef], frames: Mapping[str, Frame], used: list[str]) -> str:
     """The answer's unit when it is an amount read, totalled, averaged or compared in columns of one kind
     (never for counts, row picks, products or ratios)."""
@@ -495,8 +505,9 @@ def _unit(tree: ast.Module, cells: list[CellRef], frames: Mapping[str, Frame], u
         for j, column in enumerate(frame.columns):
             if column == frame.label or frame.kinds.get(column) == "text":
                 continue
-            if any(row[j] in cited for row in frame.cells if row[j] is not None):
-                kinds.add(frame.kinds[column])
+            read = [row[j] for row in frame.cells if row[j] is not None and row[j] in cited]
+            if read:
+                kinds.add(_kind_printed(frame.kinds[column], read))
                 scales.add(frame.scale)
     if len(kinds) != 1 or len(scales) != 1:
         return ""
