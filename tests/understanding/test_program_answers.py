@@ -847,7 +847,9 @@ def test_a_percent_change_computed_another_way_goes_back(tmp_path: Path) -> None
     (brackets left out) and an AWS growth answered 136.53 by ``new / old * 100``; each is sent back with the
     formula, and (new - old) / old * 100 of the same cells is the answer."""
     rows = [["Year", "Revenue (USD million)", "Staff"], ["2022", "40.0", "310"], ["2023", "46.0", "335"]]
-    path = draw_pdf(tmp_path / "kestrel.pdf", [[DrawnTable(rows, caption="Table 1: Kestrel Works revenue", widths=[80, 160, 80])]])
+    path = draw_pdf(
+        tmp_path / "kestrel.pdf", [[DrawnTable(rows, caption="Table 1: Kestrel Works revenue", widths=[80, 160, 80])]]
+    )
     documents = open_documents({"kestrel.pdf": path}, StructureCache(None))
     cell = 't1.loc[t1["Year"] == "{}", "Revenue (USD million)"].iloc[0]'
     new, old = cell.format(2023), cell.format(2022)
