@@ -11,11 +11,14 @@ pass every check of what the program reads. These checks look at what it compute
 - a rank asked (the most, the largest …): a program that keeps rows by a text the question does not say picked a
   row by its name instead of ranking the rows.
 
-:func:`operation_problem` says what is wrong, in words for the model's one retry ("" when nothing is).
+:func:`operation_problem` says what is wrong, in words for the model's one retry ("" when nothing is);
+:func:`as_percent_change` is the percent change of the two figures a program read, when their years tell which is
+the earlier (run in its place, and checked, before the retry).
 """
 
 from __future__ import annotations
 
+import ast
 import itertools
 import math
 import re
@@ -29,7 +32,7 @@ from docpilot.understanding.frames.values import read_number
 from docpilot.understanding.program_checks import alike, text_conditions
 from docpilot.understanding.textnorm import STOPWORDS, format_number, stems
 
-__all__ = ["asks_percent_change", "operation_problem"]
+__all__ = ["as_percent_change", "asks_percent_change", "operation_problem"]
 
 _PERCENT = re.compile(r"%|\bper\s?cent(?:age)?\b", re.I)
 _CHANGE = re.compile(
@@ -116,3 +119,41 @@ def _picked_by_name(question: str, result: ProgramResult) -> str:
                 "nlargest, sort_values) and read the label of the row that comes first."
             )
     return ""
+
+
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+
+
+def as_percent_change(question: str, result: ProgramResult) -> str | None:
+    """The percent change of the two figures ``result``'s program reads, as a program: ``(new - old) / old * 100``,
+    the later year's figure the new one ("t1.loc[…, "2019"] / t1.loc[…, "2018"] * 100" for "the growth of AWS
+    net sales in 2019"); None when the question asks no percent change, or the program does not read exactly two
+    figures each of one year, different years."""
+    if not asks_percent_change(question):
+        return None
+    try:
+        tree = ast.parse(result.program, mode="eval")
+    except SyntaxError:
+        return None
+    leaves: dict[str, int] = {}
+    for leaf in _leaves(tree.body):
+        if isinstance(leaf, ast.Constant):
+            continue
+        text = ast.unparse(leaf)
+        years = {int(y) for n in ast.walk(leaf) if isinstance(n, ast.Constant) for y in _YEAR.findall(str(n.value))}
+        if len(years) != 1:
+            return None
+        leaves[text] = years.pop()
+    if len(leaves) != 2 or len(set(leaves.values())) != 2:
+        return None
+    old, new = sorted(leaves, key=leaves.__getitem__)
+    return f"({new} - {old}) / {old} * 100"
+
+
+def _leaves(node: ast.expr) -> list[ast.expr]:
+    """The operands of an arithmetic expression (what its +, -, *, / and signs join)."""
+    if isinstance(node, ast.BinOp):
+        return _leaves(node.left) + _leaves(node.right)
+    if isinstance(node, ast.UnaryOp):
+        return _leaves(node.operand)
+    return [node]

@@ -63,7 +63,7 @@ from docpilot.understanding.frames import (
 )
 from docpilot.understanding.frames.checking import BUILTINS, METHODS
 from docpilot.understanding.frames.model import SECTION, is_total, section_name
-from docpilot.understanding.operation_checks import operation_problem
+from docpilot.understanding.operation_checks import as_percent_change, operation_problem
 from docpilot.understanding.program_checks import (
     CANNOT,
     WHOLE,
@@ -378,7 +378,12 @@ def answer_by_program(
             checked, result, frames, share=share, counted=counted, embed=embed, written_by_model=written_by_model
         ) or (operation_problem(checked, result, frames) if written_by_model else "")
         repaired = problem and written_by_model and not again
-        if repaired and (swapped := regrouped(checked, result, frames) or labelled(checked, result, frames)):
+        swapped = repaired and (
+            regrouped(checked, result, frames)
+            or labelled(checked, result, frames)
+            or as_percent_change(checked, result)
+        )
+        if swapped:
             try:  # the same program over the columns the question names, or the row of its "which": checked, once
                 return check(swapped, again=True)
             except JobProblem:

@@ -239,6 +239,8 @@ def test_a_row_label_as_a_row_key_reads_that_row(box, frames) -> None:
     ratio = answer_with_program("t1.loc['West', 'Sales'] / t1.at['east:', 'Sales']", frames, sandbox=box)
     assert ratio.value == pytest.approx(4500.25 / 2000)
     assert [c["quote"] for c in ratio.citations] == ["West", "4.500,25", "East", "$2,000"]
+    again = answer_with_program("t1.loc['West', 'Sales'].iloc[0] - t1.loc['East', 'Sales']", frames, sandbox=box)
+    assert again.value == pytest.approx(2500.25)  # the model's own .iloc[0] after the key is not taken twice
     with pytest.raises(ProgramFailed, match="KeyError"):
         answer_with_program("t1.loc['Northwest', 'Sales']", frames, sandbox=box)
 

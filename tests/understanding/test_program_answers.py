@@ -842,23 +842,30 @@ def test_a_totals_column_is_named_by_a_question_asking_the_total(tmp_path: Path)
     assert computed is not None and computed.found and computed.answer.startswith("Kentucky"), computed
 
 
-def test_a_percent_change_computed_another_way_goes_back(tmp_path: Path) -> None:
+def test_a_percent_change_computed_another_way_is_computed_from_its_two_figures_or_goes_back(tmp_path: Path) -> None:
     """q11, tuning: "by what percent did revenue change from 2022 to 2023" answered -47.9 by ``new - old / old * 100``
-    (brackets left out) and an AWS growth answered 136.53 by ``new / old * 100``; each is sent back with the
-    formula, and (new - old) / old * 100 of the same cells is the answer."""
+    (brackets left out) and an AWS growth answered 136.53 by ``new / old * 100``: the two figures read, each of
+    its year, are the percent change's (the later year's the new one), run by code in the program's place; two
+    figures whose years do not tell which is the earlier go back with the formula."""
     rows = [["Year", "Revenue (USD million)", "Staff"], ["2022", "40.0", "310"], ["2023", "46.0", "335"]]
-    path = draw_pdf(
-        tmp_path / "kestrel.pdf", [[DrawnTable(rows, caption="Table 1: Kestrel Works revenue", widths=[80, 160, 80])]]
-    )
-    documents = open_documents({"kestrel.pdf": path}, StructureCache(None))
-    cell = 't1.loc[t1["Year"] == "{}", "Revenue (USD million)"].iloc[0]'
-    new, old = cell.format(2023), cell.format(2022)
+    table = DrawnTable(rows, caption="Table 1: Kestrel Works revenue", widths=[80, 160, 80])
+    documents = open_documents({"kestrel.pdf": draw_pdf(tmp_path / "kestrel.pdf", [[table]])}, StructureCache(None))
+    cell = 't1.loc[t1["Year"] == "{}", "{}"].iloc[0]'
+    new, old = cell.format(2023, "Revenue (USD million)"), cell.format(2022, "Revenue (USD million)")
     question = "By what percent did Kestrel Works' revenue change from 2022 to 2023?"
     for wrong in (f"{new} - {old} / {old} * 100", f"{new} / {old} * 100"):
-        llm = ScriptedLLM([wrong, f"({new} - {old}) / {old} * 100"])
+        llm = ScriptedLLM([wrong, "NOT IN TABLES"])
         computed = answer_by_program(documents, question, llm, None)
         assert computed is not None and computed.found and computed.answer.startswith("15"), computed
-        assert "A percent change is (new - old) / old * 100" in llm.calls[1].messages[-1]["content"]
+        assert len(llm.calls) == 1 and computed.program.startswith("(t1.loc"), computed.program
+    prices = DrawnTable([["Item", "Old price", "New price"], ["Tea", "4.00", "5.00"], ["Cake", "3.00", "3.30"]])
+    documents = open_documents({"prices.pdf": draw_pdf(tmp_path / "prices.pdf", [[prices]])}, StructureCache(None))
+    new, old = cell.format("Tea", "New price"), cell.format("Tea", "Old price")
+    new, old = new.replace('"Year"', '"Item"'), old.replace('"Year"', '"Item"')
+    llm = ScriptedLLM([f"{new} / {old} * 100", f"({new} - {old}) / {old} * 100"])
+    computed = answer_by_program(documents, "By what percent did tea change from the old price to the new?", llm, None)
+    assert computed is not None and computed.found and computed.answer.startswith("25"), computed
+    assert "A percent change is (new - old) / old * 100" in llm.calls[1].messages[-1]["content"]
 
 
 def test_a_rank_answered_from_a_row_picked_by_a_name_the_question_does_not_say_goes_back(tmp_path: Path) -> None:

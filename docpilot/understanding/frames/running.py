@@ -207,6 +207,12 @@ class _RowLabelKeys(ast.NodeTransformer):
     def visit_Subscript(self, node: ast.Subscript) -> ast.AST:  # noqa: N802 (ast's name)
         self.generic_visit(node)
         indexer = node.value
+        if (
+            isinstance(indexer, ast.Attribute)
+            and indexer.attr in ("iloc", "iat")
+            and getattr(indexer.value, "made", False)
+        ):
+            return indexer.value  # the model's own .iloc[0] after the key: the cell is already taken
         if not (
             isinstance(indexer, ast.Attribute)
             and indexer.attr in ("loc", "at")
@@ -234,7 +240,9 @@ class _RowLabelKeys(ast.NodeTransformer):
         )
         self.changed = True
         first = ast.Attribute(value=selected, attr="iloc", ctx=ast.Load())
-        return ast.copy_location(ast.Subscript(value=first, slice=ast.Constant(value=0), ctx=ast.Load()), node)
+        cell = ast.Subscript(value=first, slice=ast.Constant(value=0), ctx=ast.Load())
+        cell.made = True  # type: ignore[attr-defined]  # (marked for the .iloc[0] the model may write after it)
+        return ast.copy_location(cell, node)
 
 
 _TESTS = frozenset({"contains", "startswith", "endswith", "match", "fullmatch"})
@@ -505,7 +513,7 @@ def _unit(tree: ast.Module, cells: list[CellRef], frames: Mapping[str, Frame], u
         for j, column in enumerate(frame.columns):
             if column == frame.label or frame.kinds.get(column) == "text":
                 continue
-            read = [row[j] for row in frame.cells if row[j] is not None and row[j] in cited]
+            read = [cell for row in frame.cells if (cell := row[j]) is not None and cell in cited]
             if read:
                 kinds.add(_kind_printed(frame.kinds[column], read))
                 scales.add(frame.scale)
