@@ -145,11 +145,13 @@ def asked_kind(question: str, measures: bool = True) -> str | None:
 
     ``measures=False``: a measure asked by its noun alone ("what … accuracy", "what was the rate") is of no kind;
     it says what an answer must be, not that a table holds it."""
-    if _PERCENT.search(question):
+    percent, name = _PERCENT.search(question), _NAME.search(question)
+    # "which country has the largest percentage of adults …": the country is asked, its percentage ranks them
+    if percent and not (name and name.end() <= percent.start() and not _DATE.search(question)):
         return "percent"
     if _DATE.search(question):
         return "date"
-    if _NAME.search(question):
+    if name:
         return "name"
     if _COUNT.search(question):
         return "count"

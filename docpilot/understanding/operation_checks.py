@@ -61,9 +61,47 @@ def operation_problem(question: str, result: ProgramResult, frames: list[Frame])
         problem = _not_a_change(result)
         if problem:
             return problem
-    if asks_rank(question):
-        return _picked_by_name(question, result)
+    if asks_rank(question) and (problem := _picked_by_name(question, result)):
+        return problem
+    return _total_with_parts(result) or _amount_for_rate(question, result)
+
+
+def _total_with_parts(result: ProgramResult) -> str:
+    """A sum of three or more figures one of which is the sum of the others ("Plan Total" + "Non-Plan Total" +
+    "Total Plan & Non-Plan" for "the combined Plan and Non-Plan total": twice the total); "" otherwise."""
+    if not is_number(result.value) or result.unit == "%":
+        return ""
+    figures = [f for f, _ in _read_figures(result)]
+    if len(figures) < 3 or not _close(float(result.value), sum(figures)):
+        return ""
+    for i, whole in enumerate(figures):
+        parts = figures[:i] + figures[i + 1 :]
+        if whole and _close(whole, sum(parts)):
+            return (
+                f"The program adds up {format_number(whole)}, which is already the total of the other figures it "
+                f"adds ({', '.join(format_number(p) for p in parts[:4])}). Read the total alone, or add up only "
+                "its parts."
+            )
     return ""
+
+
+_RATE = re.compile(r"\b(?:margin|rate|ratio|yield)\b", re.I)
+_AS_AMOUNT = re.compile(r"[$€£]|\b(?:amount|dollars?|euros?|thousands?|millions?|billions?|how much)\b", re.I)
+_SCALED = re.compile(r"[$€£¥₹]|\(in \w+s\)")
+
+
+def _amount_for_rate(question: str, result: ProgramResult) -> str:
+    """A rate asked by its noun ("Amcor's gross margin", "the current ratio") answered with an amount read as it is
+    (a money or "in millions" unit: the gross profit); "" when the question asks for an amount in its words ("the
+    gross margin in $ million")."""
+    rate = _RATE.search(question)
+    if rate is None or _AS_AMOUNT.search(question) or not is_number(result.value) or not _SCALED.search(result.unit):
+        return ""
+    return (
+        f"The question asks for a {rate.group(0).lower()}, a rate, but the program gives an "
+        f"amount ({result.unit}). Divide the amount by the one it is a rate of (gross profit / net sales * 100), "
+        "or read a row or column of percents."
+    )
 
 
 def _read_figures(result: ProgramResult) -> list[tuple[float, bool]]:

@@ -376,7 +376,7 @@ def answer_by_program(
         result = one_figure(result, kind)
         problem = problem_with(
             checked, result, frames, share=share, counted=counted, embed=embed, written_by_model=written_by_model
-        ) or (operation_problem(checked, result, frames) if written_by_model else "")
+        ) or operation_problem(checked, result, frames)
         repaired = problem and written_by_model and not again
         swapped = repaired and (
             regrouped(checked, result, frames)

@@ -47,6 +47,10 @@ KINDS = [
     ("What was the most stores Ulta opened in any single quarter of fiscal 2022?", "count", "3rd Quarter", False),
     ("What was the most stores Ulta opened in any single quarter of fiscal 2022?", "count", "18", True),
     ("What is the most expensive item on the menu?", None, "Espresso", True),
+    # the thing that ranks first asked, its percentage the measure (q13, after its measurement: "1.5%")
+    ("In the 2005 table, which country has the largest percentage of adults with a degree?", "name", "1.5%", False),
+    ("In the 2005 table, which country has the largest percentage of adults with a degree?", "name", "Norway", True),
+    ("Which share of revenue came from Cloud?", "percent", "31%", True),
     # "who" answered with a sentence that names only what the question names (q9, tuning)
     ("Who is Free Culture dedicated to?", "name", "Free Culture is dedicated to leaving a great deal open.", False),
     ("Who is Free Culture dedicated to?", "name", "Eric Eldred", True),

@@ -9,6 +9,7 @@ back. The scripted model only drives the loop; the programs run for real in the 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,8 @@ from table_pdfs import DrawnTable, draw_pdf
 from docpilot.understanding.answer import Answer, answer_question
 from docpilot.understanding.cache import StructureCache
 from docpilot.understanding.document import Document, open_documents
-from docpilot.understanding.frames import Frame, RawTable, frame_of
+from docpilot.understanding.frames import Frame, ProgramResult, RawTable, frame_of
+from docpilot.understanding.operation_checks import operation_problem
 from docpilot.understanding.programs import (
     COULD_NOT,
     answer_by_program,
@@ -901,3 +903,25 @@ def test_a_figure_of_a_percent_column_that_prints_no_percent_is_no_percentage(tm
     computed = answer_by_program(documents, question, llm, None)
     assert computed is not None and computed.found and computed.answer.startswith("23.2%"), computed
     assert "asks for a percentage, but the program gives an amount" in llm.calls[1].messages[-1]["content"]
+
+
+def test_a_total_added_to_its_parts_and_an_amount_for_a_rate_go_back(tmp_path: Path) -> None:
+    """q13, after its measurement: "the combined Plan and Non-Plan total" answered by adding "Plan Total", "Non-Plan
+    Total" and "Total Plan & Non-Plan" (twice the total), and "Amcor's gross margin" answered with the gross
+    profit in millions: each goes back with what it did."""
+    rows = [["Demand", "Plan Total", "Non-Plan Total", "Total Plan & Non-Plan"], ["Ports", "120.5", "80.5", "201.0"]]
+    rows += [["Roads", "300.0", "50.0", "350.0"]]
+    table = DrawnTable(rows, caption="Budget (crores)", widths=[90, 90, 100, 140])
+    documents = open_documents({"budget.pdf": draw_pdf(tmp_path / "budget.pdf", [[table]])}, StructureCache(None))
+    cell = 't1.loc[t1["Demand"] == "Ports", "{}"].iloc[0]'
+    twice = " + ".join(cell.format(c) for c in rows[0][1:])
+    llm = ScriptedLLM([twice, f"{cell.format('Plan Total')} + {cell.format('Non-Plan Total')}"])
+    computed = answer_by_program(documents, "What is the combined Plan and Non-Plan total for Ports?", llm, None)
+    assert computed is not None and "402" not in computed.answer, computed  # (the retry is judged on its own)
+    assert "which is already the total of the other figures" in llm.calls[1].messages[-1]["content"]
+    profit = ProgramResult(280.0, [{"quote": "280"}], "", 't1.loc[t1["label"] == "Gross profit", "FY2023"]')
+    profit = replace(profit, unit="$ (in millions)")
+    problem = operation_problem("What was Amcor's gross margin in FY2023?", profit, [])
+    assert "asks for a margin, a rate, but the program gives an amount" in problem
+    assert not operation_problem("What was the gross margin in FY2023, in $ million?", profit, [])
+    assert not operation_problem("What was the gross margin in FY2023?", replace(profit, value=20.0, unit=""), [])
