@@ -18,6 +18,7 @@ import math
 import re
 
 from docpilot.understanding.operation_checks import asks_percent_change
+from docpilot.understanding.program_checks import alike
 from docpilot.understanding.textnorm import numbers_in, stem, stems
 
 __all__ = ["computes", "stated"]
@@ -61,11 +62,7 @@ def stated(question: str, answer: str, sentences: list[str]) -> bool:
         if not figures and not all(d in sentence for d in digits):
             continue
         said = set(stems(sentence))
-        if not named or len(named & said) + sum(_prefix(w, said) for w in named - said) >= _ENOUGH * len(named):
+        found = sum(any(alike(w, s) for s in said) for w in named)  # a word, or another form of it
+        if not named or found >= _ENOUGH * len(named):
             return True
     return False
-
-
-def _prefix(word: str, said: set[str]) -> bool:
-    """``word`` said in another form ("info" / "information", "sensitive" / "sensit")."""
-    return len(word) >= 4 and any(len(s) >= 4 and s[:4] == word[:4] for s in said)
