@@ -9,7 +9,9 @@ pass every check of what the program reads. These checks look at what it compute
   (a − b) / b × 100 of two figures it read (either sign: "by what percent did it fall" may be said as a size), or
   a − b in points when the figures are percents;
 - a rank asked (the most, the largest …): a program that keeps rows by a text the question does not say picked a
-  row by its name instead of ranking the rows.
+  row by its name instead of ranking the rows;
+- any question: a sum of figures one of which is the total of the others counts the total twice, and a rate asked
+  by its noun ("the gross margin", "the current ratio") is not an amount in money or "in millions" as read.
 
 :func:`operation_problem` says what is wrong, in words for the model's one retry ("" when nothing is);
 :func:`as_percent_change` is the percent change of the two figures a program read, when their years tell which is
@@ -42,7 +44,6 @@ _CHANGE = re.compile(
 )
 _PLAIN_RATE = re.compile(r"\bgrowth rate\b|\byear[- ]over[- ]year\b|\byoy\b", re.I)
 _SHARE = re.compile(r"\b(?:percent(?:age)?|share|proportion|portion)\s+of\b", re.I)  # "what percent of sales"
-_POINTS = re.compile(r"\bpoints?\b|\bpp\b", re.I)
 _RELATIVE = 0.005  # a printed figure's rounding: 36.53 against 36.5 computed from rounded cells
 _ABSOLUTE = 0.05
 

@@ -154,8 +154,8 @@ def by_row_label(program: str, frames: Mapping[str, Frame]) -> str:
     """``program`` with each ``t1.loc["Net sales", "2023"]`` (``.at`` too) whose row key is the row label of one row
     of ``t1`` read as the selection it can only mean, ``t1.loc[t1["label"] == "Net sales", "2023"].iloc[0]``: a
     frame's rows are numbered 0..n-1 (its cells are traced by them), so a label as a row key is a KeyError the model
-    repeats on its retry (q11: five questions). The label is matched as written, or ignoring case and spaces and a
-    closing ":"; a key that no row, or several rows, bear is left for the KeyError to tell."""
+    repeats on its retry (q11, q12: a current ratio, a change in points). The label is matched as written, or
+    ignoring case and spaces and a closing ":"; a key that no row, or several rows, bear is left for the KeyError."""
     try:
         tree = ast.parse(program, mode="exec")
     except SyntaxError:
