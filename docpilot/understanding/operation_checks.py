@@ -109,8 +109,9 @@ def _read_figures(result: ProgramResult) -> list[tuple[float, bool]]:
     """(value, is a percent) of each figure among the cells the program read (its citations), years left out."""
     figures = []
     for citation in result.citations:
-        number = read_number(str(citation.get("quote", "")))
-        if number is None or re.fullmatch(r"\s*(?:FY\s?)?(?:19|20)\d\d\s*", str(citation["quote"])):
+        quote = str(citation.get("quote", ""))
+        number = read_number(quote)
+        if number is None or re.fullmatch(r"\s*(?:FY\s?)?(?:19|20)\d\d\s*", quote):
             continue
         figures.append((number.value, number.percent))
     return figures

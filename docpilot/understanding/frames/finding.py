@@ -214,9 +214,8 @@ def _continues(first: Frame, more: Frame) -> bool:
 
 
 def _continued(first: Frame, more: Frame) -> Frame | None:
-    """``first`` with the rows of ``more`` below it, when ``more`` is its continuation at the top of the next page:
-    a table printed without its heading row (its columns unnamed), as many columns wide, the same kind of value in
-    each; None otherwise."""
+    """``first`` with the rows of ``more`` below it, when ``more`` is its continuation at the top of the next page
+    (:func:`_continues`: printed without its heading row, or under the same heading again); None otherwise."""
     import pandas as pd
 
     if not _continues(first, more):

@@ -174,16 +174,20 @@ def kinds_dropped(program: str, frames: Mapping[str, Frame]) -> str:
     except SyntaxError:
         return program
     columns = {c for f in frames.values() for c in f.columns}
-    known = columns | {v for f in frames.values() for c in f.columns for v in f.data[c].tolist() if isinstance(v, str)}
     changed = False
     for node in ast.walk(tree):
-        if not isinstance(node, ast.Constant) or not isinstance(node.value, str) or node.value in known:
+        if not isinstance(node, ast.Constant) or not isinstance(node.value, str) or node.value in columns:
             continue
         bare = _KIND_SUFFIX.sub("", node.value)
-        if bare != node.value and bare in columns:
+        if bare != node.value and bare in columns and not _a_cell(node.value, frames):
             node.value = bare
             changed = True
     return ast.unparse(tree) if changed else program
+
+
+def _a_cell(text: str, frames: Mapping[str, Frame]) -> bool:
+    """Whether some cell of ``frames`` holds ``text`` as it is (a value the program compares with, not a name)."""
+    return any(f.data[c].eq(text).any() for f in frames.values() for c in f.columns)
 
 
 _KIND_SUFFIX = re.compile(r"\s*(?:%|\(%\)|number|text|\$|€|£)\s*$")
@@ -225,8 +229,7 @@ class _RowLabelKeys(ast.NodeTransformer):
             return node
         name = indexer.value.id
         frame = self.frames.get(name)
-        label = _one_label(frame, key.value) if frame is not None and frame.label else None
-        if frame is None or frame.label is None or label is None:
+        if frame is None or frame.label is None or (label := _one_label(frame, key.value)) is None:
             return node
         test = ast.Compare(
             left=ast.Subscript(value=ast.Name(id=name, ctx=ast.Load()), slice=ast.Constant(value=frame.label)),
