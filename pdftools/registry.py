@@ -283,7 +283,8 @@ def format_validation_error(exc: ValidationError) -> str:
 
 def _strip_titles(node: Any) -> None:
     if isinstance(node, dict):
-        node.pop("title", None)
+        if isinstance(node.get("title"), str):  # pydantic's title, not an argument named "title" (set_metadata's)
+            node.pop("title")
         for value in node.values():
             _strip_titles(value)
     elif isinstance(node, list):

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import pymupdf
+from pydantic import Field
 
 from ._compress import LEVELS, SAVE_OPTIONS, downsample_images
 from .docio import MUPDF_ERRORS, is_encrypted, open_pdf, write_pdf
@@ -270,7 +271,7 @@ def compress(file: str, level: Literal["low", "medium", "high"] = "medium", outp
     say="Combine {files} into one PDF",
     words=Words(verbs=("combine", "merge", "join", "concatenate"), nouns=("files",), makes=("combined",)),
 )
-def combine_files(files: list[str], output: str | None = None) -> str:
+def combine_files(files: Annotated[list[str], Field(min_length=2)], output: str | None = None) -> str:
     """Combine several PDFs into one, in the order given (bookmarks are kept).
 
     Args:

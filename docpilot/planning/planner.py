@@ -28,7 +28,7 @@ from docpilot.planning.revision import is_undo, remove_steps, replace_arguments,
 from docpilot.planning.rewrite import Retriever, Rewriter, Unsaid
 from docpilot.planning.said import QUOTED
 from docpilot.planning.stats import Stats
-from docpilot.planning.triage import QA_ROUTED, is_content_question, vague_suggestions
+from docpilot.planning.triage import QA_ROUTED, asked_last, is_content_question, vague_suggestions
 from docpilot.planning.unsupported import refusal
 from docpilot.plans.diff import plan_changes
 from docpilot.plans.explain import explain_plan
@@ -95,7 +95,9 @@ class Planner:
                 return PlanOutcome(request, "rules", problems=verdict.problems, error=_user_error(verdict.problems))
             return self._done(PlanOutcome(request, "rules", words=reading.words), reading.plan, verdict.order, files)
         if is_content_question(request):  # document QA, not a workflow: answered without a model's plan
-            return PlanOutcome(request, "rules", error=QA_ROUTED, content_question=True)
+            return self._tool_answers(request, files) or PlanOutcome(
+                request, "rules", error=QA_ROUTED, content_question=True
+            )
         suggestions = vague_suggestions(request, files)
         if suggestions is not None:
             return PlanOutcome(
@@ -107,6 +109,28 @@ class Planner:
             )
         told = self._read_told(request, files)
         return told if told is not None else self._with_llm(request, files, None, stop)
+
+    def _tool_answers(self, request: str, files: dict[str, FileInfo]) -> PlanOutcome | None:
+        """A question a tool answers though the fast path did not read it whole: one said after what the person
+        sees ("it won't let me copy text — is it password protected?": what is said before it is the reason for
+        asking), or one naming a part of the file by its title ("summarise the Conclusion in 4 points"). When it
+        is read into steps that only report (tools of kind "value"), those tools answer it."""
+        pdfs = ground_files(request, files).pdfs
+        for asked in (asked_last(request), request):
+            if asked is None:
+                continue
+            try:  # the parts it names by their titles ("summarise the Conclusion") written as their pages
+                told = pages_told(asked, {n: files[n] for n in pdfs}, QUOTED)
+                reading = fast_reading(told, files) if told != request else None
+            except NeedInfo:
+                continue  # the question's part is not bound: document QA reads the pages
+            plan = reading.plan if reading is not None else None
+            if plan is None or any(self.tools[s.task].kind != "value" for s in plan.steps):
+                continue
+            verdict = verify_plan(plan, self.tools, files)
+            if verdict.ok:
+                return self._done(PlanOutcome(request, "rules", words=reading.words), plan, verdict.order, files)
+        return None
 
     def _read_told(self, request: str, files: dict[str, FileInfo]) -> PlanOutcome | None:
         """The request with the parts it names by their titles ("the signatures page") or wherever they stand
@@ -236,16 +260,16 @@ class Planner:
                 outcome.stats.plan_corrections += 1
                 outcome.question = Question(
                     "I am not sure I read this right. I read it as: "
-                    + " ".join(exc.replies[-1].split())
-                    + f" But {exc.errors[-1]}. Say it again with the pages and values you mean "
+                    + _shown(" ".join(exc.replies[-1].split()))
+                    + f" But {_shown(str(exc.errors[-1]))}. Say it again with the pages and values you mean "
                     "(e.g. \"highlight 'Disney' on pages 35-44\")."
                 )
                 return outcome
             outcome.stats.plan_corrections += 1
             outcome.error = (
                 "I could not make a valid plan from the model's reading of this request "
-                f"({exc.problems[-1]}). It wrote: "
-                + " ".join(exc.replies[-1].split())
+                f"({_shown(str(exc.problems[-1]))}). It wrote: "
+                + _shown(" ".join(exc.replies[-1].split()))
                 + ' Rephrase the request with explicit actions, e.g. "delete pages 3-5".'
             )
             return outcome

@@ -24,6 +24,7 @@ from docpilot.planning.language.grammar import language_grammar
 from docpilot.planning.language.lexicon import named_tools
 from docpilot.planning.said import QUOTED, unsaid
 from docpilot.planning.stats import Stats
+from docpilot.plans.joining import join_repeated
 from docpilot.plans.plan import Plan
 from docpilot.plans.verify import Verdict, verify_plan
 from pdftools import Tool
@@ -200,6 +201,7 @@ class Rewriter:
             plan = Plan.model_validate(
                 {"steps": [{**s, "args": _restore(s["args"], swaps)} for s in reading.plan.dump()["steps"]]}
             )
+            plan = join_repeated(plan, self.tools)  # "Redact every email. Redact every phone.": one redaction
             verdict = verify_plan(plan, self.tools, files, request)
             if not verdict.ok:
                 raise JobProblem(verdict.report())

@@ -41,12 +41,19 @@ __all__ = ["unsaid", "QUOTED"]
 # a quoted span: its quote marks stand apart from words ("don't … it's" holds none); group 2 is the text
 QUOTED = re.compile(r"(?<!\w)(['\"“‘])([^'\"“”‘’\n]{1,200}?)(['\"”’])(?!\w)")
 _MARK = re.compile(r"⟦\d+⟧")  # a quoted text set aside in a clause
-_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w])|(?<![\w.])\d+(?=st|nd|rd|th\b)")
+# a number a form's name holds ("the 10-K", "a 1099-MISC") is no value the request gives
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w]|-(?:[A-Za-z]|[A-Z]{2,4})\b)|(?<![\w.])\d+(?=st|nd|rd|th\b)")
 _ORDINALS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
     "ninth": 9, "tenth": 10, "half": 50, "double": 2, "twice": 2,
 }  # fmt: skip
 _PAGE_KINDS = ("pages", "spec")
+_HIDDEN = re.compile(r"\bPASSWORD_\d+\b")  # a typed password, as the model sees it
+# a question about how things are, not a request put as a question ("can you rotate …?", "would you …")
+_ASKS_HOW = re.compile(r"^\s*(?:which|what|whats|what's|is|are|was|were|does|do|did|has|have|how\s+many)\b", re.I)
+_NO_CHANGE = re.compile(
+    r"\b(?:don'?t|do\s+not|without)\s+(?:chang|modif|touch|edit|alter)\w*\s+(?:anything|it|the)", re.I
+)
 # Verbs of the registry's tools that are also English light verbs or everyday nouns ("put it on", "make it",
 # "a note", "the page number", "a copy", "the list"): alone they say no action; with their object, the
 # lexicon reads them (a fact of the language, not of a tool).
@@ -91,12 +98,15 @@ def unsaid(
             problem = _check(slot, value, said)
             if problem:
                 problems.append(f"{step.task}'s {slot.label} {problem}")
-    problems += _steps_unasked(plan, request, tools)
+    problems += _steps_unasked(plan, request, tools) + _changes_asked_about(plan, request, tools)
     if not left_out:
         return list(dict.fromkeys(problems))
     for text in said.quotes:
         if not any(_same_text(text, t) for t in used_texts) and not _names_file(text, files):
             problems.append(f"the request's '{text}' is used by no step")
+    for hidden in dict.fromkeys(_HIDDEN.findall(request)):  # a password typed (hidden from the model) is a value too
+        if not any(hidden in t for t in used_texts):
+            problems.append(f"the request's {hidden} is used by no step")
     for selection in said.selections:
         left = said.pages_of(selection) - used_pages
         if left:
@@ -108,6 +118,19 @@ def unsaid(
             problems.append(f"the request's {number:g} is used by no step")
     problems += _actions_left_out(plan, said.clauses, tools) + _repeated(plan)
     return list(dict.fromkeys(problems))
+
+
+def _changes_asked_about(plan: Plan, request: str, tools: dict[str, Tool]) -> list[str]:
+    """A sentence when the request asks how the file is ("which of these pages are rotated?", "is it
+    encrypted?") and says no change ("don't change anything") or opens with its question, while a step changes
+    the file (a tool of kind "pdf"): a question is answered by the tools that report, never by a change."""
+    changes = [s for s in plan.steps if (tool := tools.get(s.task)) is not None and tool.kind == "pdf"]
+    if not changes:
+        return []
+    first = re.split(r"(?<=[?.!;])\s", request.strip(), maxsplit=1)[0]
+    if _NO_CHANGE.search(request) or (first.endswith("?") and _ASKS_HOW.match(first)):
+        return [f"the request asks, and step {changes[0].id} changes the file"]
+    return []
 
 
 def _actions_left_out(plan: Plan, clauses: list[str], tools: dict[str, Tool]) -> list[str]:

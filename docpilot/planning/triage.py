@@ -14,7 +14,7 @@ import re
 
 from docpilot.files import FileInfo
 
-__all__ = ["QA_ROUTED", "is_content_question", "vague_suggestions"]
+__all__ = ["QA_ROUTED", "asked_last", "is_content_question", "vague_suggestions"]
 
 QA_ROUTED = "This is a question about what the documents say: it is answered by document Q&A, not by a plan."
 _QUESTION = re.compile(
@@ -39,6 +39,19 @@ _VAGUE = re.compile(
 def is_content_question(text: str) -> bool:
     """An open question about what the documents say (not an action, not a count a tool gives)."""
     return (text.strip().endswith("?") or bool(_QUESTION.match(text))) and not _ACTS.search(text)
+
+
+# where one sentence or aside ends and the next begins: ". ", "? ", "! ", a dash between spaces, "; "
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\s+[—–-]{1,2}\s+|\s*[—–]\s*")
+
+
+def asked_last(text: str) -> str | None:
+    """The question a request ends with, when something is said before it ("this 10-Q is locked for copying I
+    think — is it actually password protected?" → "is it actually password protected?"); None otherwise."""
+    parts = [p for p in _SENTENCE_END.split(text.strip()) if p.strip()]
+    if len(parts) < 2 or not parts[-1].rstrip().endswith("?") or not _QUESTION.match(parts[-1]):
+        return None
+    return parts[-1].strip()
 
 
 def vague_suggestions(text: str, files: dict[str, FileInfo]) -> list[str] | None:

@@ -24,13 +24,14 @@ from docpilot.understanding.textnorm import words
 
 __all__ = ["Row", "Pair", "Section", "Chunk", "Figure", "Structure", "read_structure", "EXTRACTOR_VERSION"]
 
-EXTRACTOR_VERSION = "13"  # part of the cache key: change it when what is extracted changes
+EXTRACTOR_VERSION = "14"  # part of the cache key: change it when what is extracted changes
 
 _FLAGS = (pymupdf.TEXTFLAGS_TEXT | pymupdf.TEXT_DEHYPHENATE) & ~pymupdf.TEXT_PRESERVE_LIGATURES
 _CHUNK_WORDS = 90
 _NUMBERED = re.compile(
     r"^(?:(?:part|item|section|chapter|article)\s+)?([A-Z]?\d+(?:\.\d+)*|[IVX]+|[A-Z])[.)]?\s+\S", re.I
 )
+_NOUN_NUMBERED = re.compile(r"^(?:part|item|section|chapter|article)\s+(?:\d+[A-Z]?|[IVX]+)\b", re.I)
 _FIGURE = re.compile(r"^\s*(?:figure|fig\.|chart|graph|diagram|illustration)\s+[\w.]{1,6}\s*[:.\-–—]\s*\S", re.I)
 _COLON_PAIR = re.compile(r"(?:^|(?<=[.;]\s))([A-Z][\w ()/'&.,-]{0,48}?):\s+(.+?)(?=(?<![A-Z])[.;]\s+[A-Z]|$)")
 
@@ -248,14 +249,24 @@ def _title(rows: list[Row], meta_title: str, body: float) -> str:
 
 def _is_heading(row: Row, body: float) -> bool:
     text = row.text
-    if len(row.cells) > 2 or len(text) > 90 or not re.search(r"[A-Za-z]", text) or len(words(text)) > 14:
+    # a filing's or statute's part says its noun and number before a long title ("Item 7. Management's
+    # Discussion and Analysis of Financial Condition and Results of Operations")
+    longest, most, most_bold = (140, 20, 20) if row.bold and _NOUN_NUMBERED.match(text) else (90, 14, 12)
+    if len(row.cells) > 2 or len(text) > longest or not re.search(r"[A-Za-z]", text) or len(words(text)) > most:
         return False
     if text.rstrip().endswith((".", ",", ";")) and not re.match(r"^\d+\.$", text):
         return False
     bigger = row.size > body * 1.12
-    if bigger or (row.bold and len(words(text)) <= 12):
+    if bigger or (row.bold and len(words(text)) <= most_bold):
         return True
     return bool(_NUMBERED.match(text)) and len(words(text)) <= 6 and text[0].isdigit() and not text[-1].isdigit()
+
+
+def _capitals(text: str) -> bool:
+    """Whether ``text`` is set in capitals: a title set in mixed case does not run on in capitals ("Item 8.
+    Financial Statements and Supplementary Data" above "INDEX TO CONSOLIDATED FINANCIAL STATEMENTS")."""
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 4 and all(c.isupper() for c in letters)
 
 
 def _found_sections(rows: list[Row], body: float) -> tuple[list[Section], set[int]]:
@@ -272,6 +283,8 @@ def _found_sections(rows: list[Row], body: float) -> tuple[list[Section], set[in
             and rows[last].size == rows[i].size
             and rows[last].page == rows[i].page
             and (rows[last].bold == rows[i].bold and not _NUMBERED.match(rows[i].text))
+            and _capitals(rows[last].text) == _capitals(rows[i].text)
+            and rows[i].y - rows[last].y <= 1.8 * rows[i].size  # the next line, not a heading below it
         ):
             merged[-1].append(i)
         else:

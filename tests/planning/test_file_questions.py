@@ -52,11 +52,47 @@ def _tasks(request: str, files: dict) -> list[tuple[str, str]]:
         ("who is the author?", "get_metadata"),
         ("how many pages?", "count_pages"),
         ("is it encrypted?", "check_password"),
+        ("is it actually password protected?", "check_password"),
+        # a tool with a knob besides the file and its pages (detect_orientation's min_confidence) reports a fact too
+        ("are any pages upside down?", "detect_orientation"),
+        ("which pages are sideways?", "detect_orientation"),
+        ("is anything upside down in this scan?", "detect_orientation"),  # asks: no turn of the pages
+        # what is said before the question is the reason for asking
+        ("this memo is locked for copying I think — is it actually password protected?", "check_password"),
+        ("The pages look odd. Which ones are sideways?", "detect_orientation"),
     ],
 )
 def test_a_question_about_the_file_is_the_tool_that_reports_it(question: str, task: str, make_pdf) -> None:
     files = inspect_files([make_pdf(["one", "two"], name="memo.pdf")])
     assert _tasks(question, files) == [(task, "memo.pdf")]
+
+
+@pytest.mark.parametrize(
+    ("question", "pages"), [("what is the orientation of page 2?", "2"), ("is page 1 sideways?", "1")]
+)
+def test_a_fact_of_some_pages_is_asked_of_those_pages(question: str, pages: str, make_pdf) -> None:
+    files = inspect_files([make_pdf(["one", "two"], name="memo.pdf")])
+    outcome = Planner(llm=None).plan(question, files)
+    assert outcome.plan is not None, outcome.to_json()
+    assert [(s.task, s.args.get("pages")) for s in outcome.plan.steps] == [("detect_orientation", pages)]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "are the scanned pages upside down?",
+        "is the whole thing upside down?",
+        "do pages 1-2 need rotating?",
+        "are any pages upside down in the 2019 copy?",  # a number no page (a year) is not read as all pages
+    ],
+)
+def test_a_question_never_becomes_a_change_to_the_file(question: str, make_pdf) -> None:
+    """A clause that asks how the pages are is never planned as a change to them (a turn)."""
+    files = inspect_files([make_pdf(["one", "two"], name="memo.pdf")])
+    outcome = Planner(llm=None).plan(question, files)
+    assert outcome.plan is None or all(get_tool(s.task).kind == "value" for s in outcome.plan.steps), outcome.to_json()
+    if outcome.plan is not None:
+        assert [s.args.get("pages") for s in outcome.plan.steps] != ["all"]
 
 
 @pytest.mark.parametrize(

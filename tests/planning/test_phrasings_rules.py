@@ -267,6 +267,7 @@ def test_passwords_plan() -> None:
         ("fill in Name with 'Jane Doe'", {"Name": "Jane Doe"}),
         ("fill the form: Name 'Jane', Email 'jane@x.com'", {"Name": "Jane", "Email": "jane@x.com"}),
         ("fill in the form with Name 'Jane' and City 'Oslo'", {"Name": "Jane", "City": "Oslo"}),
+        ("fill in Name = Smith and Sons, City = Oslo", {"Name": "Smith and Sons", "City": "Oslo"}),
     ],
 )
 def test_form_values(request_text: str, values: dict) -> None:
@@ -279,6 +280,8 @@ def test_form_values(request_text: str, values: dict) -> None:
         "fill in the form with Name = Bo on page 2",  # a value and a page: which is which?
         "fill it with John",
         "fill Company with brightwater and more",
+        # another action after a value is not the value's words (blind batch i4, tuning)
+        "fill in Last Name = Moreau, Nationality = Belgian and tick the consent box",
     ],
 )
 def test_form_values_handed_on(request_text: str) -> None:
@@ -407,6 +410,23 @@ def test_compression_wording_handed_on(request_text: str) -> None:
 )
 def test_notes(request_text: str, expected: dict) -> None:
     assert one(request_text) == ("add_comment", expected)
+
+
+def test_a_note_beside_what_the_step_before_marks() -> None:
+    """ "beside his name", "next to it": beside the one text the step before marks (blind batch i4, tuning)."""
+    got = steps("strike through Ivo Brandt and add a comment beside his name: Left the company in March")
+    assert got == [
+        ("strikeout_text", {"terms": ["Ivo Brandt"], "pages": "all"}),
+        ("add_comment", {"text": "Left the company in March", "page": "1", "near": "Ivo Brandt"}),
+    ]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["add a comment next to it: check this", "highlight the dates and add a comment next to it: check"],
+)
+def test_a_note_beside_nothing_named_is_handed_on(request_text: str) -> None:
+    assert handed_on(request_text)
 
 
 @pytest.mark.parametrize(
@@ -888,6 +908,20 @@ def test_image_right_in_the_centre() -> None:
     task, args = one("add the photo to the first page, 200 pt wide, right in the centre", files)
     assert task == "add_image"
     assert args["position"] == "center" and args["width"] == 200 and args["page"] == "1"
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "turn the screenshots into a letter-size pdf and make it searchable",  # (blind batch i4, tuning)
+        "make them searchable",
+        "make a pdf of the screenshots and ocr it in german",
+    ],
+)
+def test_images_made_searchable_are_a_pdf_then_ocr(request_text: str) -> None:
+    """OCR of photos is a searchable PDF of them: the PDF once, then the OCR (never the OCR dropped)."""
+    got = steps(request_text, SHOTS)
+    assert got is not None and [task for task, _ in got] == ["images_to_pdf", "ocr"], got
 
 
 def test_screenshots_are_images() -> None:

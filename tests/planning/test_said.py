@@ -72,6 +72,24 @@ def _problems(request: str, *steps: tuple[str, dict[str, Any]]) -> list[str]:
         ("insert a blank page after page 2 and another one after page 4", [("insert_blank_pages", {"after": 2})], "4"),
         # a text the request does not hold
         ("put a watermark on it", [("add_watermark", {"text": "CONFIDENTIAL"})], "CONFIDENTIAL"),
+        # blind batch i4 (tuning): a typed password (hidden from the model) and its step dropped
+        (
+            "redact all the salary amounts and then put the password PASSWORD_1 on it",
+            [("redact_text", {"categories": ["money"]})],
+            "PASSWORD_1",
+        ),
+        (
+            "change the password: the current one is PASSWORD_1, new one should be PASSWORD_2",
+            [("add_password", {"password": "PASSWORD_2"})],
+            "PASSWORD_1",
+        ),
+        # a question about the pages read as a change to them
+        (
+            "which of these scanned pages are rotated? dont change anything, just tell me",
+            [("rotate_pages", {"pages": "all", "degrees": 90})],
+            "asks",
+        ),
+        ("are the pages upside down?", [("rotate_pages", {"degrees": 180})], "asks"),
     ],
 )
 def test_a_value_not_said_or_a_said_one_left_out_is_found(
@@ -98,6 +116,16 @@ def test_a_value_not_said_or_a_said_one_left_out_is_found(
         ("a DRAFT watermark at 30% opacity", [("add_watermark", {"text": "DRAFT", "opacity": 0.3})]),
         ("mark it confidential", [("add_watermark", {"text": "Confidential"})]),
         ("pages 2 and 7 should be the other way up", [("rotate_pages", {"pages": "2,7", "degrees": 180})]),
+        # a form's name holds a number that is no value: "this 10-K", "the 10-q"
+        ("page 76 of this 10-K as a PNG, 300 dpi", [("convert_to_png", {"pages": "76", "dpi": 300})]),
+        (
+            "underline 'interest rate' on pages 32-33 of the 10-q",
+            [("underline_text", {"terms": ["interest rate"], "pages": "32-33"})],
+        ),
+        # a password used; a question answered by a tool that reports; a request put as a question
+        ("lock it with the password PASSWORD_1", [("add_password", {"password": "PASSWORD_1"})]),
+        ("which pages are sideways? don't change anything", [("detect_orientation", {})]),
+        ("could you delete page 2?", [("delete_pages", {"pages": "2"})]),
     ],
 )
 def test_a_plan_that_keeps_to_the_request_passes(request_: str, steps: list[tuple[str, dict[str, Any]]]) -> None:

@@ -173,14 +173,16 @@ CORPUS = [
     ("pdfjs__tracemonkey.pdf", "extract section 3", "4-6"),  # starts partway down page 4, runs onto page 6
     ("pdfjs__tracemonkey.pdf", "delete section 3", None),
     # a filing without an outline: its items inside its parts (Item 1A opens page 6, runs onto page 15 above Item
-    # 1B; Item 7A opens page 32, Item 8 page 34), its index on page 2 no part; "Item 7" opens page 19 but is not
-    # read as a heading, so where Item 6 ends is asked; Best Buy's 10-Q has an Item 1 in each part and its Item 2
-    # headings are not read
+    # 1B; Item 7A opens page 32, Item 8 page 34), its index on page 2 no part; "Item 7." with its long title in a
+    # second cell opens page 19, so Item 6 is page 18 and Item 7 runs to page 31 (the 10-K is no value: "this 10-K"
+    # names the form); Best Buy's 10-Q has an Item 1 in each part and its Item 2 headings are not read
     ("financebench__AMAZON_2019_10K.pdf", "extract Item 1A", "6-15"),
     ("financebench__AMAZON_2019_10K.pdf", "delete item 1A", None),
     ("financebench__AMAZON_2019_10K.pdf", "search Item 7A for 'interest rate'", "32-33"),
     ("financebench__AMAZON_2019_10K.pdf", "extract part I", "3-16"),
-    ("financebench__AMAZON_2019_10K.pdf", "delete item 6", None),
+    ("financebench__AMAZON_2019_10K.pdf", "delete item 6", "18"),
+    ("financebench__AMAZON_2019_10K.pdf", "pull Item 7 out of this 10-K into its own pdf", "19-31"),
+    ("financebench__AMAZON_2019_10K.pdf", "extract item 8", "34-70"),
     ("financebench__BESTBUY_2024Q2_10Q.pdf", "extract item 1", None),
     ("financebench__BESTBUY_2024Q2_10Q.pdf", "pull Item 2 out", None),
     # a part named by its own title, no number or noun needed: the file's titles are the words (SIGNATURES opens

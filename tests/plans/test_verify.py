@@ -85,6 +85,8 @@ BAD = [
         "not a file",
     ),
     ("arguments", {"steps": [step(1, "add_signature", {"file": "contract.pdf", "image": "b.pdf"})]}, "not an image"),
+    # "merge these please" with one file uploaded: a combination of one file is no plan
+    ("arguments", {"steps": [step(1, "combine_files", {"files": ["contract.pdf"]})]}, "at least 2 items"),
     ("dependency", {"steps": [step(1, "count_pages", {"file": "$ghost"})]}, "'$ghost' is not the return"),
     (
         "dependency",

@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import Any
 
+from docpilot.planning.fastpath.extract import pages_in
 from docpilot.planning.fastpath.rules import Context, Intent
+from docpilot.planning.fastpath.spans import tag
 
 __all__ = ["file_question", "fact_words"]
 
@@ -29,7 +32,8 @@ _FRAMING = {
     "how", "many", "list", "show", "tell", "give", "me", "it", "its", "this", "that", "the", "a", "an", "file",
     "document", "pdf", "doc", "of", "in", "on", "got", "contain", "contains", "set", "can", "could", "would", "you",
     "please", "all", "some", "us", "these", "those", "they", "them", "each", "every", "both", "files", "documents",
-    "pdfs", "their",
+    "pdfs", "their", "actually", "really", "already", "still", "currently", "now", "anything", "something", "scan",
+    "scans", "ones",
 }  # fmt: skip
 # Words of the registry's texts that name no fact of the file, or name one that other tools find in the text
 _NOT_FACTS = {
@@ -64,7 +68,7 @@ def fact_words() -> dict[str, frozenset[str]]:
         if "file" in t.arg_docs
         and (
             t.kind == "value"
-            and set(t.arg_docs) <= {"file", "password", "pages"}
+            and all(_knob(t, arg) for arg in set(t.arg_docs) - {"file", "password", "pages"})
             or t.kind == "files"
             and set(t.arg_docs) <= {"file", "password", "output"}  # what it holds: attachments
         )
@@ -76,7 +80,20 @@ def fact_words() -> dict[str, frozenset[str]]:
     return {stem: frozenset(tools) for stem, tools in claims.items()}
 
 
-_FILE_NOUNS = {"file", "document", "pdf", "doc", "report", "paper", "files", "documents", "pdfs", "reports"}
+def _knob(tool: Any, arg: str) -> bool:
+    """An argument a question about the file never says: optional, and a number or a switch that tunes how the
+    fact is found (detect_orientation's ``min_confidence``), not what is looked for."""
+    schema = tool.schema()
+    if arg in schema.get("required", []):
+        return False
+    spec = schema["properties"].get(arg, {})
+    kinds = {spec.get("type")} | {a.get("type") for a in spec.get("anyOf", [])}
+    return kinds - {None, "null"} <= {"number", "boolean"}
+
+
+_FILE_NOUNS = {
+    "file", "document", "pdf", "doc", "report", "paper", "files", "documents", "pdfs", "reports", "scan", "scans",
+}  # fmt: skip
 
 
 def _names_the_file(words: list[str], i: int, claims: dict[str, frozenset[str]]) -> bool:
@@ -91,6 +108,13 @@ def file_question(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if not _ASKS.match(low) or "⟦" in low:
         return None
     claims = fact_words()
+    pages = None
+    for span in tag(low, []):
+        if span.kind == "pages":  # "what is the orientation of page 3?": a fact of those pages
+            pages = pages_in(span.text, ctx.page_count) if pages is None else "several"
+            low = low[: span.start] + " " * (span.end - span.start) + low[span.end :]
+    if pages == "several" or re.search(r"\d", re.sub(r"\b\d{1,2}-[a-z]s?\b", " ", low)):  # (a number no page)
+        return None
     words = re.findall(r"[a-z][a-z'’]*", low.replace("-", " "))
     facts = [w for i, w in enumerate(words) if w not in _FRAMING and not _names_the_file(words, i, claims)]
     if not facts or any(_stem(w) not in claims for w in facts):
@@ -101,5 +125,6 @@ def file_question(c: str, low: str, ctx: Context) -> list[Intent] | None:
     from pdftools import get_tool
 
     task = tools.pop()
-    args = {"pages": "all"} if "pages" in get_tool(task).arg_docs else {}  # no page was said: all of them
-    return [Intent(task, args, words=set(words))]
+    if "pages" not in get_tool(task).arg_docs:
+        return None if pages else [Intent(task, {}, words=set(words))]
+    return [Intent(task, {"pages": pages or "all"}, words=set(words))]  # no page was said: all of them

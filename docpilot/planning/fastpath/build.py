@@ -118,6 +118,10 @@ LOGIC = re.compile(
 )
 
 
+# a clause that asks how things are, not what to do ("are any pages sideways?", "does it have a password?")
+_ASKS_STATE = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have|which|what|what's|whats)\b")
+
+
 def _match(clause: str, ctx: Context) -> list[Intent] | None:
     both = _two_objects(clause, ctx)
     if both:
@@ -126,6 +130,8 @@ def _match(clause: str, ctx: Context) -> list[Intent] | None:
     for rule in RULE_ORDER:
         found = rule(clause, low, ctx)
         if found:
+            if _ASKS_STATE.match(low) and any(get_tool(i.task).kind == "pdf" for i in found):
+                return None  # "is anything upside down?" asks; a change to the file is not what it says
             if found[0].task not in ("add_password", "remove_password", "check_password"):
                 found = found + r._password_suffix(clause, ctx)
             return found + _tail(clause, found, ctx)

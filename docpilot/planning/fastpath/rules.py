@@ -324,6 +324,11 @@ _NEAR = re.compile(
     r"\b(?:next\s+to|near|beside)\s+the\s+(?:word|term)\s+([\w'-]+)",
     re.IGNORECASE,
 )
+# "next to it", "beside his name": beside the text the step before marked
+_NEAR_IT = re.compile(
+    r"\b(?:next\s+to|near|beside|by)\s+(?:it|that|this|(?:his|her|their|its|the)\s+(?:name|number|figure|amount))\b",
+    re.IGNORECASE,
+)
 # What a note says, unquoted: "that says: does this cover subcontractors?", "that reads Approved - MK"
 _NOTE_TEXT = re.compile(
     r"\b(?:saying|that says|which says|that reads|which reads|reading|with the text|with text|:)\s*:?\s+(.+?)"
@@ -341,13 +346,18 @@ def comment(c: str, low: str, ctx: Context) -> list[Intent] | None:
         return None
     near = _NEAR.search(c)
     near_quote = near.group(1) if near and near.group(1) else None
+    near_it = _NEAR_IT.search(c) if near is None else None
+    if near_it:  # "strike out 'Tom Baker' and add a comment beside his name": the one text the step before marks
+        terms = ctx.last_target.terms if ctx.last_target is not None and not ctx.last_target.categories else []
+        if len(terms) != 1:
+            return None
     said: set[str] = set()
     rest = [ctx.quotes[int(q[1:-1])] for q in re.findall(r"⟦\d+⟧", c) if q != near_quote]
     if len(rest) > 1:
         return None
     text = rest[0] if rest else None
     if not text and not rest:
-        m = _NOTE_TEXT.search(c[near.end() :] if near else c)
+        m = _NOTE_TEXT.search(c[near.end() :] if near else c[near_it.start() :] if near_it else c)
         text = m.group(1).strip() if m else None
         said = set(re.findall(r"[\w'-]+", text.lower())) if text else said  # the note's own words are its text
     if not text:
@@ -358,6 +368,9 @@ def comment(c: str, low: str, ctx: Context) -> list[Intent] | None:
     if near:
         args["near"] = ctx.quotes[int(near_quote[1:-1])] if near_quote else near.group(2)
         said |= {"next", "near", "beside", "by", "word", "term", "phrase", args["near"].lower()}
+    elif near_it:
+        args["near"] = terms[0]
+        said |= set(re.findall(r"[\w'-]+", near_it.group(0).lower()))
     position = position_in(bare) if "near" not in args else None
     if position in ("top-left", "top-right", "bottom-left", "bottom-right", "center"):
         args["position"] = position  # a corner or the middle: the places a note may go ("the bottom" is none)

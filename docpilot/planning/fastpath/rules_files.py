@@ -7,6 +7,7 @@ from typing import Any
 
 from docpilot.planning.fastpath.extract import categories_in, format_in, output_name_in, pages_in
 from docpilot.planning.fastpath.rules import Context, Intent, _has, _pages, _quoted, _with_output, convert_task
+from docpilot.planning.fastpath.text import VERBS
 
 __all__: list[str] = []
 
@@ -227,6 +228,8 @@ def _pairs(c: str) -> dict[str, Any]:
         value = rest[key.end() : following.start() if following else len(rest)].strip()
         if not value or "⟦" in value or "=" in value or pages_in(value) is not None or _DESCRIBED.match(value):
             return {}  # "Name = the client" describes a value, it does not give one
+        if re.search(rf"\band\s+(?:then\s+)?(?:(?:{VERBS})\b|{_TICK_VERB})", value, re.IGNORECASE):
+            return {}  # "Nationality = German and tick the gdpr box": another action, not the value's words
         values[key.group(1)] = value
     return values
 
@@ -368,7 +371,10 @@ def ocr(c: str, low: str, ctx: Context) -> list[Intent] | None:
         words |= {"copyable", "highlightable", "recognition"}  # "run text recognition": OCR said in words
         if len(set(args.get("language", "").split("+"))) > 1:  # "half English, half German", "a mix of …"
             words |= {"half", "mix", "mixed", "both"}
-        return [Intent("ocr", _with_output(args, c, ctx), words=words)]
+        found = [Intent("ocr", _with_output(args, c, ctx), words=words)]
+        if ctx.images and not ctx.pdfs:  # photos made searchable: a PDF of them first (one, however often said)
+            found.append(Intent("images_to_pdf", {"images": list(ctx.images)}))  # (steps that merge come first)
+        return found
     return None
 
 

@@ -695,7 +695,12 @@ def _merge_order(c: str, pdfs: list[str]) -> list[str] | None:
 
 
 def images_to_pdf(c: str, low: str, ctx: Context) -> list[Intent] | None:
-    if ctx.images and not ctx.pdfs and _has(low, r"\b(?:pdf|convert|turn|make|create)\b"):
+    if (
+        ctx.images
+        and not ctx.pdfs
+        and _has(low, r"\b(?:pdf|convert|turn|make|create)\b")
+        and not _has(low, r"\bsearchable\b|\bocr\b|\brecogni[sz]e\b")  # the OCR rule makes the PDF and reads it
+    ):
         return [
             Intent("images_to_pdf", _with_output(_page_size({"images": list(ctx.images)}, low), c, ctx), words=_SIZE)
         ]

@@ -224,7 +224,8 @@ _KNOWN = {
     # asking and politeness
     "please", "pls", "plz", "kindly", "thanks", "thank", "cheers", "ok", "okay", "hey", "hi", "hello", "want",
     "wanna", "need", "needs", "like", "let", "lets", "let's", "u", "can", "could", "would", "i'd", "i'm", "you",
-    "quickly", "just", "also", "then", "finally", "first", "now", "afterwards", "next", "make", "sure",
+    "quickly", "just", "also", "then", "finally", "first", "now", "afterwards", "next", "make", "sure", "actually",
+    "really",
     # document nouns
     "document", "documents", "doc", "file", "files", "pdf", "pdfs", "copy", "version", "result", "output", "it",
     "contract", "report", "paper", "invoice", "invoices", "letter", "form", "forms", "agreement", "statement",
@@ -310,6 +311,7 @@ def is_filler(word: str) -> bool:
 
 
 # "these two invoices", "into one PDF", "both files": which files, not how many of anything.
+_FORM_NAME = re.compile(r"\d{1,2}-[a-z]s?")  # a filing form: 10-K, 10-Q, 8-K, 20-F
 _FILE_REFERENCE = re.compile(
     r"\b(?:these|those|the|all|both|my|our)\s+(?:two|three|four|five|\d+)\s+(?!times\b)[a-z]+s\b|"
     r"\b(?:into|as|in|to)\s+(?:one|a\s+single|a\s+new|one\s+single)\s+(?:pdf|file|document|doc)\b|"
@@ -397,6 +399,8 @@ def tag(clause: str, quotes: list[str], file_names: tuple[str, ...] = ()) -> lis
         elif (word in fillers or word.rstrip("s") in fillers or word.endswith("'s") and word[:-2] in fillers) and not (
             _shouted(m.group(0))
         ):  # "it's", "the file's": the word itself
+            claim("filler", m)
+        elif _FORM_NAME.fullmatch(word):  # "this 10-K", "the 10-Qs": a document noun, like "report"
             claim("filler", m)
         else:
             claim("word", m)

@@ -1,0 +1,76 @@
+"""Steps that say one action in two: joined into one step.
+
+A model that reads "redact the email addresses and phone numbers" may write one step for each kind ("Redact
+every email. Redact every phone."): the same tool twice in a row, the second on the first's result, the same
+values but for a list (the kinds, the terms). One step with both lists does the same, reads as the person said
+it, and runs once. Nothing else is joined: a step on another file, another page, another colour, or a value that
+is not a list stays its own step.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from docpilot.plans.plan import Plan, Step
+from pdftools import Tool
+
+__all__ = ["join_repeated"]
+
+
+def join_repeated(plan: Plan, tools: dict[str, Tool]) -> Plan:
+    """``plan`` with each step that repeats the step before it on its result joined into that step."""
+    steps: list[Step] = []
+    renamed: dict[str, str] = {}  # the joined step's result name → the name of the step it joined
+    for step in plan.steps:
+        step = _renamed(step, renamed)
+        last = steps[-1] if steps else None
+        joined = _join(last, step, tools.get(step.task)) if last is not None else None
+        if joined is None:
+            steps.append(step)
+            continue
+        steps[-1] = joined
+        renamed[step.returns] = joined.returns
+        renamed[f"#{step.id}"] = str(joined.id)
+    if len(steps) == len(plan.steps):
+        return plan
+    number = {s.id: i for i, s in enumerate(steps, 1)}  # ids 1, 2, 3 … again
+    return Plan(steps=[s.model_copy(update={"id": number[s.id], "dep": [number[d] for d in s.dep]}) for s in steps])
+
+
+def _join(first: Step, second: Step, tool: Tool | None) -> Step | None:
+    if tool is None or first.task != second.task or second.args.get("file") != f"${first.returns}":
+        return None
+    lists = {name for name, prop in tool.schema()["properties"].items() if _is_list(prop)}
+    args = dict(first.args)
+    for name in set(first.args) | set(second.args):
+        if name == "file":
+            continue
+        a, b = first.args.get(name), second.args.get(name)
+        if a == b:
+            continue
+        if name not in lists or not isinstance(a, list | None) or not isinstance(b, list | None):
+            return None
+        args[name] = list(dict.fromkeys([*(a or []), *(b or [])]))
+    return first.model_copy(update={"args": args})
+
+
+def _is_list(prop: dict[str, Any]) -> bool:
+    kinds = {prop.get("type")} | {a.get("type") for a in prop.get("anyOf", [])}
+    return "array" in kinds
+
+
+def _renamed(step: Step, renamed: dict[str, str]) -> Step:
+    """The step reading the joined step's result reads the step it was joined into."""
+    if not renamed:
+        return step
+    args = {k: _swap(v, renamed) for k, v in step.args.items()}
+    dep = list(dict.fromkeys(int(renamed.get(f"#{d}", d)) for d in step.dep))
+    return step.model_copy(update={"args": args, "dep": dep})
+
+
+def _swap(value: Any, renamed: dict[str, str]) -> Any:
+    if isinstance(value, str) and value.startswith("$") and value[1:] in renamed:
+        return f"${renamed[value[1:]]}"
+    if isinstance(value, list):
+        return [_swap(v, renamed) for v in value]
+    return value
