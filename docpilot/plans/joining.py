@@ -51,6 +51,8 @@ def _join(first: Step, second: Step, tool: Tool | None) -> Step | None:
         if name not in lists or not isinstance(a, list | None) or not isinstance(b, list | None):
             return None
         args[name] = list(dict.fromkeys([*(a or []), *(b or [])]))
+    if args == first.args:
+        return None  # the same step twice ("rotate page 2 by 90°" twice is half a turn): not one said in two
     return first.model_copy(update={"args": args})
 
 
