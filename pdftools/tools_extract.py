@@ -83,7 +83,7 @@ def extract_text(file: str, pages: Pages = "all", output: str | None = None) -> 
     needs=("pymupdf.table", "camelot"),
     result_name="tables",
     say="Read the tables",
-    words=Words(verbs=("read", "extract", "list"), nouns=("tables", "table")),
+    words=Words(verbs=("read", "extract", "list", "pull out"), nouns=("tables", "table")),
 )
 def extract_tables(file: str, pages: Pages = "all") -> list[dict[str, Any]]:
     """Find tables in a PDF and return their cells row by row.

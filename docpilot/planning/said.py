@@ -102,7 +102,11 @@ def unsaid(
     if not left_out:
         return list(dict.fromkeys(problems))
     for text in said.quotes:
-        if not any(_same_text(text, t) for t in used_texts) and not _names_file(text, files):
+        if (
+            not any(_same_text(text, t) for t in used_texts)
+            and not _names_file(text, files)
+            and not _names_part(text, files)
+        ):
             problems.append(f"the request's '{text}' is used by no step")
     for hidden in dict.fromkeys(_HIDDEN.findall(request)):  # a password typed (hidden from the model) is a value too
         if not any(hidden in t for t in used_texts):
@@ -113,6 +117,7 @@ def unsaid(
             problems.append(f"the request names {_listed(left)}, which no step uses")
     used_numbers = {float(n) for v in used_texts + used_values for n in re.findall(r"\d+(?:\.\d+)?", str(v))}
     counted = said.counts | {float(len(files))}  # "all six filings", "into one file": counts, not values
+    counted |= {float(i.pages) for i in files.values() if i.pages}  # "this 400 page manual": its length
     for number in sorted(said.numbers - counted - used_numbers - {float(p) for p in used_pages}):
         if not any(_number_said(v, {number}) for v in used_values):
             problems.append(f"the request's {number:g} is used by no step")
@@ -323,6 +328,17 @@ def _same_text(quoted: str, value: str) -> bool:
 def _names_file(text: str, files: dict[str, FileInfo]) -> bool:
     low = norm(text)
     return any(low == norm(n) or low == norm(n.rsplit(".", 1)[0]) for n in files)
+
+
+def _names_part(text: str, files: dict[str, FileInfo]) -> bool:
+    """A quoted title of a part of a file ("convert section 2 'Education policy: objectives and priorities'"): it
+    says which pages, and the page check holds the plan to them."""
+    from docpilot.fileparts import bare_title
+
+    low = norm(text)
+    return any(
+        low in (norm(part.title), norm(bare_title(part.title))) for info in files.values() for part in info.parts
+    )
 
 
 def _page_count(files: dict[str, FileInfo]) -> int | None:

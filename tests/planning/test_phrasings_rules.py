@@ -569,6 +569,7 @@ def test_more_wording_handed_on(request_text: str) -> None:
             ("crop_pages", {"pages": "2-4", "unit": "cm", "left": 2.0, "right": 2.0}),
         ),
         ("Sign this document as John Smith.", ("add_signature", {"name": "John Smith"})),
+        ("sign page 3 of the annual report as 'Lena Ruiz'", ("add_signature", {"name": "Lena Ruiz", "page": "3"})),
         ("Who wrote this document?", ("get_metadata", {})),
         (
             "Please number the pages, starting at page 3 with the number 1.",

@@ -126,6 +126,11 @@ def test_a_value_not_said_or_a_said_one_left_out_is_found(
         ("lock it with the password PASSWORD_1", [("add_password", {"password": "PASSWORD_1"})]),
         ("which pages are sideways? don't change anything", [("detect_orientation", {})]),
         ("could you delete page 2?", [("delete_pages", {"pages": "2"})]),
+        # the file's own length is no value ("this 400 page manual": the file here has 400 pages)
+        (
+            "compress this 400 page manual and then split it into chunks of 100 pages",
+            [("compress", {}), ("split_pdf", {"every": 100})],
+        ),
     ],
 )
 def test_a_plan_that_keeps_to_the_request_passes(request_: str, steps: list[tuple[str, dict[str, Any]]]) -> None:
@@ -146,6 +151,32 @@ def test_the_document_parts_a_request_names_reach_the_model_as_pages() -> None:
     assert told == "Convert the 'Shorter Terms' proposal in pages 280-312 to Markdown"
     with pytest.raises(NeedInfo):  # no such part: a question, never a guess
         pages_told("Extract the chapter on gardening", files, QUOTED)
+    told = pages_told("extract chapter 7 and call it recorders.pdf", files, QUOTED)
+    assert told == "extract pages 107-111 and call it recorders.pdf"
+
+
+@pytest.mark.skipif(not (BOOK.parents[1] / "synthetic/invoice_1001.pdf").is_file(), reason="needs ../shared/corpus")
+def test_a_file_name_names_no_part() -> None:
+    """ "invoice_1001_backup.pdf" is a name for the result, not the part headed "Invoice 1001" (blind batch i4)."""
+    files = inspect_files([BOOK.parents[1] / "synthetic/invoice_1001.pdf"])
+    request = "i want to have a backup copy with the name invoice_1001_backup.pdf"
+    assert pages_told(request, files, QUOTED) == request
+
+
+@pytest.mark.skipif(not BOOK.is_file(), reason="needs ../shared/corpus")
+def test_a_quoted_title_of_a_part_is_no_value_left_out() -> None:
+    """ "convert the chapter 'Recorders' into docx": the quoted title names the pages the plan uses."""
+    files = inspect_files([BOOK])
+    plan = Plan.model_validate(
+        {
+            "steps": [
+                {"id": 1, "task": "convert_to_docx", "args": {"file": BOOK.name, "pages": "107-111"}, "return": "d"}
+            ]
+        }
+    )
+    assert unsaid(plan, "convert pages 107-111, the chapter 'Recorders', into docx", all_tools(), files) == []
+    problems = unsaid(plan, "convert pages 107-111 into docx, keeping 'Gardening'", all_tools(), files)
+    assert problems == ["the request's 'Gardening' is used by no step"]
 
 
 def test_a_reading_that_says_more_than_the_request_becomes_a_question(make_pdf: Callable[..., str]) -> None:
@@ -231,6 +262,7 @@ def test_an_action_the_plan_drops_or_repeats_is_found(
         ("just sections 5 and 6", [("extract_pages", {"pages": "4-5"})]),  # taking the pages, said by "just"
         ("make it smaller for email", [("compress", {})]),
         ("hilight every mention of napster", [("highlight_text", {"terms": ["napster"]})]),  # as typed
+        ("ocr it, then pull out the table", [("ocr", {}), ("extract_tables", {})]),  # (blind batch i4, tuning)
     ],
 )
 def test_every_action_done_passes(request_: str, steps: list[tuple[str, dict[str, Any]]]) -> None:

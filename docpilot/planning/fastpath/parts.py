@@ -218,8 +218,18 @@ def pages_told(request: str, files: dict[str, FileInfo], quoted: re.Pattern[str]
         spans.append(match.group(0))
         return f"⟦{len(quotes) - 1}⟧"
 
-    told = told_by_parts(quoted.sub(mark, request), quotes, files, pdfs, anywhere=True)
+    names: list[str] = []  # a file's name says no part ("with the name invoice_1001_backup.pdf")
+
+    def set_aside(match: re.Match[str]) -> str:
+        names.append(match.group(0))
+        return f"⟪{len(names) - 1}⟫"
+
+    told = told_by_parts(_FILE_NAME.sub(set_aside, quoted.sub(mark, request)), quotes, files, pdfs, anywhere=True)
+    told = re.sub(r"⟪(\d+)⟫", lambda m: names[int(m.group(1))], told)
     return re.sub(r"⟦(\d+)⟧", lambda m: spans[int(m.group(1))], told)
+
+
+_FILE_NAME = re.compile(r"(?<![\w.])[\w-]+\.(?:pdf|docx?|pptx?|xlsx?|md|txt|png|jpe?g|tiff?)\b", re.IGNORECASE)
 
 
 def _bare(said: str) -> str:

@@ -546,6 +546,7 @@ def signature(c: str, low: str, ctx: Context) -> list[Intent] | None:
         )
         or re.search(r"\b(?:my|a|the)\s+(?:typed\s+)?signature\s+(⟦\d+⟧)", c, re.IGNORECASE)
         or re.search(r"(?i:\ba\s+typed\s+signature\s+(?:for|of))\s+([A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)+)\s*$", c)
+        or re.search(r"\b(?i:as|by)\s+(⟦\d+⟧)\s*$", c)  # "sign page 3 of the report as 'Lena Ruiz'"
     )  # "my signature 'Jo Li'"
     if ctx.images:
         args["image"] = ctx.images[0]
