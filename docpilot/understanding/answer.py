@@ -883,6 +883,8 @@ def _names_unsaid(question: str, support: list[_Evidence], documents: list[Docum
             continue
         if any(_said_just_before(word, item, documents) for item in support):
             continue
+        if re.search(rf"\b(?:this\s+(?:[\w.-]+\s+){{0,3}}|according\s+to\s+){re.escape(word)}\b", question, re.I):
+            continue  # "this proposed 737 MAX AD", "according to Lessig": the document asked, not a thing in it
         pages = pages or [p.lower() for d in documents for p in d.structure.pages]
         on = sum(bool(re.search(rf"\b{re.escape(word.lower())}\b", p)) for p in pages)
         if on and not (len(pages) >= 3 and on * 2 >= len(pages)):  # on most pages: what they are all about

@@ -64,7 +64,13 @@ def operation_problem(question: str, result: ProgramResult, frames: list[Frame])
             return problem
     if asks_rank(question) and (problem := _picked_by_name(question, result)):
         return problem
+    if _ASKS_TOTAL.search(question) and (problem := _picked_by_name(question, result, "a total over the rows")):
+        return problem
     return _total_with_parts(result) or _amount_for_rate(question, result)
+
+
+# "Summing the quarterly store-opening figures …", "in total", "altogether": a total over rows the question names
+_ASKS_TOTAL = re.compile(r"\b(?:sum(?:ming|med|s)?|total|in all|altogether|combined|add(?:ing|ed)? up)\b", re.I)
 
 
 def _total_with_parts(result: ProgramResult) -> str:
@@ -143,15 +149,21 @@ def _not_a_change(result: ProgramResult) -> str:
     )
 
 
-def _picked_by_name(question: str, result: ProgramResult) -> str:
-    """A rank asked, and the program keeps rows by a text with words the question does not say ("1st Quarter" for
-    "the most stores opened in a single quarter", "AWS Data Transfer" for "the biggest line item"): it picked
-    a row by its name instead of ranking the rows; "" otherwise."""
+def _picked_by_name(question: str, result: ProgramResult, asked_for: str = "") -> str:
+    """A rank (or ``asked_for``, a total) asked, and the program keeps rows by a text with words the question does
+    not say ("1st Quarter" for "the most stores opened in a single quarter" or for "summing the quarterly
+    figures", "AWS Data Transfer" for "the biggest line item"): it picked a row by its name instead of ranking or
+    adding up the rows; "" otherwise."""
     asked = [w for w in stems(question) if len(w) > 1] + sorted(years_spanned(question))
     for (_, column), term, _whole in text_conditions(result.program):
         if column == FILE_COLUMN:
             continue
         unsaid = [w for w in stems(term) if len(w) > 1 and w not in STOPWORDS and not any(alike(w, a) for a in asked)]
+        if unsaid and asked_for:
+            return (
+                f"The question asks for {asked_for}, but the program keeps only the rows where {column!r} says "
+                f"{term!r}, which the question does not name. Add up the rows the question names (.sum())."
+            )
         if unsaid:
             return (
                 f"The question asks which ranks first or last, but the program keeps only the rows where {column!r} "

@@ -361,6 +361,9 @@ def test_a_name_on_most_pages_is_what_they_are_about_and_need_not_be_cited(tmp_p
     cited = [_Evidence(Unit("directive.pdf", 2, pages[1], "chunk"), pages[1])]
     assert _names_unsaid("By what date must comments on this Zephyr directive be received?", cited, documents) == []
     assert _names_unsaid("When must comments on the Harbour bulletin be sent?", cited, documents) == ["Harbour"]
+    # a name of the document asked about ("this proposed 737 MAX AD", "according to Lessig"), q14 tuning
+    assert _names_unsaid("When must comments on this proposed Harbour bulletin be sent?", cited, documents) == []
+    assert _names_unsaid("When must comments be sent, according to Harbour?", cited, documents) == []
 
 
 def test_a_count_said_in_other_words_beside_its_number_is_said() -> None:

@@ -123,6 +123,16 @@ def test_when_no_program_computes_it_the_passages_may_say_it(documents: list[Doc
     assert {c["page"] for c in answer.citations} == {1}
 
 
+def test_a_blank_cell_picked_is_an_empty_result() -> None:
+    """ "First Name: None" was answered from a form's row whose value cell is blank (q14 tuning)."""
+    from docpilot.understanding.frames.running import _empty
+
+    assert _empty({"type": "series", "count": 1, "values": [None]})
+    assert _empty({"type": "list", "count": 2, "values": [float("nan"), ""]})
+    assert not _empty({"type": "series", "count": 2, "values": [None, "Alice"]})
+    assert not _empty({"type": "scalar", "value": 0})
+
+
 def test_an_empty_result_goes_back_with_the_row_labels(documents: list[Document]) -> None:
     # the job itself (the rules before it answer this one): an empty selection is sent back with the labels
     empty = 't1.loc[t1["Region"] == "Northern", "Units"].sum()'
@@ -884,6 +894,23 @@ def test_a_rank_answered_from_a_row_picked_by_a_name_the_question_does_not_say_g
     assert computed is not None and computed.found and computed.answer.startswith("18"), computed
     assert "keeps only the rows where 'Quarter' says '1st Quarter'" in llm.calls[1].messages[-1]["content"]
     question = "What was the most stores opened in the 1st quarter?"
+    computed = answer_by_program(documents, question, ScriptedLLM([picked]), None)
+    assert computed is not None and computed.found and computed.answer.startswith("10"), computed
+
+
+def test_a_total_answered_from_a_row_picked_by_a_name_the_question_does_not_say_goes_back(tmp_path: Path) -> None:
+    """q14, tuning: "Summing the quarterly store-opening figures, how many stores opened?" answered from the rows
+    where the quarter is '1st Quarter' (a confident wrong 10 for 35): a total of the rows goes back."""
+    rows = [["Quarter", "Stores opened"], ["1st Quarter", "10"], ["2nd Quarter", "7"], ["3rd Quarter", "18"]]
+    path = draw_pdf(tmp_path / "stores.pdf", [[DrawnTable(rows, caption="Store openings", widths=[120, 120])]])
+    documents = open_documents({"stores.pdf": path}, StructureCache(None))
+    picked = 't1.loc[t1["Quarter"] == "1st Quarter", "Stores opened"].sum()'
+    llm = ScriptedLLM([picked, 't1["Stores opened"].sum()'])
+    question = "Summing the quarterly store-opening figures, how many stores were opened?"
+    computed = answer_by_program(documents, question, llm, None)
+    assert computed is not None and computed.found and computed.answer.startswith("35"), computed
+    assert "asks for a total over the rows" in llm.calls[1].messages[-1]["content"]
+    question = "How many stores were opened in total in the 1st quarter?"
     computed = answer_by_program(documents, question, ScriptedLLM([picked]), None)
     assert computed is not None and computed.found and computed.answer.startswith("10"), computed
 

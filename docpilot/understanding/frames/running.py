@@ -366,11 +366,16 @@ def _cells_with_words(key: str, frames: Mapping[str, Frame]) -> list[tuple[str, 
 def _empty(answer: dict[str, Any]) -> bool:
     kind = answer.get("type")
     if kind == "scalar":
-        value = answer.get("value")
-        return value is None or (isinstance(value, float) and math.isnan(value))
-    if kind in ("frame", "series", "list"):
+        return _missing(answer.get("value"))
+    if kind in ("series", "list"):  # a row picked whose cell is blank ("First Name": NaN) holds no answer
+        return not answer.get("count") or all(_missing(v) for v in answer.get("values", []))
+    if kind == "frame":
         return not answer.get("count")
     return kind != "scalar"
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value)) or value == ""
 
 
 def _empty_message(what: str, frames: Mapping[str, Frame]) -> str:
