@@ -121,10 +121,12 @@ class Planner:
                 continue
             try:  # the parts it names by their titles ("summarise the Conclusion") written as their pages
                 told = pages_told(asked, {n: files[n] for n in pdfs}, QUOTED)
-                reading = fast_reading(told, files) if told != request else None
+                if told == request:
+                    continue  # as read before: the fast path planned none of it
+                reading = fast_reading(told, files)
             except NeedInfo:
                 continue  # the question's part is not bound: document QA reads the pages
-            plan = reading.plan if reading is not None else None
+            plan = reading.plan
             if plan is None or any(self.tools[s.task].kind != "value" for s in plan.steps):
                 continue
             verdict = verify_plan(plan, self.tools, files)

@@ -880,13 +880,17 @@ def test_a_percent_change_computed_another_way_is_computed_from_its_two_figures_
     assert "A percent change is (new - old) / old * 100" in llm.calls[1].messages[-1]["content"]
 
 
+def _store_openings(tmp_path: Path) -> list[Document]:
+    rows = [["Quarter", "Stores opened"], ["1st Quarter", "10"], ["2nd Quarter", "7"], ["3rd Quarter", "18"]]
+    path = draw_pdf(tmp_path / "stores.pdf", [[DrawnTable(rows, caption="Store openings", widths=[120, 120])]])
+    return open_documents({"stores.pdf": path}, StructureCache(None))
+
+
 def test_a_rank_answered_from_a_row_picked_by_a_name_the_question_does_not_say_goes_back(tmp_path: Path) -> None:
     """q11, tuning: "the highest number of new stores opened in a single quarter" answered from the rows where the
     quarter is '1st Quarter' (the program's max of one row), a confident wrong 10 for 18; a rank of the rows the
     question names by all their words is answered."""
-    rows = [["Quarter", "Stores opened"], ["1st Quarter", "10"], ["2nd Quarter", "7"], ["3rd Quarter", "18"]]
-    path = draw_pdf(tmp_path / "stores.pdf", [[DrawnTable(rows, caption="Store openings", widths=[120, 120])]])
-    documents = open_documents({"stores.pdf": path}, StructureCache(None))
+    documents = _store_openings(tmp_path)
     picked = 't1.loc[t1["Quarter"] == "1st Quarter", "Stores opened"].max()'
     llm = ScriptedLLM([picked, 't1["Stores opened"].max()'])
     question = "What was the highest number of stores opened in a single quarter?"
@@ -901,9 +905,7 @@ def test_a_rank_answered_from_a_row_picked_by_a_name_the_question_does_not_say_g
 def test_a_total_answered_from_a_row_picked_by_a_name_the_question_does_not_say_goes_back(tmp_path: Path) -> None:
     """q14, tuning: "Summing the quarterly store-opening figures, how many stores opened?" answered from the rows
     where the quarter is '1st Quarter' (a confident wrong 10 for 35): a total of the rows goes back."""
-    rows = [["Quarter", "Stores opened"], ["1st Quarter", "10"], ["2nd Quarter", "7"], ["3rd Quarter", "18"]]
-    path = draw_pdf(tmp_path / "stores.pdf", [[DrawnTable(rows, caption="Store openings", widths=[120, 120])]])
-    documents = open_documents({"stores.pdf": path}, StructureCache(None))
+    documents = _store_openings(tmp_path)
     picked = 't1.loc[t1["Quarter"] == "1st Quarter", "Stores opened"].sum()'
     llm = ScriptedLLM([picked, 't1["Stores opened"].sum()'])
     question = "Summing the quarterly store-opening figures, how many stores were opened?"
