@@ -49,8 +49,6 @@ _ORDINALS = {
 }  # fmt: skip
 _PAGE_KINDS = ("pages", "spec")
 _HIDDEN = re.compile(r"\bPASSWORD_\d+\b")  # a typed password, as the model sees it
-# a question about how things are, not a request put as a question ("can you rotate …?", "would you …")
-_ASKS_HOW = re.compile(r"^\s*(?:which|what|whats|what's|is|are|was|were|does|do|did|has|have|how\s+many)\b", re.I)
 _NO_CHANGE = re.compile(
     r"\b(?:don'?t|do\s+not|without)\s+(?:chang|modif|touch|edit|alter)\w*\s+(?:anything|it|the)", re.I
 )
@@ -133,7 +131,9 @@ def _changes_asked_about(plan: Plan, request: str, tools: dict[str, Tool]) -> li
     if not changes:
         return []
     first = re.split(r"(?<=[?.!;])\s", request.strip(), maxsplit=1)[0]
-    if _NO_CHANGE.search(request) or (first.endswith("?") and _ASKS_HOW.match(first)):
+    from docpilot.planning.fastpath.text import ASKS_HOW
+
+    if _NO_CHANGE.search(request) or (first.endswith("?") and ASKS_HOW.match(first)):
         return [f"the request asks, and step {changes[0].id} changes the file"]
     return []
 

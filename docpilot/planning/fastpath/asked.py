@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any
+from typing import TYPE_CHECKING
 
 from docpilot.planning.fastpath.extract import pages_in
 from docpilot.planning.fastpath.rules import Context, Intent
-from docpilot.planning.fastpath.spans import tag
+from docpilot.planning.fastpath.spans import FORM_NAME, tag
+
+if TYPE_CHECKING:
+    from pdftools import Tool
 
 __all__ = ["file_question", "fact_words"]
 
@@ -80,7 +83,7 @@ def fact_words() -> dict[str, frozenset[str]]:
     return {stem: frozenset(tools) for stem, tools in claims.items()}
 
 
-def _knob(tool: Any, arg: str) -> bool:
+def _knob(tool: Tool, arg: str) -> bool:
     """An argument a question about the file never says: optional, and a number or a switch that tunes how the
     fact is found (detect_orientation's ``min_confidence``), not what is looked for."""
     schema = tool.schema()
@@ -113,7 +116,8 @@ def file_question(c: str, low: str, ctx: Context) -> list[Intent] | None:
         if span.kind == "pages":  # "what is the orientation of page 3?": a fact of those pages
             pages = pages_in(span.text, ctx.page_count) if pages is None else "several"
             low = low[: span.start] + " " * (span.end - span.start) + low[span.end :]
-    if pages == "several" or re.search(r"\d", re.sub(r"\b\d{1,2}-[a-z]s?\b", " ", low)):  # (a number no page)
+    # a number that is no page is more than a fact of the file (a form's name, "the 10-K", is none)
+    if pages == "several" or re.search(r"\d", re.sub(rf"\b{FORM_NAME.pattern}\b", " ", low)):
         return None
     words = re.findall(r"[a-z][a-z'’]*", low.replace("-", " "))
     facts = [w for i, w in enumerate(words) if w not in _FRAMING and not _names_the_file(words, i, claims)]

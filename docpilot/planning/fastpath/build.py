@@ -30,7 +30,7 @@ from docpilot.planning.fastpath.extract import pages_in, password_in
 from docpilot.planning.fastpath.grounding import ground_files, names_a_file, word_aliases
 from docpilot.planning.fastpath.rules import Context, Intent, NeedInfo
 from docpilot.planning.fastpath.spans import VERB_TASKS, Span, deciding, tag
-from docpilot.planning.fastpath.text import VERBS, normalise, split_request
+from docpilot.planning.fastpath.text import ASKS_HOW, VERBS, normalise, split_request
 from docpilot.plans.plan import Plan
 from pdftools import all_tools, get_tool
 from pdftools.errors import PdfToolError
@@ -118,10 +118,6 @@ LOGIC = re.compile(
 )
 
 
-# a clause that asks how things are, not what to do ("are any pages sideways?", "does it have a password?")
-_ASKS_STATE = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have|which|what|what's|whats)\b")
-
-
 def _match(clause: str, ctx: Context) -> list[Intent] | None:
     both = _two_objects(clause, ctx)
     if both:
@@ -130,7 +126,7 @@ def _match(clause: str, ctx: Context) -> list[Intent] | None:
     for rule in RULE_ORDER:
         found = rule(clause, low, ctx)
         if found:
-            if _ASKS_STATE.match(low) and any(get_tool(i.task).kind == "pdf" for i in found):
+            if ASKS_HOW.match(low) and any(get_tool(i.task).kind == "pdf" for i in found):
                 return None  # "is anything upside down?" asks; a change to the file is not what it says
             if found[0].task not in ("add_password", "remove_password", "check_password"):
                 found = found + r._password_suffix(clause, ctx)

@@ -24,7 +24,7 @@ from docpilot.planning.fastpath.extract import BEYOND, COVER, FLAT, unit_of
 from docpilot.planning.fastpath.grounding import FILE_MENTIONS, name_pattern, word_aliases
 from docpilot.planning.fastpath.targets import CASE_SENSITIVE, WHOLE_WORDS
 
-__all__ = ["Span", "tag", "deciding", "VERB_TASKS", "is_filler"]
+__all__ = ["Span", "tag", "deciding", "VERB_TASKS", "is_filler", "FORM_NAME"]
 
 
 @dataclass(frozen=True)
@@ -311,7 +311,7 @@ def is_filler(word: str) -> bool:
 
 
 # "these two invoices", "into one PDF", "both files": which files, not how many of anything.
-_FORM_NAME = re.compile(r"\d{1,2}-[a-z]s?")  # a filing form: 10-K, 10-Q, 8-K, 20-F
+FORM_NAME = re.compile(r"\d{1,2}-[a-z]s?")  # a filing form: 10-K, 10-Q, 8-K, 20-F (a document noun)
 _FILE_REFERENCE = re.compile(
     r"\b(?:these|those|the|all|both|my|our)\s+(?:two|three|four|five|\d+)\s+(?!times\b)[a-z]+s\b|"
     r"\b(?:into|as|in|to)\s+(?:one|a\s+single|a\s+new|one\s+single)\s+(?:pdf|file|document|doc)\b|"
@@ -400,7 +400,7 @@ def tag(clause: str, quotes: list[str], file_names: tuple[str, ...] = ()) -> lis
             _shouted(m.group(0))
         ):  # "it's", "the file's": the word itself
             claim("filler", m)
-        elif _FORM_NAME.fullmatch(word):  # "this 10-K", "the 10-Qs": a document noun, like "report"
+        elif FORM_NAME.fullmatch(word):  # "this 10-K", "the 10-Qs": a document noun, like "report"
             claim("filler", m)
         else:
             claim("word", m)

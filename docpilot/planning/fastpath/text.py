@@ -5,8 +5,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["Request", "split_request", "clauses_of", "normalise", "VERBS"]
+__all__ = ["Request", "split_request", "clauses_of", "normalise", "VERBS", "ASKS_HOW"]
 
+# A clause that asks how things are, not what to do ("are any pages sideways?", "which pages are rotated?"); a
+# request put as a question ("can you rotate …?", "would you …") is no such clause
+ASKS_HOW = re.compile(r"^\s*(?:which|what|whats|what's|is|are|was|were|does|do|did|has|have|how\s+many)\b", re.I)
 # Verbs that start a new instruction. A clause boundary is a separator followed by one of these.
 VERBS = (
     "add|redact|black ?out|blackout|blank ?out|remove|delete|drop|rotate|turn|highlight|underline|strike ?out|strikethrough|"  # noqa: E501 - one alternation reads best whole
