@@ -17,7 +17,7 @@ from docpilot.plans.plan import Plan
 from pdftools import Tool
 from pdftools.masking import MASK, is_secret
 
-__all__ = ["parse_value", "plan_rows", "rows_to_plan", "show_value"]
+__all__ = ["parse_value", "plan_rows", "rows_to_plan", "schema_types", "show_value"]
 
 
 def show_value(task: str, param: str, value: Any) -> str:
@@ -31,14 +31,15 @@ def show_value(task: str, param: str, value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _types(prop: dict[str, Any]) -> set[str]:
+def schema_types(prop: dict[str, Any]) -> set[str]:
+    """The JSON types an argument's schema allows ("null" too), through its anyOf/oneOf; an enum alone is a string."""
     found: set[str] = set()
     if "type" in prop:
         kinds = prop["type"]
         found.update(kinds if isinstance(kinds, list) else [kinds])
     for key in ("anyOf", "oneOf"):
         for sub in prop.get(key, []):
-            found |= _types(sub)
+            found |= schema_types(sub)
     if "enum" in prop and not found:
         found.add("string")
     return found
@@ -61,7 +62,7 @@ def parse_value(text: Any, prop: dict[str, Any] | None) -> Any:
     raw = text.strip()
     if not raw:
         return None
-    allowed = _types(prop or {})
+    allowed = schema_types(prop or {})
     try:
         loaded = json.loads(raw)
     except json.JSONDecodeError:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from docpilot.plans.edit import schema_types
 from docpilot.plans.plan import Plan, Step
 from pdftools import Tool
 
@@ -40,7 +41,7 @@ def join_repeated(plan: Plan, tools: dict[str, Tool]) -> Plan:
 def _join(first: Step, second: Step, tool: Tool | None) -> Step | None:
     if tool is None or first.task != second.task or second.args.get("file") != f"${first.returns}":
         return None
-    lists = {name for name, prop in tool.schema()["properties"].items() if _is_list(prop)}
+    lists = {name for name, prop in tool.schema()["properties"].items() if "array" in schema_types(prop)}
     args = dict(first.args)
     for name in set(first.args) | set(second.args):
         if name == "file":
@@ -54,11 +55,6 @@ def _join(first: Step, second: Step, tool: Tool | None) -> Step | None:
     if args == first.args:
         return None  # the same step twice ("rotate page 2 by 90°" twice is half a turn): not one said in two
     return first.model_copy(update={"args": args})
-
-
-def _is_list(prop: dict[str, Any]) -> bool:
-    kinds = {prop.get("type")} | {a.get("type") for a in prop.get("anyOf", [])}
-    return "array" in kinds
 
 
 def _renamed(step: Step, renamed: dict[str, str]) -> Step:

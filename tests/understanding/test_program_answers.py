@@ -880,40 +880,43 @@ def test_a_percent_change_computed_another_way_is_computed_from_its_two_figures_
     assert "A percent change is (new - old) / old * 100" in llm.calls[1].messages[-1]["content"]
 
 
-def _store_openings(tmp_path: Path) -> list[Document]:
+@pytest.mark.parametrize(
+    ("method", "question", "right", "told", "asked_of_the_row"),
+    [
+        # q11, tuning: "the highest number of new stores opened in a single quarter" answered from the rows where
+        # the quarter is '1st Quarter' (the program's max of one row), a confident wrong 10 for 18
+        (
+            "max",
+            "What was the highest number of stores opened in a single quarter?",
+            "18",
+            "keeps only the rows where 'Quarter' says '1st Quarter'",
+            "What was the most stores opened in the 1st quarter?",
+        ),
+        # q14, tuning: "Summing the quarterly store-opening figures, how many stores opened?" answered from the same
+        # row, a confident wrong 10 for 35
+        (
+            "sum",
+            "Summing the quarterly store-opening figures, how many stores were opened?",
+            "35",
+            "asks for a total over the rows",
+            "How many stores were opened in total in the 1st quarter?",
+        ),
+    ],
+)
+def test_a_rank_or_total_answered_from_a_row_picked_by_a_name_the_question_does_not_say_goes_back(
+    tmp_path: Path, method: str, question: str, right: str, told: str, asked_of_the_row: str
+) -> None:
+    """A rank or a total of the rows, computed from one row picked by a name the question does not say, goes back;
+    asked of the row the question names by all its words, it is answered."""
     rows = [["Quarter", "Stores opened"], ["1st Quarter", "10"], ["2nd Quarter", "7"], ["3rd Quarter", "18"]]
     path = draw_pdf(tmp_path / "stores.pdf", [[DrawnTable(rows, caption="Store openings", widths=[120, 120])]])
-    return open_documents({"stores.pdf": path}, StructureCache(None))
-
-
-def test_a_rank_answered_from_a_row_picked_by_a_name_the_question_does_not_say_goes_back(tmp_path: Path) -> None:
-    """q11, tuning: "the highest number of new stores opened in a single quarter" answered from the rows where the
-    quarter is '1st Quarter' (the program's max of one row), a confident wrong 10 for 18; a rank of the rows the
-    question names by all their words is answered."""
-    documents = _store_openings(tmp_path)
-    picked = 't1.loc[t1["Quarter"] == "1st Quarter", "Stores opened"].max()'
-    llm = ScriptedLLM([picked, 't1["Stores opened"].max()'])
-    question = "What was the highest number of stores opened in a single quarter?"
+    documents = open_documents({"stores.pdf": path}, StructureCache(None))
+    picked = f't1.loc[t1["Quarter"] == "1st Quarter", "Stores opened"].{method}()'
+    llm = ScriptedLLM([picked, f't1["Stores opened"].{method}()'])
     computed = answer_by_program(documents, question, llm, None)
-    assert computed is not None and computed.found and computed.answer.startswith("18"), computed
-    assert "keeps only the rows where 'Quarter' says '1st Quarter'" in llm.calls[1].messages[-1]["content"]
-    question = "What was the most stores opened in the 1st quarter?"
-    computed = answer_by_program(documents, question, ScriptedLLM([picked]), None)
-    assert computed is not None and computed.found and computed.answer.startswith("10"), computed
-
-
-def test_a_total_answered_from_a_row_picked_by_a_name_the_question_does_not_say_goes_back(tmp_path: Path) -> None:
-    """q14, tuning: "Summing the quarterly store-opening figures, how many stores opened?" answered from the rows
-    where the quarter is '1st Quarter' (a confident wrong 10 for 35): a total of the rows goes back."""
-    documents = _store_openings(tmp_path)
-    picked = 't1.loc[t1["Quarter"] == "1st Quarter", "Stores opened"].sum()'
-    llm = ScriptedLLM([picked, 't1["Stores opened"].sum()'])
-    question = "Summing the quarterly store-opening figures, how many stores were opened?"
-    computed = answer_by_program(documents, question, llm, None)
-    assert computed is not None and computed.found and computed.answer.startswith("35"), computed
-    assert "asks for a total over the rows" in llm.calls[1].messages[-1]["content"]
-    question = "How many stores were opened in total in the 1st quarter?"
-    computed = answer_by_program(documents, question, ScriptedLLM([picked]), None)
+    assert computed is not None and computed.found and computed.answer.startswith(right), computed
+    assert told in llm.calls[1].messages[-1]["content"]
+    computed = answer_by_program(documents, asked_of_the_row, ScriptedLLM([picked]), None)
     assert computed is not None and computed.found and computed.answer.startswith("10"), computed
 
 

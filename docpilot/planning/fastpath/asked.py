@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from docpilot.planning.fastpath.extract import pages_in
 from docpilot.planning.fastpath.rules import Context, Intent
 from docpilot.planning.fastpath.spans import FORM_NAME, tag
+from docpilot.plans.edit import schema_types
 
 if TYPE_CHECKING:
     from pdftools import Tool
@@ -89,9 +90,7 @@ def _knob(tool: Tool, arg: str) -> bool:
     schema = tool.schema()
     if arg in schema.get("required", []):
         return False
-    spec = schema["properties"].get(arg, {})
-    kinds = {spec.get("type")} | {a.get("type") for a in spec.get("anyOf", [])}
-    return kinds - {None, "null"} <= {"number", "boolean"}
+    return schema_types(schema["properties"].get(arg, {})) - {"null"} <= {"number", "boolean"}
 
 
 _FILE_NOUNS = {
