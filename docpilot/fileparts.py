@@ -10,6 +10,8 @@ is read from the page itself when a request is about to use it (:func:`shares_pa
 
 from __future__ import annotations
 
+import functools
+import itertools
 import re
 import unicodedata
 from dataclasses import dataclass, replace
@@ -128,6 +130,10 @@ def _part(title: str, level: int, first: int, last: int, open_end: str = "") -> 
     return Part(title, level, first, last, _kind(title), number, noun, open_end)
 
 
+def _deeper(level: int, entry: tuple[int, str, int | None]) -> bool:
+    return entry[0] > level
+
+
 def _ranges(entries: list[tuple[int, str, int | None]], page_count: int) -> tuple[Part, ...]:
     """(level, title, page) in reading order → parts, each to the page before the next at its level or above.
 
@@ -140,6 +146,10 @@ def _ranges(entries: list[tuple[int, str, int | None]], page_count: int) -> tupl
         after = next(((lv, p) for lv, _, p in entries[index + 1 :] if lv <= level), None)
         following = after[1] if after else None
         last = page_count if following is None else max(page, following - 1)
+        # its own sections' pages are its pages: in two columns the next part may head a page its last section
+        # is on ("III-C" beside "IV" on page 3)
+        inside = itertools.takewhile(functools.partial(_deeper, level), entries[index + 1 :])
+        last = max([last, *(p for _, _, p in inside if p is not None and p <= page_count)])
         unknown = after is not None and (following is None or following < page)  # no page, or out of order
         why = "the outline entry after it has no page" if unknown else ""
         parts.append(_part(title, level, page, last, open_end=why))
@@ -261,8 +271,9 @@ def _unlisted(titled: list[tuple[str, int]]) -> list[tuple[str, int]]:
 
 
 def _depth(title: str) -> int:
-    m = re.match(r"^(?:chapter\s+)?(\d+(?:\.\d+)*)\b", title.strip(), re.IGNORECASE)
-    return m.group(1).count(".") + 1 if m else 1
+    """How deep a heading's number puts it: "3" and "III" 1, "3.2" and "III-A" 2, "2.3.59.1" 4."""
+    m = _NUMBERED.match(title.strip())
+    return 1 + len(re.findall(r"[.-]", m.group("number").rstrip("."))) if m else 1
 
 
 def front_matter(parts: tuple[Part, ...]) -> Part | None:
@@ -298,6 +309,8 @@ def shares_pages(path: str, part: Part, after: Part | None) -> list[str]:
             reasons.append(f"it runs onto page {after.first}, where {after.title} begins")
         elif after is not None and after.first == part.first:
             reasons.append(f"{after.title} begins on the same page")
+        elif after is not None and after.first == part.last:  # its last section is on the page the next opens
+            reasons.append(f"{after.title} begins on page {after.first}, its last page")
     return reasons
 
 

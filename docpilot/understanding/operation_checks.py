@@ -8,6 +8,7 @@ pass every check of what the program reads. These checks look at what it compute
 - a percent change asked: the value must be a figure the program read (the table states the change), or
   (a − b) / b × 100 of two figures it read (either sign: "by what percent did it fall" may be said as a size), or
   a − b in points when the figures are percents;
+- a difference in percentage points asked: no division (the points are later − earlier);
 - a rank asked (the most, the largest …): a program that keeps rows by a text the question does not say picked a
   row by its name instead of ranking the rows;
 - any question: a sum of figures one of which is the total of the others counts the total twice, and a rate asked
@@ -42,6 +43,7 @@ _CHANGE = re.compile(
     r"drop\w*|jump\w*|climb\w*|shr[iau]nk\w*)\b",
     re.I,
 )
+_POINTS = re.compile(r"\bpercentage[- ]points?\b|\b(?:how many|by)\s+(?:\w+\s+)?points\b|\bpp\b", re.I)
 _PLAIN_RATE = re.compile(r"\bgrowth rate\b|\byear[- ]over[- ]year\b|\byoy\b", re.I)
 _SHARE = re.compile(r"\b(?:percent(?:age)?|share|proportion|portion)\s+of\b", re.I)  # "what percent of sales"
 _RELATIVE = 0.005  # a printed figure's rounding: 36.53 against 36.5 computed from rounded cells
@@ -58,7 +60,13 @@ def asks_percent_change(question: str) -> bool:
 
 def operation_problem(question: str, result: ProgramResult, frames: list[Frame]) -> str:
     """What the program computed in place of the operation ``question`` asks ("" when it computed that one)."""
-    if asks_percent_change(question):
+    points = bool(_POINTS.search(question))  # "by how many percentage points did it drop": a difference
+    if points and "/" in result.program:
+        return (
+            "The question asks for a difference in percentage points: subtract the two percents (later - earlier); "
+            "do not divide them."
+        )
+    if asks_percent_change(question) and not points:
         problem = _not_a_change(result)
         if problem:
             return problem
@@ -158,7 +166,12 @@ def _picked_by_name(question: str, result: ProgramResult, asked_for: str = "") -
     for (_, column), term, _whole in text_conditions(result.program):
         if column == FILE_COLUMN:
             continue
-        unsaid = [w for w in stems(term) if len(w) > 1 and w not in STOPWORDS and not any(alike(w, a) for a in asked)]
+        # a row's number ("14. Department of Telecommunications") is its place in the table, not a word of it
+        unsaid = [
+            w
+            for w in stems(term)
+            if len(w) > 1 and w not in STOPWORDS and not w.isdigit() and not any(alike(w, a) for a in asked)
+        ]
         if unsaid and asked_for:
             return (
                 f"The question asks for {asked_for}, but the program keeps only the rows where {column!r} says "

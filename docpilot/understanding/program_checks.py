@@ -23,6 +23,9 @@ from docpilot.understanding.frames import Frame, ProgramResult, answer_column, n
 from docpilot.understanding.frames.composing import WHO, years_spanned
 from docpilot.understanding.frames.model import FILE_COLUMN, is_total
 from docpilot.understanding.frames.running import MAX_CITATIONS, is_number
+from docpilot.understanding.naming_checks import column_of as _column_of
+from docpilot.understanding.naming_checks import literals as _literals
+from docpilot.understanding.naming_checks import other_period, row_passed_over
 from docpilot.understanding.retrieve import EmbedFn
 from docpilot.understanding.support import unsupported_numbers
 from docpilot.understanding.textnorm import format_number, norm, numbers_in, stem, stems
@@ -103,6 +106,7 @@ def problem_with(
         other = other or _absent_value(result, frames) or _passed_over(question, result, frames)
         other = other or _looser(question, result, frames) or _named_rows_unread(question, result, frames)
         other = other or _files_unread(question, result, frames)
+        other = other or row_passed_over(question, result, frames) or other_period(question, result, frames)
         other = other or (_uncounted(question, result, frames, embed) if counted else "")
     if other:
         return other
@@ -827,30 +831,9 @@ def _compared_texts(node: ast.AST) -> tuple[tuple[str, str], list[str]] | None:
     return None
 
 
-def _column_of(node: ast.AST) -> tuple[str, str] | None:
-    """(frame, column) for ``t1["C"]``; None otherwise."""
-    if (
-        isinstance(node, ast.Subscript)
-        and isinstance(node.value, ast.Name)
-        and isinstance(node.slice, ast.Constant)
-        and isinstance(node.slice.value, str)
-    ):
-        return node.value.id, node.slice.value
-    return None
-
-
 def alike(word: str, other: str) -> bool:
     """The same word, or two forms of one ("employ" / "employees", "profit" / "profitability")."""
     return word == other or (min(len(word), len(other)) >= 4 and word[:4] == other[:4])
-
-
-def _literals(program: str) -> set[str]:
-    """The strings written in ``program`` (column names and row labels it reads)."""
-    try:
-        tree = ast.parse(program)
-    except SyntaxError:
-        return set()
-    return {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
 
 
 def _not_cited(result: ProgramResult, frames: list[Frame]) -> list[str]:

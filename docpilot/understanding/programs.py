@@ -62,6 +62,7 @@ from docpilot.understanding.frames import (
     schema_text,
 )
 from docpilot.understanding.frames.checking import BUILTINS, METHODS
+from docpilot.understanding.frames.grammar import program_grammar
 from docpilot.understanding.frames.model import SECTION, is_total, section_name
 from docpilot.understanding.operation_checks import as_percent_change, operation_problem
 from docpilot.understanding.program_checks import (
@@ -406,7 +407,10 @@ def answer_by_program(
     schema = schema_text(frames, question=question)
     user = render("program_user.j2", schema=data_block(schema), question=asked, feedback=feedback or "")
     try:
-        done = run_job(llm, program_job(), user, check)
+        # the retry decodes under the frames' grammar: a second program names only columns and labels they hold (a
+        # first program decoded under it read the wrong row more often, tuning on q14: 34 right and 11 confidently
+        # wrong of 72, against 38 and 9 with the retry alone constrained)
+        done = run_job(llm, program_job(), user, check, retry_grammar=lambda _first: program_grammar(frames))
     except Stopped:
         raise
     except JobFailed as exc:

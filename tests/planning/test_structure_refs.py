@@ -158,7 +158,9 @@ CORPUS = [
     ("pypdfsamples__GeoTopo-komprimiert.pdf", "extract section 4.2", "78-81"),
     ("pypdfsamples__GeoTopo-komprimiert.pdf", "delete section 4.2", None),  # … but never deleted with them
     ("pdfplumber__issue-982-example.pdf", "extract appendix A", "6-8"),
-    ("pdfplumber__issue-982-example.pdf", "extract section 3", "2"),
+    # its section III-C is on page 3, beside IV's heading in the other column: section III is pages 2-3
+    ("pdfplumber__issue-982-example.pdf", "extract section 3", "2-3"),
+    ("pdfplumber__issue-982-example.pdf", "extract section IV-A", "3-4"),  # it runs onto IV-B's page
     ("pdfplumber__issue-982-example.pdf", "delete section 3", None),  # a two-column paper: sections share pages
     ("docling__bookmark_sample.pdf", "extract part I", "1"),
     ("docling__bookmark_sample.pdf", "extract part II", "2-3"),

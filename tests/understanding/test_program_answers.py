@@ -148,6 +148,18 @@ def test_an_empty_result_goes_back_with_the_row_labels(documents: list[Document]
     assert {c["quote"] for c in computed.citations} == {"North", "14"}
 
 
+def test_the_retry_may_only_name_what_the_tables_hold(documents: list[Document]) -> None:
+    # the first program is free; the retry decodes under a grammar made from the frames: their own columns
+    # and, compared with a text column, one of its values (the label the first program missed among them)
+    empty = 't1.loc[t1["Region"] == "Northern", "Units"].sum()'
+    llm = ScriptedLLM([empty, 't1.loc[t1["Region"] == "North", "Units"].iloc[0]'])
+    answer_by_program(documents, "How many units did North sell?", llm, None)
+    first, retry = llm.calls
+    assert first.grammar is None and retry.grammar is not None
+    assert '"\\"North\\""' in retry.grammar and '"\\"Units\\""' in retry.grammar
+    assert "Northern" not in retry.grammar and "Total" not in retry.grammar  # the total row is left out
+
+
 def test_the_citations_of_a_sum_are_the_summed_cells_only(documents: list[Document]) -> None:
     program = 't1.loc[t1["Region"].isin(["North", "East"]), "Sales 2023"].sum()'
     answer, _ = ask(documents, "What is the sum of the 2023 sales of North and East?", [program])
@@ -918,6 +930,33 @@ def test_a_rank_or_total_answered_from_a_row_picked_by_a_name_the_question_does_
     assert told in llm.calls[1].messages[-1]["content"]
     computed = answer_by_program(documents, asked_of_the_row, ScriptedLLM([picked]), None)
     assert computed is not None and computed.found and computed.answer.startswith("10"), computed
+
+
+def test_a_change_in_percentage_points_is_a_difference_not_a_ratio(tmp_path: Path) -> None:
+    """q14, tuning: "by how many percentage points did Finland's unemployment rate for under-25s drop from 2000 to
+    2005?" answered 6.07 (the relative change in percent) for 1.3 points: a change in points is subtracted."""
+    rows = [["Year", "Rate %"], ["2000", "21.4"], ["2005", "20.1"]]
+    path = draw_pdf(tmp_path / "rates.pdf", [[DrawnTable(rows, caption="Unemployment under 25 (%)", widths=[80, 80])]])
+    documents = open_documents({"rates.pdf": path}, StructureCache(None))
+    new, old = 't1.loc[t1["Year"] == "2005", "Rate %"].iloc[0]', 't1.loc[t1["Year"] == "2000", "Rate %"].iloc[0]'
+    llm = ScriptedLLM([f"({new} - {old}) / {old} * 100", f"{new} - {old}"])
+    question = "By how many percentage points did the rate drop from 2000 to 2005?"
+    computed = answer_by_program(documents, question, llm, None)
+    assert computed is not None and computed.found and "1.3" in computed.answer, computed
+    assert "percentage points" in llm.calls[1].messages[-1]["content"]
+
+
+def test_a_total_asked_of_a_numbered_row_named_by_its_words_is_answered(tmp_path: Path) -> None:
+    """q14, tuning: "the total Plan plus Non-Plan budget allocated to the Department of Telecommunications" read
+    from the row '14. Department of Telecommunications' was sent back as a total kept by a name the question does
+    not say: the row's number is its place in the table, not a word of its name."""
+    rows = [["Ministry/Demand", "Total"], ["13. Department of Posts", "100"], ["14. Department of Telecommunications", "250"]]
+    path = draw_pdf(tmp_path / "budget.pdf", [[DrawnTable(rows, caption="Budget by demand", widths=[220, 80])]])
+    documents = open_documents({"budget.pdf": path}, StructureCache(None))
+    program = 't1.loc[t1["Ministry/Demand"].str.contains("14. Department of Telecommunications"), "Total"].iloc[0]'
+    question = "What is the total budget allocated to the Department of Telecommunications?"
+    computed = answer_by_program(documents, question, ScriptedLLM([program]), None)
+    assert computed is not None and computed.found and computed.answer.startswith("250"), computed
 
 
 def test_a_figure_of_a_percent_column_that_prints_no_percent_is_no_percentage(tmp_path: Path) -> None:

@@ -62,3 +62,24 @@ def test_the_model_writes_an_argmax_and_a_sum(llm: Any, harvest: str, tmp_path: 
     assert both.found and both.answer.split()[0] == "765"
     assert any(step.startswith("The program:") for step in both.workflow)
     assert {"Hillcrest", "310", "Brookside", "455"} <= quotes(both) and "5,645" not in quotes(both)
+
+
+def test_under_the_frames_grammar_the_model_writes_a_program_that_runs(llm: Any, harvest: str) -> None:
+    # the retry's constrained decoding (llama.cpp parses the grammar made from the frames, and the program decoded
+    # under it reads the farm the question names by the label the table prints)
+    from docpilot.llm.prompting import render
+    from docpilot.llm.untrusted import data_block
+    from docpilot.understanding.cache import StructureCache
+    from docpilot.understanding.document import open_documents
+    from docpilot.understanding.frames import answer_with_program, schema_text
+    from docpilot.understanding.frames.grammar import program_grammar
+    from docpilot.understanding.programs import data_frames, program_job
+
+    question = "How many tonnes of pears came from Brook Side farm?"
+    frames, _ = data_frames(open_documents({"orchards.pdf": harvest}, StructureCache(None)), question, None)
+    schema = data_block(schema_text(frames, question=question))
+    user = render("program_user.j2", schema=schema, question=question, feedback="")
+    messages = [{"role": "system", "content": program_job().system}, {"role": "user", "content": user}]
+    reply = llm.chat(messages, max_tokens=160, grammar=program_grammar(frames))
+    result = answer_with_program(reply.text, frames)
+    assert '"Brookside"' in reply.text and result.value == 455

@@ -25,7 +25,7 @@ __all__ = ["told_by_parts", "told_by_titles", "pages_told"]
 _NUMS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|" + (
     "seventeen|eighteen|nineteen|twenty"
 )
-_NUM = rf"(?:\d+(?:[A-Za-z]\b)?(?:\.\d+)*|(?-i:[IVXLC]+|[ivxlc]+)\b|(?-i:[A-Z])\b|(?:{_NUMS})\b)"
+_NUM = rf"(?:\d+(?:[A-Za-z]\b)?(?:\.\d+)*|(?-i:[IVXLC]+(?:-[A-Z])?|[ivxlc]+(?:-[a-z])?)\b|(?-i:[A-Z])\b|(?:{_NUMS})\b)"
 _ORDINALS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
     "ninth": 9, "tenth": 10, "last": -1, "final": -1,
