@@ -950,7 +950,11 @@ def test_a_total_asked_of_a_numbered_row_named_by_its_words_is_answered(tmp_path
     """q14, tuning: "the total Plan plus Non-Plan budget allocated to the Department of Telecommunications" read
     from the row '14. Department of Telecommunications' was sent back as a total kept by a name the question does
     not say: the row's number is its place in the table, not a word of its name."""
-    rows = [["Ministry/Demand", "Total"], ["13. Department of Posts", "100"], ["14. Department of Telecommunications", "250"]]
+    rows = [
+        ["Ministry/Demand", "Total"],
+        ["13. Department of Posts", "100"],
+        ["14. Department of Telecommunications", "250"],
+    ]
     path = draw_pdf(tmp_path / "budget.pdf", [[DrawnTable(rows, caption="Budget by demand", widths=[220, 80])]])
     documents = open_documents({"budget.pdf": path}, StructureCache(None))
     program = 't1.loc[t1["Ministry/Demand"].str.contains("14. Department of Telecommunications"), "Total"].iloc[0]'
