@@ -11,8 +11,9 @@ pass every check of what the program reads. These checks look at what it compute
 - a difference in percentage points asked: no division (the points are later − earlier);
 - a rank asked (the most, the largest …): a program that keeps rows by a text the question does not say picked a
   row by its name instead of ranking the rows;
-- any question: a sum of figures one of which is the total of the others counts the total twice, and a rate asked
-  by its noun ("the gross margin", "the current ratio") is not an amount in money or "in millions" as read.
+- any question: a sum of figures one of which is the total of the others counts the total twice, a rate asked
+  by its noun ("the gross margin", "the current ratio") is not an amount in money or "in millions" as read, and a
+  figure divided by itself (the same cells above and below the line) is no share.
 
 :func:`operation_problem` says what is wrong, in words for the model's one retry ("" when nothing is);
 :func:`as_percent_change` is the percent change of the two figures a program read, when their years tell which is
@@ -74,7 +75,35 @@ def operation_problem(question: str, result: ProgramResult, frames: list[Frame])
         return problem
     if _ASKS_TOTAL.search(question) and (problem := _picked_by_name(question, result, "a total over the rows")):
         return problem
-    return _total_with_parts(result) or _amount_for_rate(question, result)
+    return _total_with_parts(result) or _amount_for_rate(question, result) or _divided_by_itself(result)
+
+
+def _divided_by_itself(result: ProgramResult) -> str:
+    """A division whose two sides read the same cells (``x.iloc[0] / x.sum()`` over the one row a text keeps): 100%
+    for "what percentage of the total goes to Defence Pensions", whatever the table says; "" otherwise."""
+    try:
+        tree = ast.parse(result.program)
+    except SyntaxError:
+        return ""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+            if ast.dump(_selection(node.left)) == ast.dump(_selection(node.right)):
+                return (
+                    "The program divides a figure by itself (the same rows and column above and below the line). A "
+                    "share divides the part by the whole: the whole is another row (a total) or the sum of all rows."
+                )
+    return ""
+
+
+def _selection(node: ast.AST) -> ast.AST:
+    """``node`` without what reduces it to one figure (``.iloc[0]``, ``.sum()``, ``.max()`` …): the cells it reads."""
+    while True:
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "iloc":
+            node = node.value.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args:
+            node = node.func.value
+        else:
+            return node
 
 
 # "Summing the quarterly store-opening figures …", "in total", "altogether": a total over rows the question names
@@ -110,7 +139,10 @@ def _amount_for_rate(question: str, result: ProgramResult) -> str:
     (a money or "in millions" unit: the gross profit); "" when the question asks for an amount in its words ("the
     gross margin in $ million")."""
     rate = _RATE.search(question)
-    if rate is None or _AS_AMOUNT.search(question) or not is_number(result.value) or not _SCALED.search(result.unit):
+    value = result.value
+    if isinstance(value, dict) and len(value) == 1:  # one row's figure, with its label ("Gross profit: 168")
+        value = next(iter(value.values()))
+    if rate is None or _AS_AMOUNT.search(question) or not is_number(value) or not _SCALED.search(result.unit):
         return ""
     return (
         f"The question asks for a {rate.group(0).lower()}, a rate, but the program gives an "

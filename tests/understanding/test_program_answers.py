@@ -1000,3 +1000,21 @@ def test_a_total_added_to_its_parts_and_an_amount_for_a_rate_go_back(tmp_path: P
     assert "asks for a margin, a rate, but the program gives an amount" in problem
     assert not operation_problem("What was the gross margin in FY2023, in $ million?", profit, [])
     assert not operation_problem("What was the gross margin in FY2023?", replace(profit, value=20.0, unit=""), [])
+    # q15, tuning: the gross profit read as its row ({label: value}), "Gross profit: 168 (in millions)"
+    assert "a rate" in operation_problem(
+        "What was Amcor's gross margin in FY2023?", replace(profit, value={"Gross profit": 280.0}), []
+    )
+
+
+def test_a_share_dividing_a_figure_by_itself_goes_back(tmp_path: Path) -> None:
+    """q15, tuning: "what percentage of the Ministry of Defence's total budget goes to Defence Pensions" answered
+    100% by a program dividing the row's figure by the sum of the same one row: a share divides by the whole."""
+    rows = [["Demand", "Total"], ["Defence Services", "229000"], ["Defence Pensions", "51000"]]
+    table = DrawnTable(rows, caption="Budget (crores)", widths=[140, 90])
+    documents = open_documents({"budget.pdf": draw_pdf(tmp_path / "budget.pdf", [[table]])}, StructureCache(None))
+    part = 't1.loc[t1["Demand"] == "Defence Pensions", "Total"]'
+    llm = ScriptedLLM([f"{part}.iloc[0] / {part}.sum() * 100", f'{part}.iloc[0] / t1["Total"].sum() * 100'])
+    question = "What percentage of the total budget goes to Defence Pensions?"
+    computed = answer_by_program(documents, question, llm, None)
+    assert computed is not None and computed.found and computed.answer.startswith("18.2"), computed
+    assert "divides a figure by itself" in llm.calls[1].messages[-1]["content"]
