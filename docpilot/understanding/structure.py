@@ -20,11 +20,11 @@ from typing import Any
 
 import pymupdf
 
-from docpilot.understanding.textnorm import words
+from docpilot.understanding.textnorm import FOOTNOTE_MARK, words
 
 __all__ = ["Row", "Pair", "Section", "Chunk", "Figure", "Structure", "read_structure", "EXTRACTOR_VERSION"]
 
-EXTRACTOR_VERSION = "14"  # part of the cache key: change it when what is extracted changes
+EXTRACTOR_VERSION = "15"  # part of the cache key: change it when what is extracted changes
 
 _FLAGS = (pymupdf.TEXTFLAGS_TEXT | pymupdf.TEXT_DEHYPHENATE) & ~pymupdf.TEXT_PRESERVE_LIGATURES
 _CHUNK_WORDS = 90
@@ -173,11 +173,15 @@ def _rows(page: pymupdf.Page) -> list[Row]:
             dx, dy = line["dir"]
             if abs(dx * turn.b + dy * turn.d) > 0.1:
                 continue  # vertical text, as the page is shown
-            gap_before = False
+            gap_before, end = False, None
             for span in line["spans"]:
                 if not span["text"].strip():
                     gap_before = True  # a space drawn as its own span separates a label from its value
                     continue
+                if span["flags"] & 1 and end is not None and abs(span["bbox"][0] - end) < 1.5:
+                    if FOOTNOTE_MARK.fullmatch(span["text"].strip()):
+                        continue  # a footnote mark set above the line after a figure ("83,190,556²"): no part of it
+                end = span["bbox"][2]
                 box = pymupdf.Rect(span["bbox"]) * turn
                 text = ("   " if gap_before else "") + span["text"]
                 origin = pymupdf.Point(span["origin"]) * turn

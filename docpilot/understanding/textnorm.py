@@ -5,7 +5,11 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["norm", "words", "stems", "stem", "parse_number", "numbers_in", "format_number", "STOPWORDS"]
+__all__ = [
+    "norm", "words", "stems", "stem", "parse_number", "numbers_in", "format_number", "STOPWORDS", "FOOTNOTE_MARK",
+]  # fmt: skip
+
+FOOTNOTE_MARK = re.compile(r"[\d*†‡§]{1,3}")  # what a footnote mark set above the line is made of ("²", "*", "†")
 
 STOPWORDS = frozenset(
     "a an the of to in on at for by with from and or is are was were be been this that these those it its "

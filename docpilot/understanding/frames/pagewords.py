@@ -8,6 +8,7 @@ from __future__ import annotations
 from functools import reduce
 from typing import Any
 
+from docpilot.understanding.textnorm import FOOTNOTE_MARK
 from pdftools._tablecells import union
 
 __all__ = ["box_of", "cell_lines", "owner", "page_words", "phrases", "words_in"]
@@ -15,17 +16,48 @@ __all__ = ["box_of", "cell_lines", "owner", "page_words", "phrases", "words_in"]
 
 def page_words(page: Any, box: tuple[float, ...]) -> list[tuple[Any, ...]]:
     """The words inside ``box``, both as the page is shown: a page turned by ``/Rotate`` (a landscape statement)
-    has its tables found where they are shown, while PyMuPDF gives words and takes clips unturned."""
+    has its tables found where they are shown, while PyMuPDF gives words and takes clips unturned. A footnote mark
+    set above the line at a word's end ("83,190,556²") is not part of the word."""
     if not page.rotation:
-        return list(page.get_text("words", clip=box))
+        return _unmarked(page, page.get_text("words", clip=box), box)
     import pymupdf
 
     turn = page.rotation_matrix
     words = []
-    for word in page.get_text("words", clip=(pymupdf.Rect(box) * page.derotation_matrix).normalize()):
+    clip = (pymupdf.Rect(box) * page.derotation_matrix).normalize()
+    for word in _unmarked(page, page.get_text("words", clip=clip), clip):
         shown = (pymupdf.Rect(word[:4]) * turn).normalize()
         words.append((shown.x0, shown.y0, shown.x1, shown.y1, *word[4:]))
     return words
+
+
+def _unmarked(page: Any, words: list[Any], clip: Any) -> list[tuple[Any, ...]]:
+    """``words`` with the footnote marks at their ends taken off: a superscript span of at most three digits or
+    marks ("2", "*", "†") that ends where a word ends and starts after it does."""
+    marks = [
+        (span["bbox"], span["text"].strip())
+        for block in page.get_text("dict", clip=clip)["blocks"]
+        for line in block.get("lines", [])
+        for span in line["spans"]
+        if span["flags"] & 1 and FOOTNOTE_MARK.fullmatch(span["text"].strip())
+    ]
+    if not marks:
+        return list(words)
+    out = []
+    for word in words:
+        text = str(word[4])
+        for (x0, y0, x1, _y1), mark in marks:
+            if (
+                len(text) > len(mark)
+                and text.endswith(mark)
+                and abs(x1 - word[2]) < 1
+                and x0 > word[0]
+                and word[1] - 1 <= y0 <= word[3]
+            ):
+                word = (word[0], word[1], x0, word[3], text[: -len(mark)], *word[5:])
+                break
+        out.append(tuple(word))
+    return out
 
 
 def cell_lines(page: Any, box: tuple[float, ...]) -> list[list[Any]]:
