@@ -48,7 +48,7 @@ from docpilot.understanding.records import records_of
 from docpilot.understanding.retrieve import EmbedFn, Retriever
 from docpilot.understanding.stated import computes, stated
 from docpilot.understanding.support import unsupported_names
-from docpilot.understanding.textnorm import format_number, norm, numbers_in, parse_number, stems, words
+from docpilot.understanding.textnorm import alike, format_number, norm, numbers_in, parse_number, stems, words
 from docpilot.understanding.workflow import Finding, plan_workflow, revise_workflow, run_workflow
 
 __all__ = ["Answer", "answer_question", "ask_files", "retrieved_evidence", "embed_texts", "NOT_SAID"]
@@ -955,17 +955,13 @@ def _relation_unsaid(question: str, answer: str, support: list[_Evidence]) -> li
         if at < 0:
             return []  # not copied: where it stands cannot be told
         near = set(stems(block[max(0, at - _AROUND) : at + len(key) + _AROUND]))
-        if any(_alike_stem(w, n) for w in relation for n in near):
+        if any(alike(w, n, 5) for w in relation for n in near):
             return []
     said = [w for w in re.findall(r"[\w'-]+", question) if set(stems(w)[:1]) & set(relation)]
     return list(dict.fromkeys(said)) or relation  # as the question writes them ("dedicated", not "dedicat")
 
 
 _AROUND = 80  # characters either side of an answer that say what it is (a label, a clause)
-
-
-def _alike_stem(word: str, other: str) -> bool:
-    return word == other or (min(len(word), len(other)) >= 5 and word[:5] == other[:5])
 
 
 _MONEY = re.compile(r"[$€£]|\b(?:dollars?|euros?|pounds?|rupees?|thousands?|millions?|billions?)\b", re.I)

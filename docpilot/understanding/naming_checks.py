@@ -18,9 +18,9 @@ import ast
 import re
 
 from docpilot.understanding.frames import Frame, ProgramResult
-from docpilot.understanding.textnorm import STOPWORDS, stems
+from docpilot.understanding.textnorm import STOPWORDS, alike, stems
 
-__all__ = ["column_of", "literals", "other_period", "row_passed_over"]
+__all__ = ["literals", "other_period", "row_passed_over"]
 
 _MONTHS = (
     "january|february|march|april|may|june|july|august|september|october|november|december|"
@@ -47,23 +47,6 @@ def _words(text: str) -> set[str]:
     return {w for w in stems(text) if len(w) > 2 and w not in STOPWORDS and w not in _DOING and not w.isdigit()}
 
 
-def _alike(word: str, other: str) -> bool:
-    """One word in two forms ("expense"/"expenses", "subscription"/"subscriptions")."""
-    return word == other or (min(len(word), len(other)) >= 5 and word[:5] == other[:5])
-
-
-def column_of(node: ast.AST) -> tuple[str, str] | None:
-    """(frame, column) for ``t1["C"]``; None otherwise."""
-    if (
-        isinstance(node, ast.Subscript)
-        and isinstance(node.value, ast.Name)
-        and isinstance(node.slice, ast.Constant)
-        and isinstance(node.slice.value, str)
-    ):
-        return node.value.id, node.slice.value
-    return None
-
-
 def row_passed_over(question: str, result: ProgramResult, frames: list[Frame]) -> str:
     """A row of any frame shown that says two or more of the question's words which nothing the program writes
     says (no row, column or value it names, no caption of a frame it reads): "Interest expense, net" passed over
@@ -85,7 +68,7 @@ def row_passed_over(question: str, result: ProgramResult, frames: list[Frame]) -
             if label in written:
                 continue
             says = _words(label)
-            left = {a for a in asked if any(_alike(a, w) for w in says) and not any(_alike(a, c) for c in covered)}
+            left = {a for a in asked if any(alike(a, w, 5) for w in says) and not any(alike(a, c, 5) for c in covered)}
             if len(left) >= 2 and (best is None or len(left) > best[0]):
                 best = (len(left), label, frame.name)
     if best is None:

@@ -33,8 +33,8 @@ from docpilot.understanding.frames.composing import years_spanned
 from docpilot.understanding.frames.model import FILE_COLUMN
 from docpilot.understanding.frames.running import is_number
 from docpilot.understanding.frames.values import read_number
-from docpilot.understanding.program_checks import alike, text_conditions
-from docpilot.understanding.textnorm import STOPWORDS, format_number, stems
+from docpilot.understanding.program_checks import text_conditions
+from docpilot.understanding.textnorm import STOPWORDS, alike, format_number, stems
 
 __all__ = ["as_percent_change", "asks_percent_change", "operation_problem"]
 

@@ -23,12 +23,11 @@ from docpilot.understanding.frames import Frame, ProgramResult, answer_column, n
 from docpilot.understanding.frames.composing import WHO, years_spanned
 from docpilot.understanding.frames.model import FILE_COLUMN, is_total
 from docpilot.understanding.frames.running import MAX_CITATIONS, is_number
-from docpilot.understanding.naming_checks import column_of as _column_of
 from docpilot.understanding.naming_checks import literals as _literals
 from docpilot.understanding.naming_checks import other_period, row_passed_over
 from docpilot.understanding.retrieve import EmbedFn
 from docpilot.understanding.support import unsupported_numbers
-from docpilot.understanding.textnorm import format_number, norm, numbers_in, stem, stems
+from docpilot.understanding.textnorm import alike, format_number, norm, numbers_in, stem, stems
 
 __all__ = [
     "ALONE",
@@ -36,7 +35,6 @@ __all__ = [
     "SYNONYM",
     "UNRELATED",
     "WHOLE",
-    "alike",
     "labels",
     "is_number",
     "labelled",
@@ -831,9 +829,16 @@ def _compared_texts(node: ast.AST) -> tuple[tuple[str, str], list[str]] | None:
     return None
 
 
-def alike(word: str, other: str) -> bool:
-    """The same word, or two forms of one ("employ" / "employees", "profit" / "profitability")."""
-    return word == other or (min(len(word), len(other)) >= 4 and word[:4] == other[:4])
+def _column_of(node: ast.AST) -> tuple[str, str] | None:
+    """(frame, column) for ``t1["C"]``; None otherwise."""
+    if (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Name)
+        and isinstance(node.slice, ast.Constant)
+        and isinstance(node.slice.value, str)
+    ):
+        return node.value.id, node.slice.value
+    return None
 
 
 def _not_cited(result: ProgramResult, frames: list[Frame]) -> list[str]:

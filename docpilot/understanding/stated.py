@@ -18,8 +18,7 @@ import math
 import re
 
 from docpilot.understanding.operation_checks import asks_percent_change
-from docpilot.understanding.program_checks import alike
-from docpilot.understanding.textnorm import numbers_in, stem, stems
+from docpilot.understanding.textnorm import alike, numbers_in, stem, stems
 
 __all__ = ["computes", "stated"]
 

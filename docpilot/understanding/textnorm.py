@@ -7,6 +7,7 @@ import unicodedata
 
 __all__ = [
     "norm", "words", "stems", "stem", "parse_number", "numbers_in", "format_number", "STOPWORDS", "FOOTNOTE_MARK",
+    "alike",
 ]  # fmt: skip
 
 FOOTNOTE_MARK = re.compile(r"[\d*†‡§]{1,3}")  # what a footnote mark set above the line is made of ("²", "*", "†")
@@ -87,3 +88,9 @@ def format_number(value: float) -> str:
     if abs(value) >= 100:
         return f"{value:,.2f}"
     return f"{value:.6g}"
+
+
+def alike(word: str, other: str, prefix: int = 4) -> bool:
+    """The same word, or two forms of one sharing their first ``prefix`` letters ("employ" / "employees", "profit" /
+    "profitability"; with 5, "expense" / "expenses" but not "interest" / "internal")."""
+    return word == other or (min(len(word), len(other)) >= prefix and word[:prefix] == other[:prefix])

@@ -34,9 +34,12 @@ def page_words(page: Any, box: tuple[float, ...]) -> list[tuple[Any, ...]]:
 def _unmarked(page: Any, words: list[Any], clip: Any) -> list[tuple[Any, ...]]:
     """``words`` with the footnote marks at their ends taken off: a superscript span of at most three digits or
     marks ("2", "*", "†") that ends where a word ends and starts after it does."""
+    import pymupdf
+
+    text_only = pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_IMAGES  # the spans; no image is decoded
     marks = [
         (span["bbox"], span["text"].strip())
-        for block in page.get_text("dict", clip=clip)["blocks"]
+        for block in page.get_text("dict", clip=clip, flags=text_only)["blocks"]
         for line in block.get("lines", [])
         for span in line["spans"]
         if span["flags"] & 1 and FOOTNOTE_MARK.fullmatch(span["text"].strip())
