@@ -114,7 +114,9 @@ class Planner:
         """A question a tool answers though the fast path did not read it whole: one said after what the person
         sees ("it won't let me copy text — is it password protected?": what is said before it is the reason for
         asking), or one naming a part of the file by its title ("summarise the Conclusion in 4 points"). When it
-        is read into steps that only report (tools of kind "value"), those tools answer it."""
+        is read into steps that only report (tools of kind "value"), those tools answer it; a request put as a
+        question ("can I have the table of contents as PNGs?") whose parts, written as their pages, the fast path
+        reads whole is planned as it reads."""
         pdfs = ground_files(request, files).pdfs
         for asked in (asked_last(request), request):
             if asked is None:
@@ -127,8 +129,8 @@ class Planner:
             except NeedInfo:
                 continue  # the question's part is not bound: document QA reads the pages
             plan = reading.plan
-            if plan is None or any(self.tools[s.task].kind != "value" for s in plan.steps):
-                continue
+            if plan is None or (told == asked and any(self.tools[s.task].kind != "value" for s in plan.steps)):
+                continue  # (a request asked as a question, "could you pull chapter 3 out?", read whole: its plan)
             verdict = verify_plan(plan, self.tools, files)
             if verdict.ok:
                 return self._done(PlanOutcome(request, "rules", words=reading.words), plan, verdict.order, files)

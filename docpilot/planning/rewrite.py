@@ -22,7 +22,7 @@ from docpilot.planning.language import read_plan, split_sentences, write_plan
 from docpilot.planning.language.forms import form_of
 from docpilot.planning.language.grammar import language_grammar
 from docpilot.planning.language.lexicon import named_tools
-from docpilot.planning.said import QUOTED, unsaid
+from docpilot.planning.said import QUOTED, unsaid, with_defaults
 from docpilot.planning.stats import Stats
 from docpilot.plans.joining import join_repeated
 from docpilot.plans.plan import Plan
@@ -207,6 +207,14 @@ class Rewriter:
                 raise JobProblem(verdict.report())
             if critique is None:
                 problems = unsaid(plan, request, self.tools, files)
+                plain = with_defaults(plan, request, self.tools, files) if problems else None
+                if plain is not None and not unsaid(plain, request, self.tools, files):
+                    # values of options the request never mentions, the tools' own instead: what it says, kept
+                    plan, problems = plain, []
+                    verdict = verify_plan(plan, self.tools, files, request)
+                    if not verdict.ok:
+                        raise JobProblem(verdict.report())
+                    sentences = write_plan(plan, self.tools, files)
             else:  # the values may come from the request or the change asked for
                 problems = unsaid(plan, f"{request}\n{critique[1]}", self.tools, files, left_out=False)
             if problems:

@@ -36,13 +36,18 @@ from docpilot.understanding.textnorm import norm, stem, words
 from pdftools import PdfToolError, Tool
 from pdftools.pages import parse_pages
 
-__all__ = ["unsaid", "QUOTED"]
+__all__ = ["unsaid", "with_defaults", "named_part", "QUOTED"]
 
 # a quoted span: its quote marks stand apart from words ("don't … it's" holds none); group 2 is the text
 QUOTED = re.compile(r"(?<!\w)(['\"“‘])([^'\"“”‘’\n]{1,200}?)(['\"”’])(?!\w)")
 _MARK = re.compile(r"⟦\d+⟧")  # a quoted text set aside in a clause
 # a number a form's name holds ("the 10-K", "a 1099-MISC") is no value the request gives
-_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w]|-(?:[A-Za-z]|[A-Z]{2,4})\b)|(?<![\w.])\d+(?=st|nd|rd|th\b)")
+_NUMBER = re.compile(
+    r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w]|-(?:[A-Za-z]|[A-Z]{2,4})\b)|(?<![\w.])\d+(?=st|nd|rd|th\b)|"
+    r"(?<![\w.])\d+(?:[.,]\d+)?(?=(?:dpi|pt|px|mm|cm|pc|x)\b)"  # a unit written on: "300dpi", "12pt"
+)
+# words that say a number of degrees ("upside down" is a half turn)
+_TURNS = {"upside down": 180.0, "half turn": 180.0, "quarter turn": 90.0, "on its side": 90.0, "sideways": 90.0}
 _ORDINALS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
     "ninth": 9, "tenth": 10, "half": 50, "double": 2, "twice": 2,
@@ -62,6 +67,32 @@ _LIGHT = frozenset({
     "set", "show", "sort", "take", "trim", "turn", "update",
 })  # fmt: skip
 _MAX_PAGES_LISTED = 8
+# A part of a document named by what it is ("the desserts page", "the appendix", "the balance sheet table", "the
+# summary at the very end"): it says which pages, so a plan that restricts none leaves it out. A bare "the pages"
+# or "the section" names none; an ordinal or a number is a page selection, read as one elsewhere.
+_PART_HEAD = (
+    r"table\s+of\s+contents|pages?|slides?|sections?|chapters?|parts?|tables?|summary|cover|statements|notes|"
+    r"appendix|appendices|annexe?s?|exhibits?|index|contents|preface|introduction|conclusions?|foreword|afterword|"
+    r"glossary|bibliography|references|abstract|acknowledgements?"
+)
+_PART_PHRASE = re.compile(
+    rf"\b(?:the|this|that|its|their|our|my|your)\s+(?P<mod>(?:[\w&'’.-]+\s+){{0,4}}?)(?P<head>{_PART_HEAD})\b"
+    r"(?!\s+(?:numbers?|size|sizes|count|order|orientation|break|layout|margins?|rotation)\b)"
+    r"(?P<where>\s+at\s+the\s+(?:very\s+)?(?:back|end|front|start|beginning))?",
+    re.IGNORECASE,
+)
+_NAMED_ALONE = re.compile(
+    r"table\s+of\s+contents|appendix|appendices|annexe?s?|exhibits|index|contents|preface|introduction|conclusions?|foreword|afterword|"
+    r"glossary|bibliography|abstract|acknowledgements?",
+    re.IGNORECASE,
+)
+_NOT_A_PART = re.compile(  # words that say which pages some other way, or say no part at all
+    r"\b(?:\d+\w*|first|last|second|third|next|previous|other|same|whole|entire|each|every|all|any|both|odd|even|"
+    r"blank|empty|rotated|scanned|remaining|following|new|extra|few|individual|single|separate|original|current|"
+    r"a|an|one|two|three|four|five|these|those|such|more|many|most|some|its|it|his|her|our|my|their|form)\b",
+    re.IGNORECASE,
+)
+_PAGE_ARGS = ("after",)  # a number slot that holds a page
 
 
 def unsaid(
@@ -120,7 +151,71 @@ def unsaid(
         if not any(_number_said(v, {number}) for v in used_values):
             problems.append(f"the request's {number:g} is used by no step")
     problems += _actions_left_out(plan, said.clauses, tools) + _repeated(plan)
+    problems += _part_left_out(plan, said.plain, tools)
     return list(dict.fromkeys(problems))
+
+
+def with_defaults(plan: Plan, request: str, tools: dict[str, Tool], files: dict[str, FileInfo]) -> Plan | None:
+    """``plan`` with each value the request does not say, of an option it never mentions, left to the tool's
+    default ("Strike out '60 days' with color red." for "strike through '60 days'": no colour was asked, the
+    tool's own is used), or None when there is none such. A page value, a text the person would write (a header,
+    a name, a password) or an option the request names ("in a bigger font") is never dropped: those are what the
+    request says or a question."""
+    said = _Said(request, _page_count(files), files)
+    steps = []
+    dropped = False
+    for step in plan.steps:
+        tool = tools.get(step.task)
+        slots = slots_of(tool) if tool is not None else {}
+        args = dict(step.args)
+        for arg, value in step.args.items():
+            slot = slots.get(arg)
+            if slot is None or slot.required or _is_default(slot, value) or arg in _PAGE_ARGS:
+                continue
+            optional = slot.kind in ("number", "name") or (slot.kind == "quote" and slot.default is not None)
+            if not optional or _check(slot, value, said) is None:
+                continue
+            if any(stem(w) in said.stems for w in words(slot.label.replace("color", "color colour"))):
+                continue
+            if slot.kind == "name" and any(_words_said(choice, said) for choice in slot.choices):
+                continue  # "in blue": a value of its own is said, a wrong one is not dropped to the default
+            del args[arg]
+            dropped = True
+        steps.append(step.model_copy(update={"args": args}))
+    return plan.model_copy(update={"steps": steps}) if dropped else None
+
+
+def named_part(request: str) -> str | None:
+    """The first part of a document the request names by what it is ("the desserts page", "the appendix", "the
+    English summary at the very end"), or None."""
+    for m in _PART_PHRASE.finditer(request):
+        modifier, head = m.group("mod").strip(), m.group("head")
+        if _NOT_A_PART.search(modifier):
+            continue
+        if modifier or m.group("where") or _NAMED_ALONE.fullmatch(head):
+            return m.group(0).strip()
+    return None
+
+
+def _part_left_out(plan: Plan, request: str, tools: dict[str, Tool]) -> list[str]:
+    """A sentence when the request names a part of a document and no step restricts its pages: the model's plan
+    ran over the whole file ("the Arrow tool page as a png" converted every page), or did something else with
+    the part ("send me the appendix" saving the attachments)."""
+    part = named_part(request)
+    if part is None:
+        return []
+    for step in plan.steps:
+        tool = tools.get(step.task)
+        if tool is None:
+            continue
+        slots = slots_of(tool)
+        for arg, value in step.args.items():
+            slot = slots.get(arg)
+            if slot is None or _is_default(slot, value) or str(value).startswith("$"):
+                continue
+            if slot.kind in _PAGE_KINDS or arg in _PAGE_ARGS:
+                return []
+    return [f"the request names '{part}', and no step says its pages"]
 
 
 def _changes_asked_about(plan: Plan, request: str, tools: dict[str, Tool]) -> list[str]:
@@ -227,9 +322,12 @@ class _Said:
         plain = QUOTED.sub(" ", request)  # quoted texts are values, not words or pages of the request
         for name in files:
             plain = plain.replace(name, " ")
+        self.plain = plain
         said_words = words(plain)
         self.stems = {stem(w) for w in said_words}
         self.numbers = _numbers(plain)
+        # numbers said in words of their own ("upside down"): a value may be one, none has to be used
+        self.meant = self.numbers | {turn for phrase, turn in _TURNS.items() if phrase in plain.lower()}
         self.counts = {1.0} if "one" in said_words else set()  # "into one file", "another one"
         self.selections: list[str] = []
         self.clauses = split_request(plain).clauses
@@ -258,11 +356,11 @@ class _Said:
 def _check(slot: Slot, value: Any, said: _Said) -> str | None:
     kind = slot.kind
     if kind in ("quote", "quotes"):
-        missing = [t for t in _texts(value) if t.strip() and norm(t) not in said.text]
+        missing = [t for t in _texts(value) if t.strip() and not _text_said(t, said.text)]
         return f"'{missing[0]}' is not in the request" if missing else None
     if kind in ("number", "numbers"):
         values = value if isinstance(value, list) else [value]
-        missing = [v for v in values if not _number_said(v, said.numbers)]
+        missing = [v for v in values if not _number_said(v, said.meant)]
         return f"{missing[0]} is not a number the request says" if missing else None
     if kind == "spec" and str(value).lower() in slot.choices:  # a page word the tool takes ("reverse")
         return None if _words_said(str(value), said) else f"'{value}' is not said in the request"
@@ -322,7 +420,19 @@ def _words_said(value: str, said: _Said) -> bool:
 
 def _same_text(quoted: str, value: str) -> bool:
     a, b = norm(quoted), norm(value)
-    return bool(a) and bool(b) and (a in b or b in a)
+    return bool(a) and bool(b) and (a in b or b in a or _placeheld(b).fullmatch(a) is not None)
+
+
+def _placeheld(text: str) -> re.Pattern[str]:
+    """A text with placeholders (a page number format, "Page {n} of {total}") as a pattern where each stands for
+    one word: the request writes it "Page x of y", "page N of M", "p. 1 of 10"."""
+    parts = re.split(r"\{\w+\}", text)
+    return re.compile(r"[\w#]+".join(re.escape(p) for p in parts))
+
+
+def _text_said(value: str, said_text: str) -> bool:
+    low = norm(value)
+    return low in said_text or ("{" in value and _placeheld(low).search(said_text) is not None)
 
 
 def _names_file(text: str, files: dict[str, FileInfo]) -> bool:

@@ -73,6 +73,7 @@ def test_every_page_except_some(request_text: str, expected: tuple[str, dict]) -
         ("run OCR on it", [("ocr", {"pages": "all"})]),
         ("remove the underlines on page 2", [("delete_annotations", {"pages": "2", "types": ["underline"]})]),
         ("the pages are backwards, reverse them", [("reorder_pages", {"order": "reverse"})]),
+        ("save pages 2-3 as a doc", [("convert_to_docx", {"pages": "2-3"})]),  # blind i6 (tuning): "a doc" is Word
     ],
 )
 def test_more_ways_of_saying_it(request_text: str, expected: list[tuple[str, dict]]) -> None:

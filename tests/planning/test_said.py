@@ -16,7 +16,7 @@ from docpilot.files import FileInfo, inspect_files
 from docpilot.planning.fastpath import NeedInfo
 from docpilot.planning.fastpath.parts import pages_told
 from docpilot.planning.planner import Planner
-from docpilot.planning.said import QUOTED, unsaid
+from docpilot.planning.said import QUOTED, unsaid, with_defaults
 from docpilot.plans.plan import Plan
 from pdftools import all_tools
 
@@ -90,6 +90,11 @@ def _problems(request: str, *steps: tuple[str, dict[str, Any]]) -> list[str]:
             "asks",
         ),
         ("are the pages upside down?", [("rotate_pages", {"degrees": 180})], "asks"),
+        # blind batch i6 (tuning): a part named by what it is, and a plan over the whole file
+        ("the Arrow tool page as a png", [("convert_to_png", {"pages": "all"})], "the Arrow tool page"),
+        ("send me the appendix of this paper", [("extract_attachments", {})], "the appendix"),
+        ("the English summary at the very end, as txt", [("convert_to_text", {})], "summary at the very end"),
+        ("Pull the balance sheet table out for me", [("extract_tables", {})], "the balance sheet table"),
     ],
 )
 def test_a_value_not_said_or_a_said_one_left_out_is_found(
@@ -126,6 +131,12 @@ def test_a_value_not_said_or_a_said_one_left_out_is_found(
         ("lock it with the password PASSWORD_1", [("add_password", {"password": "PASSWORD_1"})]),
         ("which pages are sideways? don't change anything", [("detect_orientation", {})]),
         ("could you delete page 2?", [("delete_pages", {"pages": "2"})]),
+        # a part named and bound to pages; parts that name no pages ("the tables", "the blank pages")
+        ("page 1, the map page, as a png", [("convert_to_png", {"pages": "1"})]),
+        ("put the tables into excel and remove the blank pages", [("convert_to_xlsx", {}), ("remove_blank_pages", {})]),
+        # a format's placeholders as the request writes them; a unit written on a number
+        ("number the pages 'Page x of y'", [("add_page_numbers", {"format": "Page {n} of {total}"})]),
+        ("pages 9-11 as JPGs in print quality (300dpi)", [("convert_to_jpeg", {"pages": "9-11", "dpi": 300})]),
         # the file's own length is no value ("this 400 page manual": the file here has 400 pages)
         (
             "compress this 400 page manual and then split it into chunks of 100 pages",
@@ -268,3 +279,44 @@ def test_an_action_the_plan_drops_or_repeats_is_found(
 def test_every_action_done_passes(request_: str, steps: list[tuple[str, dict[str, Any]]]) -> None:
     problems = _problems(request_, *steps)
     assert not [p for p in problems if "no step does" in p or "again" in p or "asks for" in p], problems
+
+
+@pytest.mark.parametrize(
+    ("request_", "steps", "kept"),
+    [  # blind batch i6 (tuning): options the request never mentions, set by the model
+        (
+            "strike through the phrase '60 days written notice' in the termination clause",
+            [("strikeout_text", {"terms": ["60 days written notice"], "color": "red"})],
+            [{"terms": ["60 days written notice"]}],
+        ),
+        (
+            "remove blank pages and then number the pages",
+            [("remove_blank_pages", {}), ("add_page_numbers", {"format": "Page {n} of {total}"})],
+            [{}, {}],
+        ),
+        # a value of its own said ("in blue"), an option named ("a bigger font"), a page: never dropped
+        ("strike through '60 days' in blue", [("strikeout_text", {"terms": ["60 days"], "color": "red"})], None),
+        ("number the pages in a bigger font", [("add_page_numbers", {"font_size": 14})], None),
+        ("delete the title page", [("delete_pages", {"pages": "2"})], None),
+    ],
+)
+def test_an_option_the_request_never_mentions_is_left_to_the_tool(
+    request_: str, steps: list[tuple[str, dict[str, Any]]], kept: list[dict[str, Any]] | None
+) -> None:
+    plan = with_defaults(_plan(*steps), request_, all_tools(), _files())
+    if kept is None:
+        assert plan is None
+        return
+    assert plan is not None and unsaid(plan, request_, all_tools(), _files()) == []
+    assert [{k: v for k, v in s.args.items() if k != "file"} for s in plan.steps] == kept
+
+
+def test_the_model_s_reading_with_an_option_never_asked_is_planned_with_the_tool_s_own(
+    make_pdf: Callable[..., str],
+) -> None:
+    files = inspect_files([make_pdf(["a", "b", "c"], name="deck.pdf")])
+    llm = ScriptedLLM(["Remove the blank pages. Number the pages with format 'Page {n} of {total}'."])
+    outcome = Planner(llm=llm).plan("theres an empty page near the start. remove it and number the pages", files)
+    assert outcome.ok and [s.task for s in outcome.plan.steps] == ["remove_blank_pages", "add_page_numbers"]
+    assert "format" not in outcome.plan.steps[1].args and len(llm.calls) == 1
+    assert outcome.reading == ["Remove the blank pages.", "Number the pages."]

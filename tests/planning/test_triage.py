@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import pymupdf
 import pytest
@@ -12,6 +14,10 @@ from fakes import ScriptedLLM
 from docpilot.files import inspect_files
 from docpilot.planning.planner import Planner
 from docpilot.planning.triage import is_content_question
+
+BOOK = Path(os.environ.get("DOCPILOT_SHARED", Path(__file__).resolve().parents[3] / "shared")) / (
+    "corpus/real/pdfjs__freeculture.pdf"
+)
 
 
 @pytest.mark.parametrize(
@@ -64,3 +70,17 @@ def test_a_vague_request_gets_suggestions_from_the_document(tmp_path, guard) -> 
     text = outcome.question.text
     assert "blank page of draft.pdf (2)" in text and "rotated page" in text and "page numbers" in text
     assert 3 <= len(outcome.question.choices) <= 4
+
+
+@pytest.mark.skipif(not BOOK.is_file(), reason="needs ../shared/corpus")
+@pytest.mark.parametrize(
+    ("request_", "steps"),
+    [  # blind batch i6 (tuning): requests put as questions, naming parts by the book's structure
+        ("can I have the table of contents pages as PNG pictures, 200 dpi", [("convert_to_png", "9-11")]),
+        ("Can I get chapter 2 on its own?", [("extract_pages", "45-61")]),
+    ],
+)
+def test_a_request_put_as_a_question_about_a_part_is_planned(request_: str, steps: list[tuple[str, str]]) -> None:
+    outcome = Planner(llm=ScriptedLLM([])).plan(request_, inspect_files([BOOK]))
+    assert outcome.ok and not outcome.content_question
+    assert [(s.task, s.args.get("pages")) for s in outcome.plan.steps] == steps

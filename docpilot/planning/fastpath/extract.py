@@ -523,7 +523,10 @@ def categories_in(clause: str) -> list[str]:
 
 
 _FORMATS = [
-    (r"\b(?:word(?![\s-]+counts?\b)|docx|ms word|\.docx|doc file|editable document)\b", "docx"),  # no "word count"
+    (  # no "word count"; "a doc" is a Word file, "the doc" the document
+        r"\b(?:word(?![\s-]+counts?\b)|docx|ms word|\.docx|doc file|editable document|(?<=\ba\s)doc|^doc$)\b",
+        "docx",
+    ),
     (r"\b(?:powerpoint|power point|pptx|slides?|slide deck|deck|presentation)\b", "pptx"),
     (r"\b(?:excel|xlsx|spreadsheets?|workbook|csv)\b", "xlsx"),
     (r"\b(?:png)\b", "png"),

@@ -112,7 +112,7 @@ _POSITION = re.compile(
 )
 _FORMAT = re.compile(
     r"(?<!the )\b(?:ms\s+)?word(?:\s+(?:document|doc|file))?\b(?!\s*⟦)(?![\s-]+counts?\b)|"  # no "word count"
-    r"\bdocx\b|\bpower\s*point\b|\bpptx?\b|"
+    r"\bdocx\b|(?<=\ba\s)doc\b|\bpower\s*point\b|\bpptx?\b|"
     r"\bslides?\b|"
     r"\bslide\s*deck\b|\bpresentation\b|\bexcel\b|\bxlsx\b|\bspreadsheets?\b|\bworkbook\b|\bpngs?\b|\bjpe?gs?\b|"
     r"\btiffs?\b|\btif\b|\bmarkdown\b|\bmd\b|\btxt\b|\bplain[- ]text\b|\btext\s+files?\b|\bimages?\b|\bpictures?\b|"
