@@ -214,7 +214,7 @@ def read_parts(path: str, page_count: int | None) -> tuple[Part, ...]:
         toc = [(int(lv), str(t).strip(), int(p)) for lv, t, p, *_ in doc.get_toc(simple=True)]
         entries = [(lv, t, p if 1 <= p <= page_count else None) for lv, t, p in toc if t]
         if any(p is not None for _, _, p in entries):
-            return _gaps_open(_ranges(entries, page_count), doc)
+            return _with_contents(_gaps_open(_ranges(entries, page_count), doc), doc)
         if page_count > HEADINGS_MAX_PAGES:
             return ()
         from docpilot.understanding.structure import read_structure
@@ -224,7 +224,37 @@ def read_parts(path: str, page_count: int | None) -> tuple[Part, ...]:
         # its number or noun shows are inside it ("2.1" in "2", "Item 1A" in "PART I"); shares_pages then checks
         # the pages of the part a request uses
         titled = [(" ".join(s.title.split()), s.page) for s in sections if s.title.strip()]
-        return _gaps_open(_unsure_ends(_ranges(_levelled(_unlisted(titled)), page_count)), doc)
+        return _with_contents(_gaps_open(_unsure_ends(_ranges(_levelled(_unlisted(titled)), page_count)), doc), doc)
+
+
+# A contents page's lines: a title, dot leaders, its page ("1.1 Topologische Räume . . . . . 6")
+_LEADER = re.compile(r"(?:\.\s?){4,}\s*(?:\d+|[ivxlc]+)\s*$", re.IGNORECASE)
+_CONTENTS_SCAN = 20  # the first pages a table of contents is looked for on
+
+
+def _with_contents(parts: tuple[Part, ...], doc: Any) -> tuple[Part, ...]:
+    """``parts`` with the table of contents its outline leaves out, read from the pages before the first part: a
+    page headed "Contents" ("Inhaltsverzeichnis", "Sommaire"…) or holding five or more dot-leader lines, and the
+    pages after it that are headed so too or hold such lines (a German lecture script's contents on pages 4-5,
+    its outline starting at chapter 1 on page 6)."""
+    if not parts or any(p.kind == "contents" for p in parts):
+        return parts
+    before = min(p.first for p in parts)
+    pages = [i for i in range(min(before - 1, _CONTENTS_SCAN, doc.page_count)) if _contents_page(doc[i], first=True)]
+    if not pages:
+        return parts
+    first = last = pages[0] + 1
+    while last < before - 1 and _contents_page(doc[last], first=False):
+        last += 1
+    top = min(p.level for p in parts)
+    return (Part("Table of Contents", top, first, last, "contents", "", ""), *parts)
+
+
+def _contents_page(page: Any, first: bool) -> bool:
+    lines = [" ".join(line.split()) for line in page.get_text().splitlines() if line.strip()]
+    headed = any(_CONTENTS.match(line) for line in lines[:4])
+    leaders = sum(bool(_LEADER.search(line)) for line in lines)
+    return headed or leaders >= (5 if first else 2)
 
 
 # Filings, statutes and contracts number their parts with nouns ("PART II", "Item 1A.", "Article 4", "Exhibit

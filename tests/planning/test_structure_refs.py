@@ -167,6 +167,10 @@ CORPUS = [
     ("docling__bookmark_sample.pdf", "delete part II", None),  # its "4. Termination" is on page 3 above Part III
     ("pdfplumber__chelsea_pdta.pdf", "extract section 1", "5-6"),
     ("pdfplumber__chelsea_pdta.pdf", "extract chapter 3", "9-23"),
+    # a table of contents the outline leaves out, read from the pages before its first entry ("Table des matières"
+    # on page 3; the script's "Inhaltsverzeichnis" with its dot leaders on page 4, its last line on page 5)
+    ("pdfplumber__chelsea_pdta.pdf", "table of contents as a png", "3"),
+    ("pypdfsamples__GeoTopo-komprimiert.pdf", "extract the table of contents", "4-5"),
     ("unstructured__pdf2image-memory-error-test-400p.pdf", "delete section 2.3.59.5", None),  # shares page 9
     # without an outline: headings only
     ("docling__redp5110_sampled.pdf", "remove the table of contents", "2"),
