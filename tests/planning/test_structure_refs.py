@@ -171,6 +171,14 @@ CORPUS = [
     # on page 3; the script's "Inhaltsverzeichnis" with its dot leaders on page 4, its last line on page 5)
     ("pdfplumber__chelsea_pdta.pdf", "table of contents as a png", "3"),
     ("pypdfsamples__GeoTopo-komprimiert.pdf", "extract the table of contents", "4-5"),
+    # parts the outline leaves out, printed as headings: "Annexe A" on page 31 up to "Annexe B" on page 56, whose
+    # end no heading shows; "3.2." partway down page 15, running onto page 22 where "3.3." begins; a German noun
+    ("pdfplumber__chelsea_pdta.pdf", "extract annexe A", "31-55"),
+    ("pdfplumber__chelsea_pdta.pdf", "delete annexe B", None),
+    ("pdfplumber__chelsea_pdta.pdf", "extract section 3.2", "15-22"),
+    ("pdfplumber__chelsea_pdta.pdf", "delete section 3.2", None),
+    ("pypdfsamples__GeoTopo-komprimiert.pdf", "extract Kapitel 3", "48-67"),
+    ("pdfjs__TAMReview.pdf", "extract appendix A", None),  # its last page is the journal's, not the appendix's
     ("unstructured__pdf2image-memory-error-test-400p.pdf", "delete section 2.3.59.5", None),  # shares page 9
     # without an outline: headings only
     ("docling__redp5110_sampled.pdf", "remove the table of contents", "2"),

@@ -19,6 +19,7 @@ from docpilot.fileparts import Part, bare_title, front_matter, next_part, part_n
 from docpilot.files import FileInfo
 from docpilot.planning.fastpath.rules import NeedInfo
 from docpilot.planning.fastpath.spans import is_filler
+from docpilot.printedparts import printed_parts
 
 __all__ = ["told_by_parts", "told_by_titles", "pages_told"]
 
@@ -31,7 +32,7 @@ _ORDINALS = {
     "ninth": 9, "tenth": 10, "last": -1, "final": -1,
 }  # fmt: skip
 _ORD = r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|final|\d+(?:st|nd|rd|th))"
-_NOUN = r"(?:chapter|section|part|appendix|annexe?|item|article|exhibit)"
+_NOUN = r"(?:chapter|section|part|appendix|annexe?|item|article|exhibit|kapitel|chapitre|abschnitt|anhang)"
 _TITLE_END = r"(?=\s*(?:[,.;!?]|$)|\s+(?:and|then|from|of|in|into|as|to|please|too|also|out)\b)"
 _WORDS = r"(?:⟦\d+⟧|[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,4}?)"
 _REF = re.compile(
@@ -43,7 +44,8 @@ _REF = re.compile(
     r"(?:\s+(?:book|document|file|manual|pdf))?)?)?)"
     r"|(?P<front>(?:the\s+|all\s+the\s+)?(?:front\s+matter|preliminary\s+pages|prelims))"
     r"|(?P<appendices>(?:all\s+(?:of\s+)?)?(?:the\s+)?(?:appendices|appendixes|annexes))"
-    rf"|(?:the\s+)?(?P<noun>chapters?|sections?|parts?|appendix|annexe?|items?|articles?|exhibits?)\s+(?P<num>{_NUM}"
+    r"|(?:the\s+)?(?P<noun>chapters?|sections?|parts?|appendix|annexe?|items?|articles?|exhibits?|kapitel|chapitre|"
+    rf"abschnitt|anhang)\s+(?P<num>{_NUM}"
     rf"(?:\s*(?:-|–|to|through|and|&|,)\s*(?:{_NOUN}s?\s+)?{_NUM})*)"
     rf"|the\s+(?P<ord>{_ORD})\s+(?P<onoun>chapter|section|part|appendix)"
     rf"|(?:the\s+)?(?P<tnoun>{_NOUN})\s+(?:on|about|called|titled|entitled|named|headed)\s+(?P<title>{_WORDS}){_TITLE_END}"
@@ -261,10 +263,10 @@ def _bind(m: re.Match[str], quotes: Sequence[str], info: FileInfo, whole: bool) 
         last = max(p.last for p in chosen)
         if last >= (info.pages or last):
             raise NeedInfo(f"{_cap(what)} runs to the end of {info.name}: nothing comes after it.")
-        _check_clean(info, chosen[-1], _after(parts, chosen[-1]), end_only=True)
+        _check_clean(info, chosen[-1], _after_of(info, chosen[-1]), end_only=True)
         return [(last + 1, info.pages or last + 1)]
     front = [p for p in chosen if p.kind == "front" and p.title == "the front matter"]
-    ranges = [(p.first, p.last) if p in front else _clean(info, p, _after(parts, p), whole) for p in chosen]
+    ranges = [(p.first, p.last) if p in front else _clean(info, p, _after_of(info, p), whole) for p in chosen]
     return _merged(ranges)
 
 
@@ -352,13 +354,18 @@ def _chosen(m: re.Match[str], quotes: Sequence[str], parts: tuple[Part, ...], wh
         return _one(what, [front] if front else [], parts, info)
     if m.group("appendices"):
         appendices = [p for p in parts if p.kind == "appendix"]
+        if not appendices:  # printed as headings, not in the outline ("Annexe A" on page 31, "Annexe B" on 56)
+            appendices = [p for p in _printed_of(info, "appendix") if p.noun in ("appendix", "annex", "annexe")]
         top = min((p.level for p in appendices), default=0)
         return _some(what, [p for p in appendices if p.level == top], parts, info)
     if m.group("noun"):
         noun = m.group("noun").lower().rstrip("s")
         numbers = re.findall(_NUM, re.sub(rf"\b{_NOUN}s?\b", " ", m.group("num"), flags=re.I), flags=re.I)
         spans = re.search(r"\d\s*(?:-|–|to|through)\s*\S", m.group("num"))
-        picked = [_one(f"{noun} {n}", _numbered(noun, n, parts), parts, info)[0] for n in numbers]
+        noun = _SAME_NOUN.get(noun, noun)
+        picked = [
+            _one(f"{noun} {n}", _numbered(noun, n, parts) or _printed(info, noun, n), parts, info)[0] for n in numbers
+        ]
         if spans and len(picked) == 2:  # "chapters 3 to 5": every part in between too
             between = [p for p in parts if picked[0].first <= p.first and p.last <= picked[1].last]
             return [p for p in between if p.level == picked[0].level] or picked
@@ -377,6 +384,39 @@ def _chosen(m: re.Match[str], quotes: Sequence[str], parts: tuple[Part, ...], wh
         return _one(what, _titled(title, noun, parts), parts, info)
     named = m.group("named").lower()
     return _one(what, _titled(named, "", parts), parts, info)
+
+
+# a part's noun as other languages say it
+_SAME_NOUN = {"kapitel": "chapter", "chapitre": "chapter", "abschnitt": "section", "anhang": "appendix"}
+
+
+def _printed_of(info: FileInfo, kind: str) -> tuple[Part, ...]:
+    skip = tuple((p.first, p.last) for p in info.parts if p.kind == "contents")
+    return printed_parts(info.path, kind, skip)
+
+
+def _printed(info: FileInfo, noun: str, number: str) -> list[Part]:
+    """The part a request names by noun and number that the outline leaves out, as the file prints its heading
+    (:mod:`docpilot.printedparts`): an appendix, annex or exhibit by its letter or number, a section by a dotted
+    number."""
+    n = part_number(number)
+    if noun in ("appendix", "annex", "annexe", "exhibit", "schedule"):
+        same = ("appendix", "annex", "annexe", "anhang") if noun != "exhibit" and noun != "schedule" else (noun,)
+        return [p for p in _printed_of(info, "appendix") if p.noun in same and p.number == n]
+    if noun == "section" and "." in n:
+        return [p for p in _printed_of(info, "section") if p.number == n]
+    return []
+
+
+def _after_of(info: FileInfo, part: Part) -> Part | None:
+    """The part after ``part``: in the file's parts, or among the printed headings it was found in."""
+    if part in info.parts:
+        return _after(info.parts, part)
+    for kind in ("appendix", "section"):
+        printed = _printed_of(info, kind)
+        if part in printed:
+            return _after(printed, part)
+    return None
 
 
 def _one(what: str, candidates: list[Part], parts: tuple[Part, ...], info: FileInfo) -> list[Part]:
