@@ -459,7 +459,8 @@ def _annot_types(types: list[str] | None) -> set[str] | None:
     result_name="cleaned",
     say="Delete the annotations",
     words=Words(
-        verbs=("delete", "remove", "clear", "strip"), nouns=("annotations", "comments", "markups", "highlights")
+        verbs=("delete", "remove", "clear", "strip", "get rid of", "take off"),
+        nouns=("annotations", "comments", "markups", "highlights"),
     ),
 )
 def delete_annotations(

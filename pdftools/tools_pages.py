@@ -64,7 +64,10 @@ def _blank_pages_added(values: dict[str, Any], pages_in: int | None, files_sum: 
     result_name="shortened",
     page_effect=removed("pages"),
     say="Delete {pages}",
-    words=Words(verbs=("delete", "remove", "drop", "cut"), nouns=("pages", "page")),
+    words=Words(
+        verbs=("delete", "remove", "drop", "cut", "get rid of", "take out", "throw away", "ditch"),
+        nouns=("pages", "page"),
+    ),
 )
 def delete_pages(file: str, pages: Pages, output: str | None = None) -> str:
     """Remove pages from a PDF.
@@ -411,7 +414,7 @@ def crop_pages(
     result_name="trimmed",
     page_effect=unknown,
     say="Remove the blank pages",
-    words=Words(verbs=("remove", "delete", "drop"), nouns=("blank pages", "empty pages")),
+    words=Words(verbs=("remove", "delete", "drop", "get rid of"), nouns=("blank pages", "empty pages")),
 )
 def remove_blank_pages(file: str, threshold: float = 0.001, output: str | None = None) -> str:
     """Remove blank pages: pages with no text that show (next to) nothing.

@@ -265,23 +265,39 @@ def _actions_left_out(plan: Plan, clauses: list[str], tools: dict[str, Tool]) ->
 _IMPLIED = frozenset({"extract_pages"})
 
 
+# Tools a plan of one step must be named for: they take content away, or pick one reading of several (a table's
+# rows, a format): "Part I of the 10-K only" is no deletion, "MD&A to word" no Markdown, "section 7 only" no tables
+_NAMED_ONLY = frozenset({
+    "delete_pages", "redact_text", "redact_pages", "delete_annotations", "remove_password", "remove_blank_pages",
+    "sanitize", "flatten_form", "extract_tables",
+})  # fmt: skip
+_SMALL = frozenset({"it", "the", "a", "to", "on", "of", "with", "and", "as", "into", "in", "every", "all", "them"})
+_GENERIC = frozenset(stem(w) for w in ("page", "pages", "file", "files"))  # nouns every page tool is named by
+_JOINED = re.compile(r"\w+&\w+")  # "MD&A", "R&D", "P&L": a name, not the words "md" and "a"
+
+
 def _steps_unasked(plan: Plan, request: str, tools: dict[str, Tool]) -> list[str]:
     """A sentence for each step, of a plan of several, of a tool no word of the request names (its verbs, nouns,
     what it makes, the words of its command sentence) while another step's tool is named: "strip all comments
-    and sanitize before we publish" asks for no removal of blank pages. (A plan of one step may do what the
-    request says in other words: "pages 2 and 7 should be the other way up" is a rotation.)"""
+    and sanitize before we publish" asks for no removal of blank pages. A plan of one step may do what the
+    request says in other words ("pages 2 and 7 should be the other way up" is a rotation), unless it takes
+    content away or converts (:data:`_NAMED_ONLY`, a tool that converts to a format): those are named."""
     from docpilot.planning.fastpath.text import normalise
 
-    said = {stem(w) for w in words(normalise(request))}
+    said = {stem(w) for w in words(_JOINED.sub(" ", normalise(request)))}
     unnamed = []
     for step in plan.steps:
         tool = tools.get(step.task)
         if tool is None or step.task in _IMPLIED:
             continue
         named = " ".join((*tool.words.all(), re.sub(r"\{[^}]*\}|\[[^\]]*\]", " ", tool.say)))
-        if not ({stem(w) for w in words(named)} - {"it", "the", "a"}) & said:
-            unnamed.append(f"no word of the request asks for step {step.id} ({tool.say.split('{')[0].strip()})")
-    return unnamed if 0 < len(unnamed) < len(plan.steps) else []
+        must = step.task in _NAMED_ONLY or tool.converts_to is not None
+        own = {stem(w) for w in words(named)} - _SMALL - (_GENERIC if must else set())
+        if not own & said:  # (a word of its own names it: "delete", "tables", "markdown"; not "pages")
+            unnamed.append((must, f"no word of the request asks for step {step.id} ({tool.say.split('{')[0].strip()})"))
+    if 0 < len(unnamed) < len(plan.steps):
+        return [text for _, text in unnamed]
+    return [text for must, text in unnamed if must]
 
 
 def _words_of(tools: dict[str, Tool]) -> tuple[dict[str, set[str]], dict[str, set[str]]]:

@@ -95,6 +95,16 @@ def _problems(request: str, *steps: tuple[str, dict[str, Any]]) -> list[str]:
         ("send me the appendix of this paper", [("extract_attachments", {})], "the appendix"),
         ("the English summary at the very end, as txt", [("convert_to_text", {})], "summary at the very end"),
         ("Pull the balance sheet table out for me", [("extract_tables", {})], "the balance sheet table"),
+        # a plan of one step that takes content away or converts, though no word of the request names it
+        ("pages 3-16 of the 10-K only", [("delete_pages", {"pages": "3-16"})], "asks for step 1"),
+        ("MD&A to word please", [("convert_to_markdown", {})], "asks for step 1"),
+        ("pages 8-10 only, please", [("extract_tables", {"pages": "8-10"})], "asks for step 1"),
+        # an action said with a verb of several words, no step does it
+        (
+            "there are empty pages in this huge file, get rid of them and tell me how many pages are left",
+            [("count_pages", {})],
+            "get rid of",
+        ),
     ],
 )
 def test_a_value_not_said_or_a_said_one_left_out_is_found(
@@ -131,6 +141,9 @@ def test_a_value_not_said_or_a_said_one_left_out_is_found(
         ("lock it with the password PASSWORD_1", [("add_password", {"password": "PASSWORD_1"})]),
         ("which pages are sideways? don't change anything", [("detect_orientation", {})]),
         ("could you delete page 2?", [("delete_pages", {"pages": "2"})]),
+        ("get rid of page 2", [("delete_pages", {"pages": "2"})]),
+        ("pages 3-16 of the 10-K only", [("extract_pages", {"pages": "3-16"})]),
+        ("MD&A (pages 19-31) to word please", [("convert_to_docx", {"pages": "19-31"})]),
         # a part named and bound to pages; parts that name no pages ("the tables", "the blank pages")
         ("page 1, the map page, as a png", [("convert_to_png", {"pages": "1"})]),
         ("put the tables into excel and remove the blank pages", [("convert_to_xlsx", {}), ("remove_blank_pages", {})]),
