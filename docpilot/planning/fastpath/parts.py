@@ -36,7 +36,8 @@ _NOUN = r"(?:chapter|section|part|appendix|annexe?|item|article|exhibit|kapitel|
 _TITLE_END = r"(?=\s*(?:[,.;!?]|$)|\s+(?:and|then|from|of|in|into|as|to|please|too|also|out)\b)"
 _WORDS = r"(?:⟦\d+⟧|[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,4}?)"
 _REF = re.compile(
-    r"(?:(?P<around>everything|all(?:\s+(?:of\s+)?the)?\s+pages|(?:the\s+)?pages|what(?:ever)?\s+comes)\s+"
+    r"(?:(?P<around>everything|all(?:\s+(?:of\s+)?the)?\s+pages|(?:the\s+)?pages|what(?:ever)?\s+comes|"
+    r"(?:all\s+(?:of\s+)?)?(?:the\s+)?(?:[a-z]+\s+)?(?:stuff|material|bits|content))\s+"
     r"(?P<side>before|after|preceding|following|up\s+to)\s+)?"
     r"(?:"
     r"(?P<contents>(?:the\s+)?(?:table\s+of\s+contents|contents\s+pages?|toc)(?:\s+pages?)?)"
