@@ -150,6 +150,10 @@ CORPUS = [
     ("pdfjs__freeculture.pdf", "delete everything before chapter 1", "1-34"),
     ("pdfjs__freeculture.pdf", "remove the front matter", "1-16"),
     ("pdfjs__freeculture.pdf", "delete all the front stuff before the Preface", "1-11"),  # blind i6 (tuning)
+    # a part named twice, the second in parentheses: the one that binds says which, if the other fits it
+    ("pdfjs__freeculture.pdf", "highlight 'Eldred' in the Eldred chapter (ch. 13)", "221-255"),
+    ("pdfjs__freeculture.pdf", "extract the Eldred chapter (chapter 3)", None),
+    ("pdfjs__freeculture.pdf", "extract chapter 3 (chapter 4)", None),
     ("pdfjs__freeculture.pdf", "delete the index at the back", None),  # p. 352 is "About the author"
     ("pdfjs__freeculture.pdf", "extract the chapter on piracy", "76-93"),  # chapter 5, not the part or 'Piracy I'
     ("pypdfsamples__GeoTopo-komprimiert.pdf", "extract chapter 3", "48-67"),

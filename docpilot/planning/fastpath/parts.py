@@ -45,7 +45,7 @@ _REF = re.compile(
     r"(?:\s+(?:book|document|file|manual|pdf))?)?)?)"
     r"|(?P<front>(?:the\s+|all\s+the\s+)?(?:front\s+matter|preliminary\s+pages|prelims))"
     r"|(?P<appendices>(?:all\s+(?:of\s+)?)?(?:the\s+)?(?:appendices|appendixes|annexes))"
-    r"|(?:the\s+)?(?P<noun>chapters?|sections?|parts?|appendix|annexe?|items?|articles?|exhibits?|kapitel|chapitre|"
+    r"|(?:the\s+)?(?P<noun>chapters?|ch\.|sections?|parts?|appendix|annexe?|items?|articles?|exhibits?|kapitel|chapitre|"
     rf"abschnitt|anhang)\s+(?P<num>{_NUM}"
     rf"(?:\s*(?:-|–|to|through|and|&|,)\s*(?:{_NOUN}s?\s+)?{_NUM})*)"
     rf"|the\s+(?P<ord>{_ORD})\s+(?P<onoun>chapter|section|part|appendix)"
@@ -110,7 +110,11 @@ def told_by_parts(
     Raises:
         NeedInfo: a reference that fits several parts or none, pages another part shares, or several files.
     """
-    found = [m for m in _REF.finditer(text) if anywhere or _acted_on(text, m.start())]
+    found: list[re.Match[str]] = []
+    for m in _REF.finditer(text):
+        said_again = bool(found) and _PAREN.fullmatch(text, found[-1].end(), m.start()) is not None  # "(ch. 13)"
+        if anywhere or said_again or _acted_on(text, m.start()):
+            found.append(m)
     if not found:
         return told_by_titles(text, files, pdfs)
     picked = _PICKED.search(text)
@@ -122,12 +126,54 @@ def told_by_parts(
         raise NeedInfo(f"Which file's {_bare(what)} do you mean?", list(pdfs))
     info = files[pdfs[0]]
     out = text
-    for m in reversed(found):
-        pages = _pages_said(_bind(m, quotes, info, _copies(text, m.start())))
+    index = len(found) - 1
+    while index >= 0:
+        m = found[index]
+        start, end, ranges = m.start(), m.end(), None
+        outer = found[index - 1] if index > 0 else None
+        if outer is not None and _PAREN.fullmatch(text, outer.end(), m.start()) and _CLOSE.match(text, m.end()):
+            # "the Eldred chapter (ch. 13)": one part said twice; the one that binds alone says which
+            ranges = _either(outer, m, quotes, info, _copies(text, outer.start()))
+            start, end, index = outer.start(), _CLOSE.match(text, m.end()).end(), index - 1  # type: ignore[union-attr]
+        if ranges is None:
+            ranges = _bind(m, quotes, info, _copies(text, m.start()))
+        pages = _pages_said(ranges)
         if m.group("cap"):  # "table 1" → "the table on page 3": what is on the page stays said
             pages = f"the {'figure' if m.group('cap').lower().startswith('fig') else 'table'} on {pages}"
-        out = out[: m.start()] + pages + out[m.end() :]
+        out = out[:start] + pages + out[end:]
+        index -= 1
     return out
+
+
+_PAREN = re.compile(r"\s*\(\s*")
+_CLOSE = re.compile(r"\s*\)")
+
+
+def _either(
+    outer: re.Match[str], inner: re.Match[str], quotes: Sequence[str], info: FileInfo, whole: bool
+) -> list[tuple[int, int]]:
+    """The pages of a part named twice, the second in parentheses: those both bind to, or those of the one that
+    binds when the other fits several parts ("the Eldred chapter (ch. 13)": chapters 13 and 14 are "Eldred" and
+    "Eldred II"). A part the two name differently, or that neither binds, is asked about."""
+    bound: list[list[tuple[int, int]]] = []
+    asked: list[NeedInfo] = []
+    for m in (inner, outer):
+        try:
+            bound.append(_bind(m, quotes, info, whole))
+        except NeedInfo as exc:
+            asked.append(exc)
+    if len(bound) == 2 and bound[0] != bound[1]:
+        raise NeedInfo(
+            f"{_cap(_bare(outer.group(0)))} and {_bare(inner.group(0))} are different parts of {info.name} "
+            f"({_pages_said(bound[1])}; {_pages_said(bound[0])}). Which one?"
+        )
+    if not bound:
+        raise asked[0]
+    # the one that binds must be one of those the other fits ("the Eldred chapter (ch. 3)" is no Eldred chapter)
+    candidates = asked[0].choices if asked else []
+    if candidates and not any(f"({_pages_said(bound[0])})" in choice for choice in candidates):
+        raise asked[0]
+    return bound[0]
 
 
 def told_by_titles(text: str, files: dict[str, FileInfo], pdfs: Sequence[str]) -> str:
@@ -388,7 +434,9 @@ def _chosen(m: re.Match[str], quotes: Sequence[str], parts: tuple[Part, ...], wh
 
 
 # a part's noun as other languages say it
-_SAME_NOUN = {"kapitel": "chapter", "chapitre": "chapter", "abschnitt": "section", "anhang": "appendix"}
+_SAME_NOUN = {
+    "kapitel": "chapter", "chapitre": "chapter", "abschnitt": "section", "anhang": "appendix", "ch.": "chapter",
+}  # fmt: skip
 
 
 def _printed_of(info: FileInfo, kind: str) -> tuple[Part, ...]:
