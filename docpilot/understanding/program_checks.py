@@ -27,7 +27,7 @@ from docpilot.understanding.naming_checks import literals as _literals
 from docpilot.understanding.naming_checks import other_period, row_passed_over
 from docpilot.understanding.retrieve import EmbedFn
 from docpilot.understanding.support import unsupported_numbers
-from docpilot.understanding.textnorm import alike, format_number, norm, numbers_in, stem, stems
+from docpilot.understanding.textnorm import alike, format_number, norm, numbers_in, stem, stems, without_negated
 
 __all__ = [
     "ALONE",
@@ -100,11 +100,12 @@ def problem_with(
     other = other or _invented(question, result, frames) or _sums_totals(result, frames) or _tied(result, frames)
     other = other or _percent_as_fraction(question, result, frames) or _mask_counted(result)
     if written_by_model:
+        meant = without_negated(question)  # "(not the pawn or redemption columns)" names none to read
         other = other or _unnamed(question, result, frames, embed) or _unnamed_row(question, result, frames)
-        other = other or _absent_value(result, frames) or _passed_over(question, result, frames)
-        other = other or _looser(question, result, frames) or _named_rows_unread(question, result, frames)
+        other = other or _absent_value(result, frames) or _passed_over(meant, result, frames)
+        other = other or _looser(question, result, frames) or _named_rows_unread(meant, result, frames)
         other = other or _files_unread(question, result, frames)
-        other = other or row_passed_over(question, result, frames) or other_period(question, result, frames)
+        other = other or row_passed_over(meant, result, frames) or other_period(question, result, frames)
         other = other or (_uncounted(question, result, frames, embed) if counted else "")
     if other:
         return other

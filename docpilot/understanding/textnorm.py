@@ -7,7 +7,7 @@ import unicodedata
 
 __all__ = [
     "norm", "words", "stems", "stem", "parse_number", "numbers_in", "format_number", "STOPWORDS", "FOOTNOTE_MARK",
-    "alike",
+    "alike", "without_negated",
 ]  # fmt: skip
 
 FOOTNOTE_MARK = re.compile(r"[\d*†‡§]{1,3}")  # what a footnote mark set above the line is made of ("²", "*", "†")
@@ -19,6 +19,20 @@ STOPWORDS = frozenset(
 )
 
 _WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")
+
+
+# what a question says is not meant: "the Handgun column (not the pawn or redemption columns)"
+_NEGATED = re.compile(
+    r"\b(?:not\s+(?:the|a|an|any|including)|excluding|except(?:\s+for)?|other\s+than|apart\s+from|aside\s+from|"
+    r"but\s+not|rather\s+than|instead\s+of)\b[^,.;:?!()]*",
+    re.IGNORECASE,
+)
+
+
+def without_negated(text: str) -> str:
+    """``text`` less what it says is not meant ("…, not the pawn or redemption columns", "excluding Guam"): the
+    words that name what to read, for the checks of what a program reads."""
+    return _NEGATED.sub(" ", text)
 
 
 def norm(text: str) -> str:

@@ -95,3 +95,36 @@ def test_a_row_of_another_date_is_sent_back_though_no_row_carries_the_date_asked
         "Shares outstanding as of August 30, 2023?", result, shown
     )
     assert other_period("How many shares were purchased from July 2, 2023 through July 29, 2023?", result, shown) == ""
+
+
+CHECKS = [
+    [
+        "State / Territory",
+        "Permit",
+        "Handgun",
+        "Long Gun",
+        "Pre-Pawn Redemption Handgun",
+        "Pre-Pawn Redemption Long Gun",
+    ],
+    ["Alabama", "100", "5,000", "4,000", "20", "30"],
+    ["Texas", "0", "9,000", "8,000", "40", "60"],
+]
+
+
+def test_a_column_the_question_says_is_not_meant_names_nothing() -> None:
+    """q15 (tuning): "the main Handgun column (the one right after Permit, not the pawn or redemption columns)" was
+    sent back for naming "Pre-Pawn Redemption Handgun" better than "Handgun"."""
+    from docpilot.understanding.program_checks import problem_with
+
+    shown = frames(CHECKS)
+    label = shown[0].label
+    result = run(f't1.loc[t1["Handgun"].idxmax(), "{label}"]', shown)
+    assert result.value == "Texas"
+    question = (
+        "Which state had the most checks in the main Handgun column (the one right after Permit, not the pawn or "
+        "redemption columns)?"
+    )
+    kwargs = {"share": False, "counted": False, "embed": None, "written_by_model": True}
+    assert problem_with(question, result, shown, **kwargs) == ""  # type: ignore[arg-type]
+    asked = "Which state had the most pawn redemption handgun checks?"
+    assert "Pre-Pawn Redemption Handgun" in problem_with(asked, result, shown, **kwargs)  # type: ignore[arg-type]
