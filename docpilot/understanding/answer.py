@@ -403,7 +403,9 @@ def _from_finding(documents: list[Document], finding: Finding, reading: Reading)
     for file, page, quote in finding.citations:
         doc = by_name[file]
         joined = re.sub(r"\s*[|:]\s*", " ", quote)  # "Custodian: X" is drawn as "Custodian" beside "X"
-        text = _quote_on(doc, page, [quote, joined, *re.split(r"\s*[|:]\s*", quote)[::-1]])
+        pieces = re.split(r"\s*[|:]\s*", quote)  # the answer's own cell first, when the row is not one phrase
+        said = [p for p in pieces if p and p == finding.answer.strip()]
+        text = _quote_on(doc, page, [quote, joined, *said, *pieces[::-1]])
         if text:
             citations.append(_cite(doc, page, text))
     if finding.citations and not citations:

@@ -24,7 +24,7 @@ from docpilot.understanding.textnorm import FOOTNOTE_MARK, words
 
 __all__ = ["Row", "Pair", "Section", "Chunk", "Figure", "Structure", "read_structure", "EXTRACTOR_VERSION"]
 
-EXTRACTOR_VERSION = "15"  # part of the cache key: change it when what is extracted changes
+EXTRACTOR_VERSION = "16"  # part of the cache key: change it when what is extracted changes
 
 _FLAGS = (pymupdf.TEXTFLAGS_TEXT | pymupdf.TEXT_DEHYPHENATE) & ~pymupdf.TEXT_PRESERVE_LIGATURES
 _CHUNK_WORDS = 90

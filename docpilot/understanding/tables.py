@@ -9,8 +9,9 @@ from typing import Any
 
 import pymupdf
 
+from docpilot.understanding.frames.pagewords import footnote_marks, without_mark
 from docpilot.understanding.textnorm import parse_number
-from pdftools._tables import page_tables, table_rows
+from pdftools._tables import page_tables, table_cells
 
 __all__ = ["Table", "read_tables", "page_lines", "use_layout_analysis"]
 
@@ -75,8 +76,12 @@ def read_tables(page: pymupdf.Page) -> list[Table]:
     except Exception:  # noqa: BLE001 - a table finder crash on odd drawings means no table, not no answer
         return []
     lines = page_lines(page)
+    marks = footnote_marks(page)  # "83,190,556²": the mark is no digit of the figure
     for table in tables:
-        rows = [[_clean(c) for c in row] for row in table_rows(page, table)]
+        rows = [
+            [_clean(None if c is None else without_mark(c.text, c.bbox, marks)) for c in row]
+            for row in table_cells(page, table)
+        ]
         rows = _compact([r for r in rows if any(r)])
         if len(rows) < 2 or max(len(r) for r in rows) < 2:
             continue

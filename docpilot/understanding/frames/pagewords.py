@@ -11,7 +11,9 @@ from typing import Any
 from docpilot.understanding.textnorm import FOOTNOTE_MARK
 from pdftools._tablecells import union
 
-__all__ = ["box_of", "cell_lines", "owner", "page_words", "phrases", "words_in"]
+__all__ = [
+    "box_of", "cell_lines", "footnote_marks", "owner", "page_words", "phrases", "without_mark", "words_in",
+]  # fmt: skip
 
 
 def page_words(page: Any, box: tuple[float, ...]) -> list[tuple[Any, ...]]:
@@ -31,34 +33,55 @@ def page_words(page: Any, box: tuple[float, ...]) -> list[tuple[Any, ...]]:
     return words
 
 
-def _unmarked(page: Any, words: list[Any], clip: Any) -> list[tuple[Any, ...]]:
-    """``words`` with the footnote marks at their ends taken off: a superscript span of at most three digits or
-    marks ("2", "*", "†") that ends where a word ends and starts after it does."""
+def footnote_marks(page: Any, clip: Any = None) -> list[tuple[tuple[float, float, float, float], str]]:
+    """The superscript spans of at most three digits or marks ("2", "*", "†") on ``page`` (inside ``clip``), with
+    their boxes: footnote marks, where one is set after a word or a figure."""
     import pymupdf
 
     text_only = pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_IMAGES  # the spans; no image is decoded
-    marks = [
+    return [
         (span["bbox"], span["text"].strip())
         for block in page.get_text("dict", clip=clip, flags=text_only)["blocks"]
         for line in block.get("lines", [])
         for span in line["spans"]
         if span["flags"] & 1 and FOOTNOTE_MARK.fullmatch(span["text"].strip())
     ]
+
+
+def without_mark(text: str, box: tuple[float, ...], marks: list[tuple[tuple[float, float, float, float], str]]) -> str:
+    """A table cell's ``text`` (its ruled ``box``) less a footnote mark of ``marks`` that stands in the cell and
+    ends its text."""
+    for (x0, y0, x1, _y1), mark in marks:
+        inside = box[0] <= x0 and x1 <= box[2] + 1 and box[1] - 1 <= y0 <= box[3]
+        if inside and len(text) > len(mark) and text.rstrip().endswith(mark):
+            return text.rstrip()[: -len(mark)]
+    return text
+
+
+def _mark_at(
+    text: str, box: tuple[float, ...], marks: list[tuple[tuple[float, float, float, float], str]]
+) -> tuple[tuple[float, float, float, float], str] | None:
+    """The mark of ``marks`` that ends where ``text``'s box ends, starts after it does and stands on its line."""
+    for bbox, mark in marks:
+        x0, y0, x1, _y1 = bbox
+        if len(text) > len(mark) and text.endswith(mark) and abs(x1 - box[2]) < 1 and x0 > box[0]:
+            if box[1] - 1 <= y0 <= box[3]:
+                return bbox, mark
+    return None
+
+
+def _unmarked(page: Any, words: list[Any], clip: Any) -> list[tuple[Any, ...]]:
+    """``words`` with the footnote marks at their ends taken off: a superscript span of at most three digits or
+    marks ("2", "*", "†") that ends where a word ends and starts after it does."""
+    marks = footnote_marks(page, clip)
     if not marks:
         return list(words)
     out = []
     for word in words:
         text = str(word[4])
-        for (x0, y0, x1, _y1), mark in marks:
-            if (
-                len(text) > len(mark)
-                and text.endswith(mark)
-                and abs(x1 - word[2]) < 1
-                and x0 > word[0]
-                and word[1] - 1 <= y0 <= word[3]
-            ):
-                word = (word[0], word[1], x0, word[3], text[: -len(mark)], *word[5:])
-                break
+        found = _mark_at(text, word[:4], marks)
+        if found is not None:
+            word = (word[0], word[1], found[0][0], word[3], text[: -len(found[1])], *word[5:])
         out.append(tuple(word))
     return out
 
