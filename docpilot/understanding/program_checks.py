@@ -309,6 +309,35 @@ def labelled(question: str, result: ProgramResult, frames: list[Frame]) -> str |
 _SAFE_NAMES = frozenset({"len", "abs", "round", "sum", "min", "max"})
 
 
+def extreme_value(question: str, result: ProgramResult) -> str | None:
+    """The row a program picked at an extreme made the value it was picked by, when the question asks a number
+    and the program gives the row's name: ``t1.loc[t1["Stores opened"].idxmax(), "Fiscal 2022"]`` becomes
+    ``t1["Stores opened"].max()`` (q15 asked again, tuning: "the highest number of stores opened in any single
+    quarter" answered "3rd Quarter", twice). The inverse of :func:`labelled`. None when the question asks no number,
+    or the program does not end in one ``.loc[<series>.idxmax() | .idxmin(), <label>]``."""
+    if asked_kind(question) not in ("count", "amount") or is_number(result.value):
+        return None
+    try:
+        tree = ast.parse(result.program)
+    except SyntaxError:
+        return None
+    last = tree.body[-1] if tree.body else None
+    pick = last.value if isinstance(last, ast.Expr) else None
+    if not (isinstance(pick, ast.Subscript) and isinstance(pick.value, ast.Attribute) and pick.value.attr == "loc"):
+        return None
+    index = pick.slice
+    row = index.elts[0] if isinstance(index, ast.Tuple) and len(index.elts) == 2 else None
+    if not (isinstance(row, ast.Call) and isinstance(row.func, ast.Attribute) and not row.args and not row.keywords):
+        return None
+    if row.func.attr not in ("idxmax", "idxmin"):
+        return None
+    value = ast.Call(
+        func=ast.Attribute(value=row.func.value, attr=row.func.attr[3:], ctx=ast.Load()), args=[], keywords=[]
+    )
+    tree.body[-1] = ast.Expr(value=value)
+    return ast.unparse(ast.fix_missing_locations(tree))
+
+
 def _words_named(column: str, asked: set[str]) -> set[str]:
     """The question's words (stems) that ``column`` has."""
     return {a for a in asked if any(alike(a, w) for w in _named_words(column))}

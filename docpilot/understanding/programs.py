@@ -68,6 +68,7 @@ from docpilot.understanding.operation_checks import as_percent_change, operation
 from docpilot.understanding.program_checks import (
     CANNOT,
     WHOLE,
+    extreme_value,
     is_number,
     labelled,
     labels,
@@ -382,6 +383,7 @@ def answer_by_program(
         swapped = repaired and (
             regrouped(checked, result, frames)
             or labelled(checked, result, frames)
+            or extreme_value(checked, result)
             or as_percent_change(checked, result)
         )
         if swapped:

@@ -309,10 +309,20 @@ def test_a_program_reading_another_column_or_row_than_the_question_names_goes_ba
 
 
 def test_a_program_giving_a_text_for_a_figure_asked_goes_back(documents: list[Document]) -> None:
-    llm = ScriptedLLM([ARGMAX, 't1["Sales 2023"].max()'])
+    west = 't1.loc[t1["Region"] == "West", "Region"].iloc[0]'
+    llm = ScriptedLLM([west, 't1["Sales 2023"].max()'])
     computed = answer_by_program(documents, "What was the highest sales figure in 2023?", llm, None)
     assert computed is not None and computed.retries == 1 and computed.answer.startswith("4,500")
     assert "but the program" in llm.calls[1].messages[-1]["content"]
+
+
+def test_the_row_at_an_extreme_given_for_a_figure_asked_is_its_figure(documents: list[Document]) -> None:
+    """q15 asked again (tuning): "the highest number of stores opened in a quarter" answered with the quarter twice;
+    the program that picks the row by its largest value gives that value instead, checked, with no second call."""
+    llm = ScriptedLLM([ARGMAX])
+    computed = answer_by_program(documents, "What was the highest sales figure in 2023?", llm, None)
+    assert computed is not None and computed.retries == 0 and computed.answer.startswith("4,500")
+    assert len(llm.calls) == 1
 
 
 def test_a_label_with_a_number_in_it_is_no_figure() -> None:
