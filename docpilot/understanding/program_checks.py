@@ -309,6 +309,38 @@ def labelled(question: str, result: ProgramResult, frames: list[Frame]) -> str |
 _SAFE_NAMES = frozenset({"len", "abs", "round", "sum", "min", "max"})
 
 
+def scalar_operands(program: str) -> str | None:
+    """The program with each cell selection it computes with (``t1.loc[<rows>, "col"]`` beside an operator) taken
+    as its one value (``.item()``, which fails on any other number of rows), or None when it has none: a division
+    of two one-row selections aligns them by row and comes out empty (q15 asked again, tuning: a gross margin,
+    "Gross profit" over "Revenue", empty twice)."""
+    try:
+        tree = ast.parse(program)
+    except SyntaxError:
+        return None
+    changed = False
+
+    def one(node: ast.expr) -> ast.expr:
+        nonlocal changed
+        index = node.slice if isinstance(node, ast.Subscript) else None
+        if not (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Attribute)
+            and node.value.attr == "loc"
+            and isinstance(index, ast.Tuple)
+            and len(index.elts) == 2
+            and isinstance(index.elts[1], ast.Constant)
+        ):
+            return node
+        changed = True
+        return ast.Call(func=ast.Attribute(value=node, attr="item", ctx=ast.Load()), args=[], keywords=[])
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp):
+            node.left, node.right = one(node.left), one(node.right)
+    return ast.unparse(ast.fix_missing_locations(tree)) if changed else None
+
+
 def extreme_value(question: str, result: ProgramResult) -> str | None:
     """The row a program picked at an extreme made the value it was picked by, when the question asks a number
     and the program gives the row's name: ``t1.loc[t1["Stores opened"].idxmax(), "Fiscal 2022"]`` becomes

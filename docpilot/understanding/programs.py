@@ -76,6 +76,7 @@ from docpilot.understanding.program_checks import (
     one_figure,
     problem_with,
     regrouped,
+    scalar_operands,
     shown,
     word_pairs,
 )
@@ -373,7 +374,15 @@ def answer_by_program(
             return None
         try:
             result = answer_with_program(program, frames, sandbox=sandbox)
-        except (ProgramRefused, ProgramFailed) as exc:
+        except ProgramFailed as exc:
+            alone = scalar_operands(program) if written_by_model and not again else None
+            if alone is not None:  # one-row selections divided by row: their values, checked once
+                try:
+                    return check(alone, again=True)
+                except JobProblem:
+                    pass
+            raise JobProblem(str(exc)) from exc
+        except ProgramRefused as exc:
             raise JobProblem(str(exc)) from exc
         result = one_figure(result, kind)
         problem = problem_with(

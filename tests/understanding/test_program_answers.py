@@ -1028,3 +1028,15 @@ def test_a_share_dividing_a_figure_by_itself_goes_back(tmp_path: Path) -> None:
     computed = answer_by_program(documents, question, llm, None)
     assert computed is not None and computed.found and computed.answer.startswith("18.2"), computed
     assert "divides a figure by itself" in llm.calls[1].messages[-1]["content"]
+
+
+def test_one_row_selections_divided_by_row_are_their_values(documents: list[Document]) -> None:
+    """q15 asked again (tuning): a gross margin written as one row's cell over another's without taking either's
+    value; pandas aligns them by row and the result is empty. Their values are divided instead, with no second
+    call; the cells cited are the two read."""
+    label = documents[0].tables()[0].header[0] if documents[0].tables() else "Region"
+    program = f't1.loc[t1["{label}"] == "West", "Sales 2023"] / t1.loc[t1["{label}"] == "North", "Sales 2023"]'
+    answer, llm = ask(documents, "What was the ratio of West sales to North sales in 2023?", [program])
+    assert answer.found and answer.answer.startswith("3.75"), answer.answer
+    assert len(program_calls(llm)) == 1
+    assert {"4,500", "1,200"} <= {q.split()[-1] for q in quotes(answer)}, quotes(answer)

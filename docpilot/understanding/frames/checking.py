@@ -31,7 +31,7 @@ __all__ = ["check_frame_program", "refuse_unless_allowed", "METHODS", "BUILTINS"
 METHODS = frozenset(
     {
         "sum", "mean", "median", "max", "min", "idxmax", "idxmin", "sort_values", "head", "tail", "nlargest",
-        "nsmallest", "count", "abs", "round", "isin", "unique", "nunique", "tolist", "notna", "isna",
+        "nsmallest", "count", "abs", "round", "isin", "unique", "nunique", "tolist", "notna", "isna", "item",
     }
 )  # fmt: skip
 STR_METHODS = frozenset({"contains", "startswith", "endswith"})
