@@ -299,3 +299,21 @@ def test_a_table_or_figure_named_by_its_number_is_the_page_its_caption_opens(tmp
     assert _pages("pull the numbers out of Table 2", files) == [("extract_tables", "3")]
     with pytest.raises(NeedInfo):
         fast_plan("convert table 9 to excel", files)
+
+
+def test_a_place_named_by_a_part_is_its_first_or_last_page() -> None:
+    """Blind batch i6 (tuning): "right after the table of contents" was told as "after pages 4-5" and the model
+    inserted a page after each; "so it starts right at chapter 1" as chapter 1's pages, which the model deleted."""
+    from docpilot.planning.fastpath.parts import pages_told
+    from docpilot.planning.said import QUOTED
+
+    name = "pypdfsamples__GeoTopo-komprimiert.pdf"
+    if not (REAL / name).is_file():
+        pytest.skip(f"{name} is not in ../shared/corpus")
+    files = inspect_files([REAL / name])
+    told = pages_told("add an empty page right after the table of contents", files, QUOTED)
+    assert told == "add an empty page right after page 5"
+    told = pages_told("remove the Vorwort so it starts right at chapter 1", files, QUOTED)
+    assert told == "remove the Vorwort so it starts right at page 6"
+    assert pages_told("insert a blank page before chapter 2", files, QUOTED) == "insert a blank page before page 28"
+    assert pages_told("delete everything before chapter 1", files, QUOTED) == "delete pages 1-5"

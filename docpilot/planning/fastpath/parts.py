@@ -138,6 +138,10 @@ def told_by_parts(
         if ranges is None:
             ranges = _bind(m, quotes, info, _copies(text, m.start()))
         pages = _pages_said(ranges)
+        where = _PLACE.search(text, 0, start) if not m.group("around") else None
+        if where is not None:  # "a blank page after the table of contents": after its last page, not its pages
+            side = "first" if where.group("first") else "last"
+            pages = f"page {ranges[0][0] if side == 'first' else ranges[-1][1]}"
         if m.group("cap"):  # "table 1" → "the table on page 3": what is on the page stays said
             pages = f"the {'figure' if m.group('cap').lower().startswith('fig') else 'table'} on {pages}"
         out = out[:start] + pages + out[end:]
@@ -146,6 +150,12 @@ def told_by_parts(
 
 
 _PAREN = re.compile(r"\s*\(\s*")
+# a place in the file named by a part: after its last page, before (or starting at) its first
+_PLACE = re.compile(
+    r"\b(?:(?:right|just|directly|immediately)\s+)?(?:(?P<last>after|behind|following)|(?P<first>before|ahead\s+of|"
+    r"in\s+front\s+of|starts?\s+(?:right\s+)?(?:at|with)|begins?\s+(?:right\s+)?(?:at|with)))\s+$",
+    re.IGNORECASE,
+)
 _CLOSE = re.compile(r"\s*\)")
 
 
