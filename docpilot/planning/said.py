@@ -93,6 +93,11 @@ _NOT_A_PART = re.compile(  # words that say which pages some other way, or say n
     re.IGNORECASE,
 )
 _PAGE_ARGS = ("after",)  # a number slot that holds a page
+_PAGE_SAID = re.compile(r"\bpages?\s+(\d+(?:\s*(?:-|–|to|through)\s*\d+)?)\b(?!\s*(?:%|percent|dpi|pt)\b)", re.I)
+# a script written without spaces between its words and a Latin word ("转换成Excel"): split there
+_SCRIPT_EDGE = re.compile(
+    r"(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
+)
 
 
 def unsaid(
@@ -151,7 +156,7 @@ def unsaid(
         if not any(_number_said(v, {number}) for v in used_values):
             problems.append(f"the request's {number:g} is used by no step")
     problems += _actions_left_out(plan, said.clauses, tools) + _repeated(plan)
-    problems += _part_left_out(plan, said.plain, tools)
+    problems += _part_left_out(plan, said.plain, tools, files)
     return list(dict.fromkeys(problems))
 
 
@@ -172,8 +177,12 @@ def with_defaults(plan: Plan, request: str, tools: dict[str, Tool], files: dict[
             slot = slots.get(arg)
             if slot is None or slot.required or _is_default(slot, value) or arg in _PAGE_ARGS:
                 continue
-            optional = slot.kind in ("number", "name") or (slot.kind == "quote" and slot.default is not None)
-            if not optional or _check(slot, value, said) is None:
+            if slot.kind == "choice":  # a choice is the model's reading of words ("top left corner"): said or not
+                if _words_said(str(value), said):
+                    continue
+            elif not (slot.kind in ("number", "name") or (slot.kind == "quote" and slot.default is not None)):
+                continue
+            elif _check(slot, value, said) is None:
                 continue
             if any(stem(w) in said.stems for w in words(slot.label.replace("color", "color colour"))):
                 continue
@@ -197,13 +206,13 @@ def named_part(request: str) -> str | None:
     return None
 
 
-def _part_left_out(plan: Plan, request: str, tools: dict[str, Tool]) -> list[str]:
+def _part_left_out(plan: Plan, request: str, tools: dict[str, Tool], files: dict[str, FileInfo]) -> list[str]:
     """A sentence when the request names a part of a document and no step restricts its pages: the model's plan
     ran over the whole file ("the Arrow tool page as a png" converted every page), or did something else with
     the part ("send me the appendix" saving the attachments)."""
     part = named_part(request)
-    if part is None:
-        return []
+    if part is None or all(i.pages == 1 for i in files.values() if i.kind == "pdf"):
+        return []  # (a file of one page: "the handbook page" is the file)
     for step in plan.steps:
         tool = tools.get(step.task)
         if tool is None:
@@ -284,7 +293,7 @@ def _steps_unasked(plan: Plan, request: str, tools: dict[str, Tool]) -> list[str
     content away or converts (:data:`_NAMED_ONLY`, a tool that converts to a format): those are named."""
     from docpilot.planning.fastpath.text import normalise
 
-    said = {stem(w) for w in words(_JOINED.sub(" ", normalise(request)))}
+    said = {stem(w) for w in words(_SCRIPT_EDGE.sub(" ", _JOINED.sub(" ", normalise(request))))}
     unnamed = []
     for step in plan.steps:
         tool = tools.get(step.task)
@@ -351,6 +360,10 @@ class _Said:
             selection = pages_in(clause, count)
             if selection and selection != "all" and selection not in self.selections:
                 self.selections.append(selection)
+            for m in _PAGE_SAID.finditer(clause):  # each page a clause names ("page 2 … and page 4 …")
+                one = re.sub(r"\s*(?:-|–|to|through)\s*", "-", m.group(1))
+                if not any(self.pages_of(one) <= self.pages_of(s) for s in self.selections):
+                    self.selections.append(one)
         self.named_pages: set[int] = set().union(*(self.pages_of(s) for s in self.selections))
 
     def pages_of(self, value: Any) -> set[int]:

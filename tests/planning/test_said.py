@@ -90,6 +90,12 @@ def _problems(request: str, *steps: tuple[str, dict[str, Any]]) -> list[str]:
             "asks",
         ),
         ("are the pages upside down?", [("rotate_pages", {"degrees": 180})], "asks"),
+        # blind batch i6 (tuning): a second page named in the same clause, left out
+        (
+            "page 2 is upside down and page 4 is lying on its side - it needs a quarter turn clockwise",
+            [("rotate_pages", {"pages": "2", "degrees": 180})],
+            "page 4",
+        ),
         # blind batch i6 (tuning): a part named by what it is, and a plan over the whole file
         ("the Arrow tool page as a png", [("convert_to_png", {"pages": "all"})], "the Arrow tool page"),
         ("send me the appendix of this paper", [("extract_attachments", {})], "the appendix"),
@@ -98,6 +104,7 @@ def _problems(request: str, *steps: tuple[str, dict[str, Any]]) -> list[str]:
         # a plan of one step that takes content away or converts, though no word of the request names it
         ("pages 3-16 of the 10-K only", [("delete_pages", {"pages": "3-16"})], "asks for step 1"),
         ("MD&A to word please", [("convert_to_markdown", {})], "asks for step 1"),
+        ("请把这个表格转换成Word", [("convert_to_xlsx", {})], "asks for step 1"),
         ("pages 8-10 only, please", [("extract_tables", {"pages": "8-10"})], "asks for step 1"),
         # an action said with a verb of several words, no step does it
         (
@@ -144,6 +151,7 @@ def test_a_value_not_said_or_a_said_one_left_out_is_found(
         ("get rid of page 2", [("delete_pages", {"pages": "2"})]),
         ("pages 3-16 of the 10-K only", [("extract_pages", {"pages": "3-16"})]),
         ("MD&A (pages 19-31) to word please", [("convert_to_docx", {"pages": "19-31"})]),
+        ("请把这个表格转换成Excel", [("convert_to_xlsx", {})]),
         # a part named and bound to pages; parts that name no pages ("the tables", "the blank pages")
         ("page 1, the map page, as a png", [("convert_to_png", {"pages": "1"})]),
         ("put the tables into excel and remove the blank pages", [("convert_to_xlsx", {}), ("remove_blank_pages", {})]),
@@ -304,8 +312,17 @@ def test_every_action_done_passes(request_: str, steps: list[tuple[str, dict[str
         ),
         (
             "remove blank pages and then number the pages",
-            [("remove_blank_pages", {}), ("add_page_numbers", {"format": "Page {n} of {total}"})],
+            [
+                ("remove_blank_pages", {}),
+                ("add_page_numbers", {"format": "Page {n} of {total}", "position": "bottom-right"}),
+            ],
             [{}, {}],
+        ),
+        # a choice the request says stays
+        (
+            "number the pages at the top left",
+            [("add_page_numbers", {"format": "Page {n} of {total}", "position": "top-left"})],
+            [{"position": "top-left"}],
         ),
         # a value of its own said ("in blue"), an option named ("a bigger font"), a page: never dropped
         ("strike through '60 days' in blue", [("strikeout_text", {"terms": ["60 days"], "color": "red"})], None),
@@ -333,3 +350,11 @@ def test_the_model_s_reading_with_an_option_never_asked_is_planned_with_the_tool
     assert outcome.ok and [s.task for s in outcome.plan.steps] == ["remove_blank_pages", "add_page_numbers"]
     assert "format" not in outcome.plan.steps[1].args and len(llm.calls) == 1
     assert outcome.reading == ["Remove the blank pages.", "Number the pages."]
+
+
+def test_a_page_named_in_a_file_of_one_page_is_the_file() -> None:
+    """Blind batch i6 (tuning): "Convert the handbook page to markdown" of a one-page handbook needs no pages."""
+    plan = _plan(("convert_to_markdown", {}))
+    request = "Convert the handbook page to markdown, I want to paste it into our wiki"
+    assert unsaid(plan, request, all_tools(), _files(pages=1)) == []
+    assert unsaid(plan, request, all_tools(), _files(pages=5)) != []
