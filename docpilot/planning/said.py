@@ -26,12 +26,13 @@ question, with the reading), never handed a plan that does something else than w
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from docpilot.fileparts import WORD_NUMBERS
 from docpilot.files import FileInfo
 from docpilot.planning.language.slots import Slot, slots_of
-from docpilot.plans.plan import Plan
+from docpilot.plans.plan import Plan, Step
 from docpilot.understanding.textnorm import norm, stem, words
 from pdftools import PdfToolError, Tool
 from pdftools.pages import parse_pages
@@ -112,26 +113,18 @@ def unsaid(
     used_pages: set[int] = set()
     used_texts: list[str] = []
     used_values: list[Any] = []
-    for step in plan.steps:
-        tool = tools.get(step.task)
-        if tool is None:
+    for step, slot, _arg, value in _values(plan, tools):
+        if slot.kind in ("file", "files"):
             continue
-        slots = slots_of(tool)
-        for arg, value in step.args.items():
-            slot = slots.get(arg)
-            if slot is None or slot.kind in ("file", "files") or value is None:
-                continue
-            if isinstance(value, str) and value.startswith("$"):
-                continue  # a step's result
-            used_texts += _texts(value)  # a default the request says uses its words too ("30% opacity")
-            used_values += value if isinstance(value, list) else [value]
-            if _is_default(slot, value):
-                continue  # (all pages, the default, uses no page the request names)
-            if slot.kind in _PAGE_KINDS or (slot.kind in ("number", "numbers") and said.count):
-                used_pages |= said.pages_of(value)
-            problem = _check(slot, value, said)
-            if problem:
-                problems.append(f"{step.task}'s {slot.label} {problem}")
+        used_texts += _texts(value)  # a default the request says uses its words too ("30% opacity")
+        used_values += value if isinstance(value, list) else [value]
+        if _is_default(slot, value):
+            continue  # (all pages, the default, uses no page the request names)
+        if slot.kind in _PAGE_KINDS or (slot.kind in ("number", "numbers") and said.count):
+            used_pages |= said.pages_of(value)
+        problem = _check(slot, value, said)
+        if problem:
+            problems.append(f"{step.task}'s {slot.label} {problem}")
     problems += _steps_unasked(plan, request, tools) + _changes_asked_about(plan, request, tools)
     if not left_out:
         return list(dict.fromkeys(problems))
@@ -213,18 +206,23 @@ def _part_left_out(plan: Plan, request: str, tools: dict[str, Tool], files: dict
     part = named_part(request)
     if part is None or all(i.pages == 1 for i in files.values() if i.kind == "pdf"):
         return []  # (a file of one page: "the handbook page" is the file)
+    for _step, slot, arg, value in _values(plan, tools):
+        if not _is_default(slot, value) and (slot.kind in _PAGE_KINDS or arg in _PAGE_ARGS):
+            return []
+    return [f"the request names '{part}', and no step says its pages"]
+
+
+def _values(plan: Plan, tools: dict[str, Tool]) -> Iterator[tuple[Step, Slot, str, Any]]:
+    """Each value a plan's steps set, with its step, its slot and its argument; a step's result ("$…") and a
+    value of no known slot aside."""
     for step in plan.steps:
         tool = tools.get(step.task)
-        if tool is None:
-            continue
-        slots = slots_of(tool)
+        slots = slots_of(tool) if tool is not None else {}
         for arg, value in step.args.items():
             slot = slots.get(arg)
-            if slot is None or _is_default(slot, value) or str(value).startswith("$"):
+            if slot is None or value is None or (isinstance(value, str) and value.startswith("$")):
                 continue
-            if slot.kind in _PAGE_KINDS or arg in _PAGE_ARGS:
-                return []
-    return [f"the request names '{part}', and no step says its pages"]
+            yield step, slot, arg, value
 
 
 def _changes_asked_about(plan: Plan, request: str, tools: dict[str, Tool]) -> list[str]:

@@ -279,13 +279,8 @@ def labelled(question: str, result: ProgramResult, frames: list[Frame]) -> str |
     None when the question asks no name, or the program does not end in one frame's ``.max()`` or ``.min()``."""
     if asked_kind(question) != "name" or not is_number(result.value):
         return None
-    try:
-        tree = ast.parse(result.program)
-    except SyntaxError:
-        return None
-    last = tree.body[-1] if tree.body else None
-    call = last.value if isinstance(last, ast.Expr) else None
-    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and not call.args):
+    tree, call = _last_expression(result.program)
+    if tree is None or not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and not call.args):
         return None
     if call.func.attr not in ("max", "min") or call.keywords:
         return None
@@ -307,6 +302,16 @@ def labelled(question: str, result: ProgramResult, frames: list[Frame]) -> str |
 
 
 _SAFE_NAMES = frozenset({"len", "abs", "round", "sum", "min", "max"})
+
+
+def _last_expression(program: str) -> tuple[ast.Module | None, ast.expr | None]:
+    """The program parsed and the expression its last line computes; (None, None) when it does not parse."""
+    try:
+        tree = ast.parse(program)
+    except SyntaxError:
+        return None, None
+    last = tree.body[-1] if tree.body else None
+    return tree, last.value if isinstance(last, ast.Expr) else None
 
 
 def scalar_operands(program: str) -> str | None:
@@ -349,13 +354,10 @@ def extreme_value(question: str, result: ProgramResult) -> str | None:
     or the program does not end in one ``.loc[<series>.idxmax() | .idxmin(), <label>]``."""
     if asked_kind(question) not in ("count", "amount") or is_number(result.value):
         return None
-    try:
-        tree = ast.parse(result.program)
-    except SyntaxError:
+    tree, pick = _last_expression(result.program)
+    if tree is None or not isinstance(pick, ast.Subscript) or not isinstance(pick.value, ast.Attribute):
         return None
-    last = tree.body[-1] if tree.body else None
-    pick = last.value if isinstance(last, ast.Expr) else None
-    if not (isinstance(pick, ast.Subscript) and isinstance(pick.value, ast.Attribute) and pick.value.attr == "loc"):
+    if pick.value.attr != "loc":
         return None
     index = pick.slice
     row = index.elts[0] if isinstance(index, ast.Tuple) and len(index.elts) == 2 else None
