@@ -18,8 +18,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 __all__ = [
-    "WORD_NUMBERS", "Part", "read_parts", "shares_pages", "part_number", "front_matter", "bare_title", "next_part",
-    "HEADINGS_MAX_PAGES",
+    "WORD_NUMBERS", "DOT_LEADER", "Part", "read_parts", "shares_pages", "part_number", "front_matter", "bare_title",
+    "next_part", "HEADINGS_MAX_PAGES",
 ]  # fmt: skip
 
 HEADINGS_MAX_PAGES = 120  # without an outline, headings are read from the pages of files up to this long
@@ -227,8 +227,8 @@ def read_parts(path: str, page_count: int | None) -> tuple[Part, ...]:
         return _with_contents(_gaps_open(_unsure_ends(_ranges(_levelled(_unlisted(titled)), page_count)), doc), doc)
 
 
-# A contents page's lines: a title, dot leaders, its page ("1.1 Topologische Räume . . . . . 6")
-_LEADER = re.compile(r"(?:\.\s?){4,}\s*(?:\d+|[ivxlc]+)\s*$", re.IGNORECASE)
+# A contents page's lines (and any listing's): a title, dot leaders, its page ("1.1 Topologische Räume . . . . . 6")
+DOT_LEADER = re.compile(r"(?:\.\s?){4,}\s*(?:\d+|[ivxlc]+)\s*$", re.IGNORECASE)
 _CONTENTS_SCAN = 20  # the first pages a table of contents is looked for on
 
 
@@ -253,7 +253,7 @@ def _with_contents(parts: tuple[Part, ...], doc: Any) -> tuple[Part, ...]:
 def _contents_page(page: Any, first: bool) -> bool:
     lines = [" ".join(line.split()) for line in page.get_text().splitlines() if line.strip()]
     headed = any(_CONTENTS.match(line) for line in lines[:4])
-    leaders = sum(bool(_LEADER.search(line)) for line in lines)
+    leaders = sum(bool(DOT_LEADER.search(line)) for line in lines)
     return headed or leaders >= (5 if first else 2)
 
 

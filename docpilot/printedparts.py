@@ -16,12 +16,10 @@ from __future__ import annotations
 import functools
 import re
 
-from docpilot.fileparts import Part, part_number
+from docpilot.fileparts import DOT_LEADER, Part, part_number
 
 __all__ = ["printed_parts"]
 
-# a listing's line: the title, dot leaders, a page number
-_LEADER = re.compile(r"(?:\.\s?){4,}\s*(?:\d+|[ivxlc]+)\s*$", re.IGNORECASE)
 _APPENDIX_NOUNS = ("appendix", "annex", "annexe", "anhang", "exhibit", "schedule")
 _LONGEST = 120  # a heading line is short; a sentence that starts "Annexe A presents …" is not one
 
@@ -59,7 +57,7 @@ def printed_parts(path: str, kind: str, skip: tuple[tuple[int, int], ...] = ()) 
                 continue
             for line in doc[index].get_text().splitlines():
                 line = " ".join(line.split())
-                if not line or len(line) > _LONGEST or _LEADER.search(line):
+                if not line or len(line) > _LONGEST or DOT_LEADER.search(line):
                     continue
                 m = pattern.match(line)
                 if m is None:
