@@ -223,8 +223,19 @@ def read_parts(path: str, page_count: int | None) -> tuple[Part, ...]:
         # Sizes say little about levels across a file: every heading ends the part before it, except the headings
         # its number or noun shows are inside it ("2.1" in "2", "Item 1A" in "PART I"); shares_pages then checks
         # the pages of the part a request uses
-        titled = [(" ".join(s.title.split()), s.page) for s in sections if s.title.strip()]
+        titled = [(t, s.page) for s in sections if (t := " ".join(s.title.split())) and not _CAPTION.match(t)]
         return _with_contents(_gaps_open(_unsure_ends(_ranges(_levelled(_unlisted(titled)), page_count)), doc), doc)
+
+
+# A table's or a figure's caption set like a heading ("Table 2: Cost structure 2023"): no part of the text
+_CAPTION = re.compile(r"^(?:table|figure|fig\.|chart|graph)\s+\d+[a-z]?\s*(?:[:.–—-]|$)", re.IGNORECASE)
+# Unnumbered headings of the back of a report stay parts of their own in a file that numbers its sections
+_BACK = re.compile(
+    r"^(?:references|bibliography|works\s+cited|literature|acknowledge?ments?|glossary|notes|endnotes|"
+    r"literaturverzeichnis|bibliographie|r[ée]f[ée]rences)\b",
+    re.IGNORECASE,
+)
+_NUMBERED_FILE = 3  # numbered top headings from which a file is read as numbering its sections
 
 
 # A contents page's lines (and any listing's): a title, dot leaders, its page ("1.1 Topologische Räume . . . . . 6")
@@ -284,7 +295,18 @@ def _levelled(titled: list[tuple[str, int]]) -> list[tuple[int, str, int | None]
     used = {n for n in set(nouns) if n in _RANKS and nouns.count(n) >= 2}
     ranks = {n: 1 + sorted({_RANKS[u] for u in used}).index(_RANKS[n]) for n in used}
     below = max(ranks.values(), default=0)
-    return [(ranks.get(n) or below + _depth(t), t, page) for (t, page), n in zip(titled, nouns, strict=True)]
+    levels = [ranks.get(n) or below + _depth(t) for (t, _), n in zip(titled, nouns, strict=True)]
+    numbered = [i for i, (t, _) in enumerate(titled) if (m := _NUMBERED.match(t)) and (m["noun"] or t[0].isdigit())]
+    if len(numbered) >= _NUMBERED_FILE:
+        # a file that numbers its sections: a bold line without a number after the first ("Cost item Share of
+        # revenue", a table's header) is inside the section before it, not a section of its own that ends it
+        current = None
+        for index, (title, _) in enumerate(titled):
+            if index in numbered:
+                current = levels[index]
+            elif current is not None and _kind(title) == "body" and not _BACK.match(title):
+                levels[index] = current + 1
+    return [(level, t, page) for level, (t, page) in zip(levels, titled, strict=True)]
 
 
 def _unlisted(titled: list[tuple[str, int]]) -> list[tuple[str, int]]:
@@ -356,6 +378,9 @@ def _top_lines(page: Any) -> set[tuple[str, ...]]:
     }
 
 
+_RUN_ON_WORDS = 15  # a block this long in the top band is text run on from the page before, not a note
+
+
 def _below_top(doc: Any, index: int, title: str) -> bool:
     """Whether body text stands above ``title`` on page ``index`` (0-based); a running header (the same words at
     the top of the page before or after it) does not count. A title not found on the page is read as below the
@@ -379,6 +404,6 @@ def _below_top(doc: Any, index: int, title: str) -> bool:
             return above > 6
         # a note in the top band ("to navigate this PDF, use the bookmark bar") is no body text; a sentence run on
         # from the page before ("goods in an unlawful or unethical manner, …") is
-        if y0 >= band or text.lstrip()[:1].islower():
+        if y0 >= band or text.lstrip()[:1].islower() or len(said) >= _RUN_ON_WORDS:
             above += len(said)
     return True

@@ -24,7 +24,7 @@ from docpilot.planning.language.grammar import language_grammar
 from docpilot.planning.language.lexicon import named_tools
 from docpilot.planning.said import QUOTED, unsaid, with_defaults
 from docpilot.planning.stats import Stats
-from docpilot.plans.joining import join_repeated
+from docpilot.plans.joining import fold_extraction, join_repeated
 from docpilot.plans.plan import Plan
 from docpilot.plans.verify import Verdict, verify_plan
 from pdftools import Tool
@@ -202,6 +202,9 @@ class Rewriter:
                 {"steps": [{**s, "args": _restore(s["args"], swaps)} for s in reading.plan.dump()["steps"]]}
             )
             plan = join_repeated(plan, self.tools)  # "Redact every email. Redact every phone.": one redaction
+            folded = fold_extraction(plan, self.tools, request)  # "Extract pages 3-5. Convert it to Markdown."
+            if folded is not plan:
+                plan, sentences = folded, [_restore(s, swaps) for s in write_plan(folded, self.tools, files)]
             verdict = verify_plan(plan, self.tools, files, request)
             if not verdict.ok:
                 raise JobProblem(verdict.report())

@@ -149,7 +149,7 @@ def unsaid(
         if not any(_number_said(v, {number}) for v in used_values):
             problems.append(f"the request's {number:g} is used by no step")
     problems += _actions_left_out(plan, said.clauses, tools) + _repeated(plan)
-    problems += _part_left_out(plan, said.plain, tools, files)
+    problems += _part_left_out(plan, said.plain, tools, files) + _format_left_out(plan, said.plain, tools)
     return list(dict.fromkeys(problems))
 
 
@@ -210,6 +210,38 @@ def _part_left_out(plan: Plan, request: str, tools: dict[str, Tool], files: dict
         if not _is_default(slot, value) and (slot.kind in _PAGE_KINDS or arg in _PAGE_ARGS):
             return []
     return [f"the request names '{part}', and no step says its pages"]
+
+
+# Format nouns that also name what a request works on ("the images on page 3", "slides 2-4", "the deck"): alone they
+# ask for no conversion; "word" asks for one only as a format ("as a word doc", "into Word")
+_NOT_ONLY_FORMAT = frozenset({"image", "images", "picture", "pictures", "photo", "photos", "slides", "deck", "word"})
+_AS_WORD = re.compile(
+    r"\b(?:to|into|in|as|for)\s+(?:a\s+|an\s+)?(?:ms\s+)?word\b|\bword\s+(?:docs?|documents?|files?|format)\b", re.I
+)
+
+
+def _format_left_out(plan: Plan, request: str, tools: dict[str, Tool]) -> list[str]:
+    """A sentence when the request names a format a converter makes (its registry nouns: "as a plain .txt file",
+    "a word doc for the analysts") and no step is a tool that makes it: the model took the pages and dropped the
+    conversion."""
+    tasks = {step.task for step in plan.steps}
+    text = " " + " ".join(re.findall(r"[a-z0-9]+", _JOINED.sub(" ", request).lower())) + " "  # MD&A: no "md"
+    makers: dict[str, set[str]] = {}
+    for name, tool in tools.items():
+        if tool.converts_to is None:
+            continue
+        for noun in tool.words.nouns:
+            if noun not in _NOT_ONLY_FORMAT:
+                makers.setdefault(noun, set()).add(name)
+        if "word" in tool.words.nouns and _AS_WORD.search(request):
+            makers.setdefault("word", set()).add(name)
+    made = {word for t in tasks if t in tools for word in tools[t].words.makes}
+    for noun, names in makers.items():
+        if (noun == "word" or f" {noun} " in text) and not names & tasks:
+            if made & {n for name in names for n in tools[name].words.nouns}:
+                continue  # another tool makes it too ("into a txt file": the text extraction makes a text file)
+            return [f"the request asks for {noun}, and no step makes it"]
+    return []
 
 
 def _values(plan: Plan, tools: dict[str, Tool]) -> Iterator[tuple[Step, Slot, str, Any]]:

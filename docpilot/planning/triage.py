@@ -9,6 +9,7 @@ nicer", "clean it up") gets a short question with concrete suggestions read chea
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 
@@ -36,9 +37,30 @@ _VAGUE = re.compile(
 )
 
 
+# a request put as a question: "can u pull chapter 3 out …", "could you please ditch the cover?"
+_POLITE = re.compile(
+    r"^\s*(?:(?:hey|hi|so|ok|okay)\W+)?(?:can|could|would|will)\s+(?:you|u|ya)\s+"
+    r"(?:please\s+|pls\s+|plz\s+|kindly\s+|just\s+|quickly\s+)*(?P<verb>[a-z]+)",
+    re.IGNORECASE,
+)
+
+
 def is_content_question(text: str) -> bool:
     """An open question about what the documents say (not an action, not a count a tool gives)."""
-    return (text.strip().endswith("?") or bool(_QUESTION.match(text))) and not _ACTS.search(text)
+    if not (text.strip().endswith("?") or _QUESTION.match(text)) or _ACTS.search(text):
+        return False
+    polite = _POLITE.match(text)
+    return polite is None or polite.group("verb").lower() not in _acting_verbs()
+
+
+@functools.cache
+def _acting_verbs() -> frozenset[str]:
+    """The first words of the registry's verbs of tools that make or change files ("pull" of "pull out")."""
+    from pdftools import all_tools
+
+    return frozenset(
+        verb.split()[0] for tool in all_tools().values() if tool.kind != "value" for verb in tool.words.verbs
+    )
 
 
 # where one sentence or aside ends and the next begins: ". ", "? ", "! ", a dash between spaces, "; "

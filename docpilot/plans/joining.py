@@ -5,17 +5,24 @@ every email. Redact every phone."): the same tool twice in a row, the second on 
 values but for a list (the kinds, the terms). One step with both lists does the same, reads as the person said
 it, and runs once. Nothing else is joined: a step on another file, another page, another colour, or a value that
 is not a list stays its own step.
+
+A page extraction whose only use is a step that reads pages into something else (a Word file, images, a
+summary) says the pages of that step: "the conclusion chapter as Markdown" is one conversion of those pages,
+not a PDF of them as well, unless the request asks for the extraction in its own words ("pull it out").
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from docpilot.plans.edit import schema_types
 from docpilot.plans.plan import Plan, Step
 from pdftools import Tool
 
-__all__ = ["join_repeated"]
+__all__ = ["join_repeated", "fold_extraction"]
+
+_EXTRACTS = "extract_pages"
 
 
 def join_repeated(plan: Plan, tools: dict[str, Tool]) -> Plan:
@@ -72,3 +79,41 @@ def _swap(value: Any, renamed: dict[str, str]) -> Any:
     if isinstance(value, list):
         return [_swap(v, renamed) for v in value]
     return value
+
+
+def fold_extraction(plan: Plan, tools: dict[str, Tool], request: str) -> Plan:
+    """``plan`` with a page extraction read only by the next step, a tool that makes no PDF of its pages and
+    takes pages, folded into that step's pages; the plan itself when the request's words ask for the extraction
+    or nothing folds."""
+    extract = tools.get(_EXTRACTS)
+    if extract is None or len(plan.steps) < 2:
+        return plan
+    said = " " + " ".join(re.findall(r"[a-z]+", request.lower())) + " "
+    if any(f" {phrase} " in said for phrase in (*extract.words.verbs, *extract.words.makes)):
+        return plan
+    steps = list(plan.steps)
+    for index, step in enumerate(steps[:-1]):
+        after = steps[index + 1]
+        tool = tools.get(after.task)
+        result = f"${step.returns}"
+        if (
+            step.task != _EXTRACTS
+            or set(step.args) - {"file", "pages"}
+            or tool is None
+            or tool.kind == "pdf"
+            or "pages" not in tool.schema()["properties"]
+            or after.args.get("pages") not in (None, "all")
+            or after.args.get("file") != result
+            or any(result in str(s.args) for s in steps[index + 2 :])
+        ):
+            continue
+        args = {**after.args, "file": step.args["file"], "pages": step.args["pages"]}
+        steps = [*steps[:index], after.model_copy(update={"args": args, "dep": step.dep}), *steps[index + 2 :]]
+        number = {s.id: i for i, s in enumerate(steps, 1)}
+        return Plan(
+            steps=[
+                s.model_copy(update={"id": number[s.id], "dep": [number[d] for d in s.dep if d in number]})
+                for s in steps
+            ]
+        )
+    return plan

@@ -269,6 +269,10 @@ def test_a_result_is_named_only_when_the_request_names_it(make_pdf: Callable[...
         ),
         # a small model's loop: the same step again
         ("Delete the first page", [("delete_pages", {"pages": "1"}), ("delete_pages", {"pages": "1"})], "again"),
+        # blind batch i7 (tuning): the section's pages taken, the format asked for dropped
+        ("Save the NOTES section as a plain .txt file.", [("extract_pages", {"pages": "313-336"})], "txt"),
+        ("need the MD&A (item 7) as a word doc for the team", [("extract_pages", {"pages": "19-31"})], "word"),
+        ("the tables of part two into a spreadsheet", [("extract_pages", {"pages": "4-9"})], "spreadsheet"),
     ],
 )
 def test_an_action_the_plan_drops_or_repeats_is_found(
@@ -295,6 +299,10 @@ def test_an_action_the_plan_drops_or_repeats_is_found(
         ("make it smaller for email", [("compress", {})]),
         ("hilight every mention of napster", [("highlight_text", {"terms": ["napster"]})]),  # as typed
         ("ocr it, then pull out the table", [("ocr", {}), ("extract_tables", {})]),  # (blind batch i4, tuning)
+        # a format named is made; "the word" and "the images" name no format
+        ("Save pages 3-5 as a plain .txt file.", [("extract_text", {"pages": "3-5"})]),
+        ("highlight the word 'draft' on pages 3-5", [("highlight_text", {"terms": ["draft"], "pages": "3-5"})]),
+        ("delete the images on page 2", [("delete_pages", {"pages": "2"})]),
     ],
 )
 def test_every_action_done_passes(request_: str, steps: list[tuple[str, dict[str, Any]]]) -> None:
@@ -358,3 +366,23 @@ def test_a_page_named_in_a_file_of_one_page_is_the_file() -> None:
     request = "Convert the handbook page to markdown, I want to paste it into our wiki"
     assert unsaid(plan, request, all_tools(), _files(pages=1)) == []
     assert unsaid(plan, request, all_tools(), _files(pages=5)) != []
+
+
+@pytest.mark.skipif(not BOOK.is_file(), reason="needs ../shared/corpus")
+@pytest.mark.parametrize(
+    ("request_", "folded"),
+    [("conclusion chapter -> markdown file", True), ("pull out the conclusion chapter, and a markdown of it", False)],
+)
+def test_pages_taken_only_to_be_converted_are_the_conversion_s_pages(request_: str, folded: bool) -> None:
+    """The model's reading "Extract pages 265-279. Convert it to Markdown." (blind batch i7, tuning) delivers a PDF
+    nobody asked for beside the Markdown: one conversion of those pages, unless the request asks to take them."""
+    llm = ScriptedLLM(["Extract pages 265-279.\nConvert it to Markdown."])
+    outcome = Planner(llm=llm).plan(request_, inspect_files([BOOK]))
+    assert llm.calls, "the model's reading was not asked for"
+    assert outcome.ok, outcome
+    tasks = [(s.task, s.args.get("pages")) for s in outcome.plan.steps]
+    if folded:
+        assert tasks == [("convert_to_markdown", "265-279")]
+        assert outcome.reading == ["Convert it to Markdown on pages 265-279."]
+    else:
+        assert tasks == [("extract_pages", "265-279"), ("convert_to_markdown", None)]

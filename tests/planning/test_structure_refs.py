@@ -142,6 +142,45 @@ def test_a_part_sharing_its_pages_is_a_question(tmp_path: Path) -> None:
     assert "partway down page 2" in str(asked.value)
 
 
+def _report(path: Path) -> dict:
+    """Three pages without an outline: numbered sections; a caption and a table's header row set bold like headings
+    on page 2 inside section 2; section 4 running on to page 3, where section 5 begins below its last lines."""
+    doc = pymupdf.open()
+    pages = [
+        [("Field Report 2031", 22), ("1 Scope", 18), (None, 0), ("2 Results", 18), ("2.1 Yield", 14), (None, 0)],
+        [("Table 2: Yield by plot", 14), ("Plot Share of yield", 12), (None, 0), ("3 Methods", 18), (None, 0),
+         ("4 Outlook", 18), (None, 0)],
+        [(None, 0), ("5 Contacts", 18), (None, 0)],
+    ]  # fmt: skip
+    for blocks in pages:
+        page = doc.new_page(width=612, height=792)
+        y = 70
+        for heading, size in blocks:
+            if heading:
+                page.insert_text((72, y + size), heading, fontsize=size, fontname="hebo")
+                y += size + 16
+            else:
+                page.insert_textbox(pymupdf.Rect(72, y, 540, y + 70), _BODY * 2, fontsize=10, fontname="helv")
+                y += 80
+    doc.save(path)
+    return inspect_files([path])
+
+
+def test_captions_and_bold_rows_inside_a_numbered_section_do_not_end_it(tmp_path: Path) -> None:
+    """Read from headings (no outline): "Table 2: …" is a caption and "Plot Share of yield" a table's header row,
+    not sections that end section 2 on page 1; a section that begins below text run on from the section before
+    shares its page, so deleting it is a question, while taking the section before takes that page too."""
+    files = _report(tmp_path / "report.pdf")
+    parts = {p.title: p.pages for p in next(iter(files.values())).parts}
+    assert "Table 2: Yield by plot" not in parts
+    assert parts["2 Results"] == "1-2"
+    assert _pages("convert section 2 to excel", files) == [("convert_to_xlsx", "1-2")]
+    assert _pages("extract section 4", files) == [("extract_pages", "2-3")]
+    with pytest.raises(NeedInfo) as asked:
+        fast_plan("delete the Contacts section", files)
+    assert "partway down page 3" in str(asked.value)
+
+
 # (file, request, expected pages — or None: a question, since the file cannot say which pages without a guess)
 CORPUS = [
     ("pdfjs__freeculture.pdf", "extract chapter 3", "62-66"),

@@ -31,6 +31,11 @@ BOOK = Path(os.environ.get("DOCPILOT_SHARED", Path(__file__).resolve().parents[3
         ("Can you redact the client names?", False),
         ("could you make it smaller?", False),
         ("rotate page 2", False),
+        # put as a question, asking for an action a tool's registry verb names (blind batch i7, tuning)
+        ("can u pull chapter 3 (Catalogs) out as its own pdf", False),
+        ("could you please ditch the cover page?", False),
+        ("can you tell me who signed it?", True),
+        ("could you summarize the findings?", True),
     ],
 )
 def test_content_questions(text: str, question: bool) -> None:
