@@ -214,7 +214,7 @@ def read_parts(path: str, page_count: int | None) -> tuple[Part, ...]:
         toc = [(int(lv), str(t).strip(), int(p)) for lv, t, p, *_ in doc.get_toc(simple=True)]
         entries = [(lv, t, p if 1 <= p <= page_count else None) for lv, t, p in toc if t]
         if any(p is not None for _, _, p in entries):
-            return _with_contents(_gaps_open(_ranges(entries, page_count), doc), doc)
+            return _with_contents(_lettered(_gaps_open(_ranges(entries, page_count), doc)), doc)
         if page_count > HEADINGS_MAX_PAGES:
             return ()
         from docpilot.understanding.structure import read_structure
@@ -224,7 +224,8 @@ def read_parts(path: str, page_count: int | None) -> tuple[Part, ...]:
         # its number or noun shows are inside it ("2.1" in "2", "Item 1A" in "PART I"); shares_pages then checks
         # the pages of the part a request uses
         titled = [(t, s.page) for s in sections if (t := " ".join(s.title.split())) and not _CAPTION.match(t)]
-        return _with_contents(_gaps_open(_unsure_ends(_ranges(_levelled(_unlisted(titled)), page_count)), doc), doc)
+        parts = _gaps_open(_unsure_ends(_ranges(_levelled(_unlisted(titled)), page_count)), doc)
+        return _with_contents(_lettered(parts), doc)
 
 
 # A table's or a figure's caption set like a heading ("Table 2: Cost structure 2023"): no part of the text
@@ -273,6 +274,20 @@ def _contents_page(page: Any, first: bool) -> bool:
 _RANKS = {"part": 1, "teil": 1, "item": 2, "article": 2, "exhibit": 2, "schedule": 2}
 
 
+def _lettered(parts: tuple[Part, ...]) -> tuple[Part, ...]:
+    """The parts lettered A, B, C … at the top level after the last part numbered 1, 2, 3 … there: a paper's
+    appendices ("A Distant Supervision" after "8 Conclusion" and the references), kind "appendix"."""
+    top = min((p.level for p in parts), default=0)
+    numbered = [i for i, p in enumerate(parts) if p.level == top and p.number.isdigit()]
+    if len(numbered) < _NUMBERED_FILE:
+        return parts
+    after = parts[numbered[-1] + 1 :]
+    letters = [p for p in after if p.level == top and re.fullmatch(r"[a-z]", p.number) and not p.noun]
+    if not letters or letters[0].number != "a":
+        return parts
+    return tuple(replace(p, kind="appendix") if p in letters else p for p in parts)
+
+
 def _unsure_ends(parts: tuple[Part, ...]) -> tuple[Part, ...]:
     """Read from headings, an unnumbered part followed by another heading at its level does not show where it
     ends (the headings inside it read at its level, and a table's header set in bold reads as a heading too):
@@ -304,6 +319,8 @@ def _levelled(titled: list[tuple[str, int]]) -> list[tuple[int, str, int | None]
         for index, (title, _) in enumerate(titled):
             if index in numbered:
                 current = levels[index]
+            elif _NUMBERED.match(title):
+                continue  # lettered ("A Distant Supervision", an appendix) or roman: a level of its own
             elif current is not None and _kind(title) == "body" and not _BACK.match(title):
                 levels[index] = current + 1
     return [(level, t, page) for level, (t, page) in zip(levels, titled, strict=True)]

@@ -255,6 +255,11 @@ CORPUS = [
         None,
     ),
     ("pdfjs__tracemonkey.pdf", "delete the index", None),  # a paper has none
+    # a paper's appendices lettered A-D after its numbered sections and references (A and B share page 12: the
+    # run's pages are theirs); "the appendix" of a paper is all of them
+    ("unstructured__multi-column.pdf", "delete the appendices", "12-13"),
+    ("unstructured__multi-column.pdf", "delete the appendix", "12-13"),
+    ("pdfplumber__issue-982-example.pdf", "delete the appendix", "6-8"),
 ]
 
 
@@ -356,3 +361,18 @@ def test_a_place_named_by_a_part_is_its_first_or_last_page() -> None:
     assert told == "remove the Vorwort so it starts right at page 6"
     assert pages_told("insert a blank page before chapter 2", files, QUOTED) == "insert a blank page before page 28"
     assert pages_told("delete everything before chapter 1", files, QUOTED) == "delete pages 1-5"
+
+
+def test_a_title_in_parentheses_glosses_the_part_named() -> None:
+    """ "The list of symbols (Symbolverzeichnis)": the title in parentheses says which part the words name, so the
+    model is told its pages (the symbols run onto page 114, above the index's first lines)."""
+    from docpilot.planning.fastpath.parts import pages_told
+    from docpilot.planning.said import QUOTED
+
+    book = REAL / "pypdfsamples__GeoTopo-komprimiert.pdf"
+    if not book.is_file():
+        pytest.skip("needs ../shared/corpus")
+    files = inspect_files([book])
+    told = pages_told("The list of symbols (Symbolverzeichnis) as one TIFF at 300 dpi.", files, QUOTED)
+    assert told == "The list of symbols (pages 112-114) as one TIFF at 300 dpi."
+    assert pages_told("Symbolverzeichnis lesen", files, QUOTED) == "Symbolverzeichnis lesen"  # named, not glossed

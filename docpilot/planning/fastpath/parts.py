@@ -44,7 +44,8 @@ _REF = re.compile(
     r"|(?P<index>(?:the\s+)?index(?:\s+pages?)?(?:\s+(?:at|in)\s+the\s+(?:back|end)(?:\s+of\s+(?:the|this|it)"
     r"(?:\s+(?:book|document|file|manual|pdf))?)?)?)"
     r"|(?P<front>(?:the\s+|all\s+the\s+)?(?:front\s+matter|preliminary\s+pages|prelims))"
-    r"|(?P<appendices>(?:all\s+(?:of\s+)?)?(?:the\s+)?(?:appendices|appendixes|annexes))"
+    r"|(?P<appendices>(?:all\s+(?:of\s+)?)?(?:the\s+)?(?:appendices|appendixes|annexes)|the\s+(?P<appendix>appendix)"
+    r"(?!\s+(?:\d|(?-i:[A-Z])\b|[ivxlc]+\b|on\b|about\b|called\b|titled\b|entitled\b|named\b|headed\b)))"
     r"|(?:the\s+)?(?P<noun>chapters?|ch\.|sections?|parts?|appendix|annexe?|items?|articles?|exhibits?|kapitel|chapitre|"
     rf"abschnitt|anhang)\s+(?P<num>{_NUM}"
     rf"(?:\s*(?:-|–|to|through|and|&|,)\s*(?:{_NOUN}s?\s+)?{_NUM})*)"
@@ -157,6 +158,7 @@ _PLACE = re.compile(
     re.IGNORECASE,
 )
 _CLOSE = re.compile(r"\s*\)")
+_GLOSS = re.compile(r"\s*\(")  # (read backwards) an opening parenthesis right before a title
 
 
 def _either(
@@ -222,8 +224,9 @@ def told_by_titles(text: str, files: dict[str, FileInfo], pdfs: Sequence[str]) -
             typed = text[start:end]
             if size == 1 and not noun and not (typed[:1].isupper() and len(typed) > 4 and not is_filler(typed)):
                 continue
-            if not (noun or _acted_on(text, start)) or _REF.search(_clause_of(text, start)):
-                continue
+            glossed = _GLOSS.match(text[:start][::-1]) is not None and _CLOSE.match(text, end) is not None
+            if not (noun or glossed or _acted_on(text, start)) or _REF.search(_clause_of(text, start)):
+                continue  # (a title in parentheses glosses what the request names: "the symbols (Symbolverzeichnis)")
             before = re.search(r"\bthe\s+$", text[:start], re.IGNORECASE)
             spans.append((before.start() if before else start, noun.end() if noun else end, parts))
     out = text
@@ -322,9 +325,27 @@ def _bind(m: re.Match[str], quotes: Sequence[str], info: FileInfo, whole: bool) 
             raise NeedInfo(f"{_cap(what)} runs to the end of {info.name}: nothing comes after it.")
         _check_clean(info, chosen[-1], _after_of(info, chosen[-1]), end_only=True)
         return [(last + 1, info.pages or last + 1)]
-    front = [p for p in chosen if p.kind == "front" and p.title == "the front matter"]
-    ranges = [(p.first, p.last) if p in front else _clean(info, p, _after_of(info, p), whole) for p in chosen]
+    ranges = []
+    for run in _runs(chosen, info):
+        first, last = run[0], run[-1]
+        if first.kind == "front" and first.title == "the front matter":
+            ranges.append((first.first, first.last))
+            continue
+        joined = replace(first, last=max(p.last for p in run), open_end=last.open_end) if len(run) > 1 else first
+        ranges.append(_clean(info, joined, _after_of(info, last), whole))
     return _merged(ranges)
+
+
+def _runs(chosen: list[Part], info: FileInfo) -> list[list[Part]]:
+    """``chosen`` in runs of parts one after the other (appendices A to D, chapters 2 and 3): the pages they share
+    with each other are theirs; only a run's edges are checked against the parts around it."""
+    runs: list[list[Part]] = []
+    for part in chosen:
+        if runs and _after_of(info, runs[-1][-1]) == part:
+            runs[-1].append(part)
+        else:
+            runs.append([part])
+    return runs
 
 
 def _captioned(noun: str, number: str, info: FileInfo) -> tuple[int, int]:
@@ -414,7 +435,10 @@ def _chosen(m: re.Match[str], quotes: Sequence[str], parts: tuple[Part, ...], wh
         if not appendices:  # printed as headings, not in the outline ("Annexe A" on page 31, "Annexe B" on 56)
             appendices = [p for p in _printed_of(info, "appendix") if p.noun in ("appendix", "annex", "annexe")]
         top = min((p.level for p in appendices), default=0)
-        return _some(what, [p for p in appendices if p.level == top], parts, info)
+        chosen = [p for p in appendices if p.level == top]
+        if m.group("appendix") and len(_merged([(p.first, p.last) for p in chosen])) > 1:
+            return _one(what, chosen, parts, info)  # "the appendix" of several apart: which one
+        return _some(what, chosen, parts, info)  # (the appendix: A to D, one after the other)
     if m.group("noun"):
         noun = m.group("noun").lower().rstrip("s")
         numbers = re.findall(_NUM, re.sub(rf"\b{_NOUN}s?\b", " ", m.group("num"), flags=re.I), flags=re.I)
