@@ -327,12 +327,12 @@ def _bind(m: re.Match[str], quotes: Sequence[str], info: FileInfo, whole: bool) 
         return [(last + 1, info.pages or last + 1)]
     ranges = []
     for run in _runs(chosen, info):
-        first, last = run[0], run[-1]
-        if first.kind == "front" and first.title == "the front matter":
-            ranges.append((first.first, first.last))
+        head, tail = run[0], run[-1]
+        if head.kind == "front" and head.title == "the front matter":
+            ranges.append((head.first, head.last))
             continue
-        joined = replace(first, last=max(p.last for p in run), open_end=last.open_end) if len(run) > 1 else first
-        ranges.append(_clean(info, joined, _after_of(info, last), whole))
+        joined = replace(head, last=max(p.last for p in run), open_end=tail.open_end) if len(run) > 1 else head
+        ranges.append(_clean(info, joined, _after_of(info, tail), whole))
     return _merged(ranges)
 
 
