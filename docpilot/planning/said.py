@@ -490,8 +490,12 @@ def _placeheld(text: str) -> re.Pattern[str]:
 
 
 def _text_said(value: str, said_text: str) -> bool:
+    """Whether the request says ``value`` as whole words ("4 Stichpunkte" is not said by "in 4 Stichpunkten")."""
     low = norm(value)
-    return low in said_text or ("{" in value and _placeheld(low).search(said_text) is not None)
+    whole = (
+        re.search(rf"(?<!\w){re.escape(low)}(?!\w)", said_text) is not None if low[-1:].isalnum() else low in said_text
+    )
+    return whole or ("{" in value and _placeheld(low).search(said_text) is not None)
 
 
 def _names_file(text: str, files: dict[str, FileInfo]) -> bool:

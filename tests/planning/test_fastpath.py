@@ -731,6 +731,11 @@ def test_a_password_set_apart_in_brackets_is_the_word_inside(make_pdf) -> None:
         ("remove_password", {"password": "legal123"}),
         ("add_page_numbers", {}),
     ]
+    # (blind i7, tuning) an aside in brackets that gives the password closes after it
+    assert _read(make_pdf, "Unlock it (the password is heron77) and add page numbers") == [
+        ("remove_password", {"password": "heron77"}),
+        ("add_page_numbers", {}),
+    ]
 
 
 def test_rename_the_file_names_the_new_name_alone(make_pdf) -> None:

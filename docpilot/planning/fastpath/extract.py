@@ -330,6 +330,9 @@ def password_in(clause: str, quotes: list[str]) -> str | None:
     for m in _PASSWORD.finditer(clause):
         raw = m.group(1).strip().rstrip(".")
         raw = _BRACKETED.sub(r"\1", raw)  # "the password (legal123)": the brackets set it apart, they are not it
+        before = clause[: m.start(1)]
+        if raw.endswith(")") and raw.count("(") < raw.count(")") and before.count("(") > before.count(")"):
+            raw = raw[:-1].rstrip(".")  # "(the password is openpassword)": the aside's bracket closes after it
         if raw.startswith("⟦"):
             return quotes[int(raw[1:-1])]
         if raw.lower() not in _NOT_PASSWORD:
