@@ -195,6 +195,7 @@ CORPUS = [
     ("pdfjs__freeculture.pdf", "extract chapter 3 (chapter 4)", None),
     ("pdfjs__freeculture.pdf", "delete the index at the back", None),  # p. 352 is "About the author"
     ("pdfjs__freeculture.pdf", "extract the chapter on piracy", "76-93"),  # chapter 5, not the part or 'Piracy I'
+    ("pdfjs__freeculture.pdf", "extract the piracy part", "30-93"),  # the part, not chapter 5 (blind i7, tuning)
     ("pypdfsamples__GeoTopo-komprimiert.pdf", "extract chapter 3", "48-67"),
     ("pypdfsamples__GeoTopo-komprimiert.pdf", "delete everything before chapter 1", "1-5"),
     ("pypdfsamples__GeoTopo-komprimiert.pdf", "delete the index", None),  # outline says 114: the symbols' last page

@@ -560,7 +560,7 @@ def _titled(title: str, noun: str, parts: tuple[Part, ...]) -> list[Part]:
     if not wanted:
         return []
     found = [p for p in parts if all(any(t.startswith(w) for t in _stems(p.title)) for w in wanted)]
-    if noun in ("chapter", "appendix", "annex", "annexe"):
+    if noun in ("chapter", "part", "appendix", "annex", "annexe"):  # "the PROPERTY part": the part, not chapter 10
         kinds = _chapters(noun, parts)
         return [p for p in found if p in kinds] or found
     return found
