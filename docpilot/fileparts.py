@@ -130,25 +130,45 @@ def _part(title: str, level: int, first: int, last: int, open_end: str = "") -> 
     return Part(title, level, first, last, _kind(title), number, noun, open_end)
 
 
-def _deeper(level: int, entry: tuple[int, str, int | None]) -> bool:
-    return entry[0] > level
+def _deeper(level: int, own: str | None, entry: tuple[int, str, int | None]) -> bool:
+    return entry[0] > level and (not own or _lead(entry[1], True) in (None, own))
 
 
-def _ranges(entries: list[tuple[int, str, int | None]], page_count: int) -> tuple[Part, ...]:
+def _lead(title: str, dotted: bool = False) -> str | None:
+    """The first number of a heading numbered with digits ("2" of "2.1.6 Change …", of "Chapter 2."), else None;
+    ``dotted``: only of a number with parts ("2.1.6", not a note's "1.")."""
+    m = _NUMBERED.match(title)
+    number = m.group("number") if m else ""
+    if not number[:1].isdigit() or (dotted and not re.fullmatch(r"\d+(?:\.\d+)+", number)):
+        return None
+    return number.split(".")[0]
+
+
+def _ranges(entries: list[tuple[int, str, int | None]], page_count: int, by_numbers: bool = False) -> tuple[Part, ...]:
     """(level, title, page) in reading order → parts, each to the page before the next at its level or above.
 
     An entry without a page (an outline link to the web, a broken destination) still ends the part before it:
-    where that part ends is then unknown (``Part.open_end``)."""
+    where that part ends is then unknown (``Part.open_end``). ``by_numbers`` (headings read from the pages): a
+    section numbered under another number ends a numbered part too ("2.1.6" after "Chapter 1", whose chapter 2
+    heading was not read)."""
     parts: list[Part] = []
     for index, (level, title, page) in enumerate(entries):
         if page is None:
             continue
-        after = next(((lv, p) for lv, _, p in entries[index + 1 :] if lv <= level), None)
+        own = _lead(title) if by_numbers else None
+        after = next(
+            (
+                (lv, p)
+                for lv, t, p in entries[index + 1 :]
+                if lv <= level or (own and _lead(t, True) not in (None, own))
+            ),
+            None,
+        )
         following = after[1] if after else None
         last = page_count if following is None else max(page, following - 1)
         # its own sections' pages are its pages: in two columns the next part may head a page its last section
         # is on ("III-C" beside "IV" on page 3)
-        inside = itertools.takewhile(functools.partial(_deeper, level), entries[index + 1 :])
+        inside = itertools.takewhile(functools.partial(_deeper, level, own), entries[index + 1 :])
         last = max([last, *(p for _, _, p in inside if p is not None and p <= page_count)])
         unknown = after is not None and (following is None or following < page)  # no page, or out of order
         why = "the outline entry after it has no page" if unknown else ""
@@ -224,7 +244,7 @@ def read_parts(path: str, page_count: int | None) -> tuple[Part, ...]:
         # its number or noun shows are inside it ("2.1" in "2", "Item 1A" in "PART I"); shares_pages then checks
         # the pages of the part a request uses
         titled = [(t, s.page) for s in sections if (t := " ".join(s.title.split())) and not _CAPTION.match(t)]
-        parts = _gaps_open(_unsure_ends(_ranges(_levelled(_unlisted(titled)), page_count)), doc)
+        parts = _gaps_open(_unsure_ends(_ranges(_levelled(_unlisted(titled)), page_count, by_numbers=True)), doc)
         return _with_contents(_lettered(parts), doc)
 
 

@@ -196,6 +196,8 @@ CORPUS = [
     ("pdfjs__freeculture.pdf", "delete the index at the back", None),  # p. 352 is "About the author"
     ("pdfjs__freeculture.pdf", "extract the chapter on piracy", "76-93"),  # chapter 5, not the part or 'Piracy I'
     ("pdfjs__freeculture.pdf", "extract the piracy part", "30-93"),  # the part, not chapter 5 (blind i7, tuning)
+    # a title in parentheses says which part a description names; the title's words say which of two Item 1s
+    ("pypdfsamples__GeoTopo-komprimiert.pdf", "delete the solutions section (Lösungen der Übungsaufgaben)", "103-108"),
     ("pypdfsamples__GeoTopo-komprimiert.pdf", "extract chapter 3", "48-67"),
     ("pypdfsamples__GeoTopo-komprimiert.pdf", "delete everything before chapter 1", "1-5"),
     ("pypdfsamples__GeoTopo-komprimiert.pdf", "delete the index", None),  # outline says 114: the symbols' last page
@@ -229,6 +231,8 @@ CORPUS = [
     ("docling__redp5110_sampled.pdf", "remove the table of contents", "2"),
     ("docling__redp5110_sampled.pdf", "delete everything before chapter 1", "1-4"),
     ("docling__redp5110_sampled.pdf", "delete the preface", None),  # "Authors" follows on the same page
+    # its pages are sampled: "2.1.6" heads page 8 with no chapter 2 heading read, and ends chapter 1 (blind i6)
+    ("docling__redp5110_sampled.pdf", "chapter 1 to markdown", "5-7"),
     ("pdfjs__tracemonkey.pdf", "extract section 3", "4-6"),  # starts partway down page 4, runs onto page 6
     ("pdfjs__tracemonkey.pdf", "delete section 3", None),
     # a filing without an outline: its items inside its parts (Item 1A opens page 6, runs onto page 15 above Item
@@ -377,3 +381,9 @@ def test_a_title_in_parentheses_glosses_the_part_named() -> None:
     told = pages_told("The list of symbols (Symbolverzeichnis) as one TIFF at 300 dpi.", files, QUOTED)
     assert told == "The list of symbols (pages 112-114) as one TIFF at 300 dpi."
     assert pages_told("Symbolverzeichnis lesen", files, QUOTED) == "Symbolverzeichnis lesen"  # named, not glossed
+    filing = REAL / "financebench__BESTBUY_2024Q2_10Q.pdf"
+    if filing.is_file():  # "the text of Part II": part II, not a part titled "text of"
+        told = pages_told("extract the text of Part II to a txt", inspect_files([filing]), QUOTED)
+        assert told == "extract the text of pages 24-30 to a txt"
+        told = pages_told("extract the financial statements (Item 1)", inspect_files([filing]), QUOTED)
+        assert told == "extract the financial statements (pages 3-14)"  # of the two Item 1s, the one so titled

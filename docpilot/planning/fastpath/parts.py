@@ -51,7 +51,7 @@ _REF = re.compile(
     rf"(?:\s*(?:-|–|to|through|and|&|,)\s*(?:{_NOUN}s?\s+)?{_NUM})*)"
     rf"|the\s+(?P<ord>{_ORD})\s+(?P<onoun>chapter|section|part|appendix)"
     rf"|(?:the\s+)?(?P<tnoun>{_NOUN})\s+(?:on|about|called|titled|entitled|named|headed)\s+(?P<title>{_WORDS}){_TITLE_END}"
-    rf"|the\s+(?P<title2>{_WORDS})\s+(?P<tnoun2>{_NOUN})\b"
+    rf"|the\s+(?P<title2>{_WORDS})\s+(?P<tnoun2>{_NOUN})\b(?!\s+{_NUM})"  # ("the text of Part II": part II)
     r"|the\s+(?P<named>preface|foreword|introduction|conclusions?|afterword|epilogue|prologue|acknowledge?ments|"
     r"glossary|bibliography)"
     r"|(?:the\s+)?(?P<cap>table|figure|fig\.)\s*(?P<capnum>\d+(?:\.\d+)?)"
@@ -137,7 +137,14 @@ def told_by_parts(
             ranges = _either(outer, m, quotes, info, _copies(text, outer.start()))
             start, end, index = outer.start(), _CLOSE.match(text, m.end()).end(), index - 1  # type: ignore[union-attr]
         if ranges is None:
-            ranges = _bind(m, quotes, info, _copies(text, m.start()))
+            glossed = _glossed_part(text, end, info)  # "the solutions section (Lösungen der Übungsaufgaben)"
+            try:
+                ranges = _bind(m, quotes, info, _copies(text, m.start()))
+            except NeedInfo:
+                if glossed is None:
+                    raise
+                ranges = [_clean(info, glossed, _after_of(info, glossed), _copies(text, m.start()))]
+                end = _CLOSE.match(text, end + text[end:].index(")")).end()  # type: ignore[union-attr]
         pages = _pages_said(ranges)
         where = _PLACE.search(text, 0, start) if not m.group("around") else None
         if where is not None:  # "a blank page after the table of contents": after its last page, not its pages
@@ -158,7 +165,19 @@ _PLACE = re.compile(
     re.IGNORECASE,
 )
 _CLOSE = re.compile(r"\s*\)")
+_QUOTES_AND_REFS = re.compile(r"⟦\d+⟧|⟪\d+⟫")
 _GLOSS = re.compile(r"\s*\(")  # (read backwards) an opening parenthesis right before a title
+
+
+def _glossed_part(text: str, at: int, info: FileInfo) -> Part | None:
+    """The one part whose whole title stands in parentheses right after ``at`` ("… section (Lösungen der
+    Übungsaufgaben)"), or None."""
+    m = re.compile(r"\s*\(([^()]{3,120})\)").match(text, at)
+    if m is None:
+        return None
+    words = tuple(w for w in (_token(x) for x in _TOKEN.findall(m.group(1))) if w not in _STOP)
+    found = [p for p in info.parts if words and _title_words(p.title) == words]
+    return found[0] if len({(p.first, p.last) for p in found}) == 1 else None
 
 
 def _either(
@@ -444,8 +463,10 @@ def _chosen(m: re.Match[str], quotes: Sequence[str], parts: tuple[Part, ...], wh
         numbers = re.findall(_NUM, re.sub(rf"\b{_NOUN}s?\b", " ", m.group("num"), flags=re.I), flags=re.I)
         spans = re.search(r"\d\s*(?:-|–|to|through)\s*\S", m.group("num"))
         noun = _SAME_NOUN.get(noun, noun)
+        said = _QUOTES_AND_REFS.sub(" ", m.string)  # the request's other words may say which ("the statements")
         picked = [
-            _one(f"{noun} {n}", _numbered(noun, n, parts) or _printed(info, noun, n), parts, info)[0] for n in numbers
+            _one(f"{noun} {n}", _numbered(noun, n, parts) or _printed(info, noun, n), parts, info, said)[0]
+            for n in numbers
         ]
         if spans and len(picked) == 2:  # "chapters 3 to 5": every part in between too
             between = [p for p in parts if picked[0].first <= p.first and p.last <= picked[1].last]
@@ -502,7 +523,13 @@ def _after_of(info: FileInfo, part: Part) -> Part | None:
     return None
 
 
-def _one(what: str, candidates: list[Part], parts: tuple[Part, ...], info: FileInfo) -> list[Part]:
+def _one(what: str, candidates: list[Part], parts: tuple[Part, ...], info: FileInfo, said: str = "") -> list[Part]:
+    """The one part of ``candidates``; of several, the one whose title's own words the request says besides
+    (``said``: "the financial statements (Item 1)" of a 10-Q with an Item 1 in each part); else a question."""
+    if len({(p.first, p.last) for p in candidates}) > 1 and said:
+        told = set(_title_words(said))
+        named = [p for p in candidates if (own := set(_title_words(p.title)) - {part_number(p.number)}) and own <= told]
+        candidates = named if len({(p.first, p.last) for p in named}) == 1 else candidates
     if len({(p.first, p.last) for p in candidates}) == 1:  # several entries, the same pages: no doubt about them
         return [candidates[0]]
     if candidates:
