@@ -79,6 +79,7 @@ def compare_files(question: str, files: dict[str, str], password: str | None = N
 FACT_TOOLS = frozenset(
     {"count_pages", "check_password", "get_metadata", "get_outline", "read_annotations", "read_form"}
 )
+_WHO = re.compile(r"\bwho\b|\bwr(?:ote|itten)\b|\bauthored\b", re.IGNORECASE)
 _WITH_PASSWORD = ("count_pages", "get_metadata")  # (check_password's password is one to try, not one to open with)
 _FIELDS = ("title", "author", "subject", "keywords", "creator", "producer")
 _JUNK = re.compile(
@@ -101,6 +102,8 @@ def file_facts(
         return None
     started = time.perf_counter()
     asked = [f for f in _FIELDS if re.search(rf"\b{f}s?\b", question, re.IGNORECASE)]
+    if not asked and _WHO.search(question):
+        asked = ["author"]  # "who wrote the memo?": the author, or the pages when none is set
     lines: list[str] = []
     counted: list[int] = []
     for task, name in steps:

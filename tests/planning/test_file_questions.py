@@ -206,6 +206,28 @@ def test_ask_gives_the_title_its_properties_set_or_reads_the_pages(tmp_path: Pat
     assert "Microsoft" not in told["answer"]  # a program's placeholder is no title: the pages are read instead
 
 
+def test_who_wrote_it_is_the_author_or_the_pages(tmp_path: Path) -> None:
+    """ "Who wrote the memo?" (blind q17, tuning) asks for the author: the properties answer only with one set, never
+    with the title and the producer instead."""
+    import pymupdf
+
+    from docpilot.understanding.filefacts import file_facts
+
+    path = tmp_path / "memo.pdf"
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 90), "From: Ida Brandt. The figures for the third quarter.", fontsize=11)
+    doc.set_metadata({"title": "memo", "producer": "Quartz PDFContext"})
+    doc.save(path)
+    files = {"memo.pdf": str(path)}
+    assert file_facts("Who wrote the memo?", [("get_metadata", "memo.pdf")], files) is None
+    with_author = file_facts(
+        "Who wrote it?",
+        [("get_metadata", "memo.pdf")],
+        {"memo.pdf": str(_titled(tmp_path / "v3.pdf", "Quarterly Memo, Q3"))},
+    )
+    assert with_author is not None and "Ann Lee" in with_author["answer"] and "Quarterly" not in with_author["answer"]
+
+
 @pytest.mark.parametrize("question", ["how many pages mention payment?", "what is the title of section 2?"])
 def test_ask_leaves_a_question_about_the_content_to_the_pages(question: str, tmp_path: Path, make_pdf) -> None:
     from docpilot.understanding.filefacts import file_facts
