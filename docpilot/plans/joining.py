@@ -39,10 +39,17 @@ def join_repeated(plan: Plan, tools: dict[str, Tool]) -> Plan:
         steps[-1] = joined
         renamed[step.returns] = joined.returns
         renamed[f"#{step.id}"] = str(joined.id)
-    if len(steps) == len(plan.steps):
-        return plan
-    number = {s.id: i for i, s in enumerate(steps, 1)}  # ids 1, 2, 3 … again
-    return Plan(steps=[s.model_copy(update={"id": number[s.id], "dep": [number[d] for d in s.dep]}) for s in steps])
+    return plan if len(steps) == len(plan.steps) else _renumbered(steps)
+
+
+def _renumbered(steps: list[Step]) -> Plan:
+    """A plan of ``steps`` with ids 1, 2, 3 … again, each dependency on a step that is gone dropped."""
+    number = {s.id: i for i, s in enumerate(steps, 1)}
+    return Plan(
+        steps=[
+            s.model_copy(update={"id": number[s.id], "dep": [number[d] for d in s.dep if d in number]}) for s in steps
+        ]
+    )
 
 
 def _join(first: Step, second: Step, tool: Tool | None) -> Step | None:
@@ -108,12 +115,7 @@ def fold_extraction(plan: Plan, tools: dict[str, Tool], request: str) -> Plan:
         ):
             continue
         args = {**after.args, "file": step.args["file"], "pages": step.args["pages"]}
-        steps = [*steps[:index], after.model_copy(update={"args": args, "dep": step.dep}), *steps[index + 2 :]]
-        number = {s.id: i for i, s in enumerate(steps, 1)}
-        return Plan(
-            steps=[
-                s.model_copy(update={"id": number[s.id], "dep": [number[d] for d in s.dep if d in number]})
-                for s in steps
-            ]
+        return _renumbered(
+            [*steps[:index], after.model_copy(update={"args": args, "dep": step.dep}), *steps[index + 2 :]]
         )
     return plan

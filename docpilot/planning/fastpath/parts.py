@@ -137,14 +137,14 @@ def told_by_parts(
             ranges = _either(outer, m, quotes, info, _copies(text, outer.start()))
             start, end, index = outer.start(), _CLOSE.match(text, m.end()).end(), index - 1  # type: ignore[union-attr]
         if ranges is None:
-            glossed = _glossed_part(text, end, info)  # "the solutions section (Lösungen der Übungsaufgaben)"
             try:
                 ranges = _bind(m, quotes, info, _copies(text, m.start()))
             except NeedInfo:
+                glossed = _glossed_part(text, end, info)  # "the solutions section (Lösungen der Übungsaufgaben)"
                 if glossed is None:
                     raise
-                ranges = [_clean(info, glossed, _after_of(info, glossed), _copies(text, m.start()))]
-                end = _CLOSE.match(text, end + text[end:].index(")")).end()  # type: ignore[union-attr]
+                part, end = glossed
+                ranges = [_clean(info, part, _after_of(info, part), _copies(text, m.start()))]
         pages = _pages_said(ranges)
         where = _PLACE.search(text, 0, start) if not m.group("around") else None
         if where is not None:  # "a blank page after the table of contents": after its last page, not its pages
@@ -166,18 +166,19 @@ _PLACE = re.compile(
 )
 _CLOSE = re.compile(r"\s*\)")
 _QUOTES_AND_REFS = re.compile(r"⟦\d+⟧|⟪\d+⟫")
-_GLOSS = re.compile(r"\s*\(")  # (read backwards) an opening parenthesis right before a title
+_OPENED = re.compile(r"\(\s*$")  # an opening parenthesis right before a title
+_GLOSS = re.compile(r"\s*\(([^()]{3,120})\)")  # a title in parentheses after what names it
 
 
-def _glossed_part(text: str, at: int, info: FileInfo) -> Part | None:
+def _glossed_part(text: str, at: int, info: FileInfo) -> tuple[Part, int] | None:
     """The one part whose whole title stands in parentheses right after ``at`` ("… section (Lösungen der
-    Übungsaufgaben)"), or None."""
-    m = re.compile(r"\s*\(([^()]{3,120})\)").match(text, at)
+    Übungsaufgaben)"), with where the parentheses close; or None."""
+    m = _GLOSS.match(text, at)
     if m is None:
         return None
     words = tuple(w for w in (_token(x) for x in _TOKEN.findall(m.group(1))) if w not in _STOP)
     found = [p for p in info.parts if words and _title_words(p.title) == words]
-    return found[0] if len({(p.first, p.last) for p in found}) == 1 else None
+    return (found[0], m.end()) if len({(p.first, p.last) for p in found}) == 1 else None
 
 
 def _either(
@@ -243,7 +244,7 @@ def told_by_titles(text: str, files: dict[str, FileInfo], pdfs: Sequence[str]) -
             typed = text[start:end]
             if size == 1 and not noun and not (typed[:1].isupper() and len(typed) > 4 and not is_filler(typed)):
                 continue
-            glossed = _GLOSS.match(text[:start][::-1]) is not None and _CLOSE.match(text, end) is not None
+            glossed = _OPENED.search(text, 0, start) is not None and _CLOSE.match(text, end) is not None
             if not (noun or glossed or _acted_on(text, start)) or _REF.search(_clause_of(text, start)):
                 continue  # (a title in parentheses glosses what the request names: "the symbols (Symbolverzeichnis)")
             before = re.search(r"\bthe\s+$", text[:start], re.IGNORECASE)
