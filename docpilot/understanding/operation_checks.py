@@ -26,6 +26,7 @@ import ast
 import itertools
 import math
 import re
+from collections import Counter
 
 from docpilot.understanding.asked import asks_rank
 from docpilot.understanding.frames import Frame, ProgramResult
@@ -33,7 +34,7 @@ from docpilot.understanding.frames.composing import years_spanned
 from docpilot.understanding.frames.model import FILE_COLUMN
 from docpilot.understanding.frames.running import is_number
 from docpilot.understanding.frames.values import read_number
-from docpilot.understanding.program_checks import text_conditions
+from docpilot.understanding.program_checks import comparisons, text_conditions
 from docpilot.understanding.textnorm import STOPWORDS, alike, format_number, stems
 
 __all__ = ["as_percent_change", "asks_percent_change", "operation_problem"]
@@ -75,22 +76,67 @@ def operation_problem(question: str, result: ProgramResult, frames: list[Frame])
         return problem
     if _ASKS_TOTAL.search(question) and (problem := _picked_by_name(question, result, "a total over the rows")):
         return problem
-    return _total_with_parts(result) or _amount_for_rate(question, result) or _divided_by_itself(result)
+    problem = _total_with_parts(result) or _amount_for_rate(question, result) or _with_itself(result)
+    return problem or _named_twice(result) or _ends_of_span(question, result)
 
 
-def _divided_by_itself(result: ProgramResult) -> str:
-    """A division whose two sides read the same cells (``x.iloc[0] / x.sum()`` over the one row a text keeps): 100%
-    for "what percentage of the total goes to Defence Pensions", whatever the table says; "" otherwise."""
+def _with_itself(result: ProgramResult) -> str:
+    """A division or a subtraction whose two sides read the same cells (``x.iloc[0] / x.sum()`` over the one row a
+    text keeps; ``a.sum() - a.sum()`` over the same two payees): 100% or 0 whatever the table says; "" otherwise."""
     try:
         tree = ast.parse(result.program)
     except SyntaxError:
         return ""
     for node in ast.walk(tree):
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
-            if ast.dump(_selection(node.left)) == ast.dump(_selection(node.right)):
+        if not isinstance(node, ast.BinOp) or not isinstance(node.op, (ast.Div, ast.Sub)):
+            continue
+        if ast.dump(_selection(node.left)) != ast.dump(_selection(node.right)):
+            continue
+        if isinstance(node.op, ast.Div):
+            return (
+                "The program divides a figure by itself (the same rows and column above and below the line). A "
+                "share divides the part by the whole: the whole is another row (a total) or the sum of all rows."
+            )
+        return (
+            "The program subtracts a figure from itself (the same rows and column on both sides of the minus). A "
+            "difference reads one row on each side: t1.loc[..., first].iloc[0] - t1.loc[..., second].iloc[0]."
+        )
+    return ""
+
+
+def _named_twice(result: ProgramResult) -> str:
+    """A list of rows to keep that names one row twice (``.isin(["August 2015", "August 2015"])``): the program
+    meant another row there, and which one it does not say; "" otherwise."""
+    for (_, column), texts in comparisons(result.program):
+        twice = [text for text, n in Counter(texts).items() if n > 1]
+        if twice:
+            return (
+                f"The program names {twice[0]!r} of {column!r} twice in one list of rows. Name each row the "
+                "question asks about once, as the table writes it."
+            )
+    return ""
+
+
+# "between 2019 and 2023", "from Q1 to Q4": a span named by its two ends
+_SPAN = r"\b(?:between|from)\s+(?:the\s+)?{first}\s*(?:and|to|through|thru|until|-|\u2013)\s*(?:the\s+)?{last}(?!\w)"
+
+
+def _ends_of_span(question: str, result: ProgramResult) -> str:
+    """The two ends of a span the question names ("how many did they add between 2019 and 2023") added up: the
+    change over the span is the later figure less the earlier, its total adds every row from the one to the other,
+    and the two ends alone are neither; "" otherwise."""
+    if not re.search(r"\.sum\(|\+", result.program):
+        return ""
+    for (_, column), texts in comparisons(result.program):
+        if len(set(texts)) != 2:
+            continue
+        for first, last in itertools.permutations(dict.fromkeys(texts), 2):
+            span = _SPAN.format(first=re.escape(first), last=re.escape(last))
+            if re.search(span, question, re.I):
                 return (
-                    "The program divides a figure by itself (the same rows and column above and below the line). A "
-                    "share divides the part by the whole: the whole is another row (a total) or the sum of all rows."
+                    f"The question names a span from {first!r} to {last!r}, but the program adds up those two rows "
+                    f"alone. A change over the span is the {last!r} figure minus the {first!r} figure; a total "
+                    f"over it adds every row of {column!r} from the one to the other."
                 )
     return ""
 

@@ -35,6 +35,7 @@ __all__ = [
     "SYNONYM",
     "UNRELATED",
     "WHOLE",
+    "comparisons",
     "labels",
     "is_number",
     "labelled",
@@ -774,7 +775,7 @@ def _parts_of_first(frame: Frame, tied: list[Any]) -> bool:
 
 def _picked(program: str) -> set[tuple[str, str]]:
     """(frame, text) for each text ``program`` compares a column of that frame with: the rows it picks by label."""
-    return {(frame, text) for (frame, _), texts in _comparisons(program) for text in texts}
+    return {(frame, text) for (frame, _), texts in comparisons(program) for text in texts}
 
 
 def _absent_value(result: ProgramResult, frames: list[Frame]) -> str:
@@ -782,7 +783,7 @@ def _absent_value(result: ProgramResult, frames: list[Frame]) -> str:
     that column holds: rows kept by a value the table does not print (a count of none, "0", from a value the
     model made up or a column it mistook); "" when each compared text is a cell of its column."""
     by_name = {frame.name: frame for frame in frames}
-    for (name, column), texts in _comparisons(result.program):
+    for (name, column), texts in comparisons(result.program):
         frame = by_name.get(name)
         if frame is None or column not in frame.columns:
             continue
@@ -866,7 +867,7 @@ def text_conditions(program: str) -> list[tuple[tuple[str, str], str, bool]]:
     return found
 
 
-def _comparisons(program: str) -> list[tuple[tuple[str, str], list[str]]]:
+def comparisons(program: str) -> list[tuple[tuple[str, str], list[str]]]:
     """((frame, column), texts) for each comparison of a column with texts in ``program``; none when it does not
     parse."""
     try:

@@ -271,6 +271,20 @@ def test_a_table_that_runs_on_over_the_next_page_without_its_heading_is_one_fram
     assert cell is not None and (cell.page, cell.text) == (16, "8,729")
 
 
+def test_a_continued_table_under_another_is_one_frame_from_either_page_and_takes_no_row_as_caption(real) -> None:
+    """q17, tuning: with pages 15 and 16 both chosen, the summary was two frames (July and August 2015 on page 15,
+    the other months on page 16) and "October, November and December 2015 combined" was summed over the wrong one;
+    its caption was the last notice above it ("Rockwell Collins, Inc. Poway 2")."""
+    path = real("pdfplumber__WARN-Report-for-7-1-2015-to-03-25-2016.pdf")
+    for pages in ([15, 16], [16]):
+        frames = candidate_frames(FrameStore(), {"warn.pdf": pages}, {"warn.pdf": path})
+        summaries = [f for f in frames if f.columns[0] == "Summary by Month"]
+        assert len(summaries) == 1 and summaries[0].pages == (15, 16), (pages, [f.pages for f in frames])
+        labels = summaries[0].row_labels()
+        assert labels[0] == "July 2015" and "December 2015" in labels and len(labels) == len(set(labels))
+        assert "Rockwell" not in summaries[0].caption, summaries[0].caption
+
+
 def test_a_page_of_a_table_whose_heading_is_printed_pages_before_takes_that_heading(real) -> None:
     """The WARN report prints its heading ("Notice Date … Company | City | No. Of") on page 1 only; page 2 begins
     with a notice, which had been read as the heading ("07/17/2015 | … | Boeing Company | Huntington Beach | 65"),

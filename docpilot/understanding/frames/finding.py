@@ -120,7 +120,7 @@ def _run_on(store: FrameStore, path: str, name: str, password: str | None, frame
     in this report" ranks them all), and the first table of a page continuing the last one of the page before; at
     most :data:`RUN_ON` pages in all."""
     for page in sorted({p for f in frames for p in f.pages}):
-        last = [f for f in frames if f.pages[-1] == page][-1:]
+        last = sorted((f for f in frames if f.pages[-1] == page), key=_foot)[-1:]
         while last and len(last[0].pages) < RUN_ON:
             after = store.frames(path, [last[0].pages[-1] + 1], name=name, password=password)[:1]
             joined = _continued(last[0], after[0]) if after else None
@@ -134,11 +134,25 @@ def _run_on(store: FrameStore, path: str, name: str, password: str | None, frame
             before = store.frames(path, [first.pages[0] - 1], name=name, password=password)[-1:]
             earlier = _headed(store, path, name, password, before[0]) if before else None  # its heading, if unnamed
             joined = _continued(earlier, first) if earlier else None
-            if joined is None or earlier is None or earlier.key in {f.key for f in frames}:
+            if joined is None or earlier is None:
+                break
+            shown = next((f for f in frames if f.key == earlier.key), None)
+            if shown is not None:  # the table it continues is shown too (a page's second table): one frame of both
+                joined = _continued(shown, first) if shown.pages[-1] == first.pages[0] - 1 else None
+                if joined is not None:
+                    frames = [joined if f is shown else f for f in frames if f is not first]
                 break
             frames = [joined if f is first else f for f in frames]
             first = joined
     return frames
+
+
+def _foot(frame: Frame) -> float:
+    """How far down its last page ``frame``'s last row is printed: of the tables that end on a page, the lowest is
+    the one the next page may continue (a listing that ran on from the pages before ends above the summary under
+    it)."""
+    tops = [c.box[1] for row in frame.cells for c in row if c and c.box and c.page == frame.pages[-1]]
+    return max(tops, default=0.0)
 
 
 def _repeats_heading(first: Frame, more: Frame) -> bool:
@@ -237,9 +251,10 @@ def read_page_tables(doc: Any, page_number: int, file: str) -> list[RawTable]:
         tables = page_tables(page)
     except Exception:  # noqa: BLE001 - a finder crash on odd drawings means no table on this page, not a failure
         return []
-    lines = page_lines(page)
+    all_lines = page_lines(page)
     found: list[RawTable] = []
     for table in tables:
+        lines = _outside_tables_above(all_lines, table, tables)
         cells = table_cells(page, table)
         rows = unruled_bodies(page, [[None if c is None else (c.text, tuple(c.bbox)) for c in row] for row in cells])
         texts = [[c[0] if c else "" for c in row] for row in rows]
@@ -265,6 +280,14 @@ def read_page_tables(doc: Any, page_number: int, file: str) -> list[RawTable]:
             if totals:  # an invoice's totals under its lines: a record of their own
                 found.append(RawTable(file, page_number, len(found) + 1, totals, 0, caption))
     return found or priced_lists(page, file, 1)
+
+
+def _outside_tables_above(lines: list[tuple[float, float, str]], table: Any, tables: list[Any]) -> list[Any]:
+    """The page's lines less those printed within a table that ends above ``table``: the last row of a listing
+    set just above a summary table is that listing's row, not the summary's caption."""
+    top = table.bbox[1]
+    spans = [(t.bbox[1], t.bbox[3]) for t in tables if t is not table and t.bbox[3] <= top + 2]
+    return [line for line in lines if not any(a - 1 <= line[0] and line[1] <= b + 1 for a, b in spans)]
 
 
 def _stacked_tables(rows: list[list[Any]], header_rows: int) -> list[tuple[list[list[Any]], int]]:

@@ -1,0 +1,44 @@
+"""Programs whose shape gives no answer whatever the table says: a figure less itself, a row named twice, a span's
+two ends added up.
+
+Each was a confident wrong answer on blind batch q17 (after its measurement, tuning); the tables here are made up.
+"""
+
+from __future__ import annotations
+
+from docpilot.understanding.frames import ProgramResult
+from docpilot.understanding.operation_checks import operation_problem
+
+
+def _result(program: str, value: float = 0.0) -> ProgramResult:
+    return ProgramResult(value, [], "", program)
+
+
+def test_a_figure_subtracted_from_itself_goes_back() -> None:
+    """ "How much more was paid to Pell than to Quist?" answered 0: the same two payees' sum on both sides."""
+    both = 't1.loc[t1["Payee"].isin(["PELL, A", "QUIST, B"]), "Amount"].sum()'
+    problem = operation_problem("How much more was paid to Pell than to Quist?", _result(f"{both} - {both}"), [])
+    assert "subtracts a figure from itself" in problem
+    one, other = (f't1.loc[t1["Payee"] == "{p}", "Amount"].iloc[0]' for p in ("PELL, A", "QUIST, B"))
+    assert not operation_problem("How much more was paid to Pell than to Quist?", _result(f"{one} - {other}"), [])
+
+
+def test_a_row_named_twice_in_one_list_goes_back() -> None:
+    program = 't1.loc[t1["Month"].isin(["May 2031", "June 2031", "June 2031"]), "Staff"].sum()'
+    problem = operation_problem("How many staff in May, June and July 2031 together?", _result(program), [])
+    assert "names 'June 2031' of 'Month' twice" in problem
+    fixed = program.replace('"June 2031"]', '"July 2031"]')
+    assert not operation_problem("How many staff in May, June and July 2031 together?", _result(fixed), [])
+
+
+def test_the_two_ends_of_a_span_added_up_go_back() -> None:
+    """ "How many employees did they add between 2019 and 2023?" answered with the two years' headcounts added."""
+    ends = 't1.loc[t1["Year"].isin(["2011", "2015"]), "Staff"].sum()'
+    problem = operation_problem("How many staff did Ostwind add between 2011 and 2015?", _result(ends), [])
+    assert "names a span from '2011' to '2015'" in problem and "minus" in problem
+    assert "span" in operation_problem("What was the combined staff from 2011 to 2015?", _result(ends), [])
+    # the two rows named on their own are a total of two rows
+    assert not operation_problem("What was the combined staff of 2011 and 2015?", _result(ends), [])
+    cell = 't1.loc[t1["Year"] == "{}", "Staff"].iloc[0]'
+    change = f"{cell.format('2015')} - {cell.format('2011')}"
+    assert not operation_problem("How many staff did Ostwind add between 2011 and 2015?", _result(change), [])
