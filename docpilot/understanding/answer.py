@@ -46,9 +46,11 @@ from docpilot.understanding.modeltime import FIRST_SECONDS, QuestionModel, out_o
 from docpilot.understanding.parts import Parts, read_parts, the_number, total_text
 from docpilot.understanding.records import records_of
 from docpilot.understanding.retrieve import EmbedFn, Retriever
+from docpilot.understanding.scales import asked_scale, other_scale
 from docpilot.understanding.stated import computes, stated
 from docpilot.understanding.support import unsupported_names
 from docpilot.understanding.textnorm import alike, format_number, norm, numbers_in, parse_number, stems, words
+from docpilot.understanding.whole_dates import whole_date
 from docpilot.understanding.workflow import Finding, plan_workflow, revise_workflow, run_workflow
 
 __all__ = ["Answer", "answer_question", "ask_files", "retrieved_evidence", "embed_texts", "NOT_SAID"]
@@ -814,6 +816,13 @@ def _compose(
             problem = f"The passages you cite give {rate}, a rate, not the amount of money the question asks for."
             _send_back(messages, reply.text, f"{problem} Answer with an amount a passage states, or reply NOT FOUND.")
             continue
+        scaled = other_scale(part or question, text, [e.block for e in support])
+        if scaled:  # "net sales in millions" answered 3.2 from "Net Sales of $3.2 Billion"
+            scale = f"{asked_scale(part or question)}s"
+            problem = f"The passages you cite print {scaled}, but the question asks in {scale}."
+            told = f"{problem} Answer with the figure a passage prints in {scale}, or reply NOT FOUND."
+            _send_back(messages, reply.text, told)
+            continue
         if _threshold_unsaid(part or question, support):
             # rows past a threshold are counted by code over the table; a model counting rows in passages is too
             # often wrong (a confident wrong "4" for seven states over 100,000 checks): only a passage that says
@@ -845,6 +854,8 @@ def _compose(
             problem = f"That answer counts {other}, which is not what the question asks to count: {asked}"
             _send_back(messages, reply.text, f"{problem} Answer with that count from the passages, or reply NOT FOUND.")
             continue
+        # "2024" answered from "the fiscal year ended December 31, 2024": the whole date
+        text = whole_date(part or question, text, [e.block for e in support]) or text
         citations = []
         for rank, item in enumerate(support[:3]):
             doc = next(d for d in documents if d.name == item.file)

@@ -460,6 +460,37 @@ def test_a_rate_is_not_given_for_an_amount_of_money(make_pdf: Any) -> None:
     assert answer.found and answer.answer == "100", answer.answer
 
 
+def test_a_figure_printed_in_another_scale_than_asked_goes_back(make_pdf: Any) -> None:
+    """ "Net sales for the quarter, in millions of dollars" answered 3.2 from a headline's "$3.2 Billion" (q17,
+    tuning: the statement prints 3,226.8 in millions); the figure printed in millions is taken."""
+    headline = "Harrow Outfitters Announces Fourth Quarter Results.\nNet Sales of $4.7 Billion for the quarter."
+    documents = open_documents({"harrow.pdf": make_pdf([headline])}, StructureCache(None))
+    question = "What were Harrow's net sales for the fourth quarter, in millions of dollars?"
+    llm = ScriptedLLM(['{"answer": "4.7", "evidence": [1]}', '{"answer": "NOT FOUND", "evidence": []}'])
+    answer = answer_question(documents, question, llm, None)
+    assert not answer.found, answer.answer
+    assert any("print 4.7 billion, but the question asks in millions" in c.messages[-1]["content"] for c in llm.calls)
+    stated = headline + "\nNet sales were $4,712.3 million in the fourth quarter."
+    documents = open_documents({"harrow.pdf": make_pdf([stated])}, StructureCache(None))
+    answer = answer_question(documents, question, ScriptedLLM(['{"answer": "4,712.3", "evidence": [1]}']), None)
+    assert answer.found and answer.answer == "4,712.3", answer.answer
+
+
+def test_a_date_answered_as_a_piece_of_the_date_its_passage_prints_is_that_whole_date(make_pdf: Any) -> None:
+    """q17, tuning: "what fiscal year end does the report cover?" answered "2024" from "the fiscal year ended
+    December 31, 2024", and "when was the call?" answered with its day alone; the whole date is given."""
+    text = "Annual report of the Fennwick Trust for the fiscal year ended June 30, 2031.\n"
+    text += "A call for holders is set for tomorrow, July 9, 2031, at 10:00 a.m. ET, by telephone."
+    documents = open_documents({"fennwick.pdf": make_pdf([text])}, StructureCache(None))
+    for question, reply, whole in [
+        ("What fiscal year end does the Fennwick report cover?", "2031", "June 30, 2031"),
+        ("When is the call for Fennwick holders?", "July 9, 2031", "July 9, 2031, at 10:00 a.m. ET"),
+    ]:
+        llm = ScriptedLLM([f'{{"answer": "{reply}", "evidence": [1]}}'])
+        answer = answer_question(documents, question, llm, None)
+        assert answer.found and answer.answer == whole, (question, answer.answer)
+
+
 def test_after_a_failed_program_a_number_is_taken_only_from_words_not_a_tables_figures(make_pdf: Any) -> None:
     """After the program over a table failed, "what share of net sales came from Flexibles" answered 4% from the
     table's figures printed in a row ("Reported Growth % (6) (5) (6) — 4 1"; q10, after its measurement: 75.9%);
