@@ -99,6 +99,7 @@ def problem_with(
     other = other or _wrong_type(question, result)
     other = other or _not_whom(question, result, frames) or _not_counted(question, result, frames)
     other = other or _invented(question, result, frames) or _sums_totals(result, frames) or _tied(result, frames)
+    other = other or _sums_echoes(result, frames)
     other = other or _percent_as_fraction(question, result, frames) or _mask_counted(result)
     if written_by_model:
         meant = without_negated(question)  # "(not the pawn or redemption columns)" names none to read
@@ -123,7 +124,12 @@ def problem_with(
 def misread(result: ProgramResult, frames: list[Frame]) -> bool:
     """Whether a composed program's value is no answer: rows tied for first, a total row summed with its parts, or
     a text no cell it read holds."""
-    return bool(_tied(result, frames) or _sums_totals(result, frames) or _not_cited(result, frames))
+    return bool(
+        _tied(result, frames)
+        or _sums_totals(result, frames)
+        or _sums_echoes(result, frames)
+        or _not_cited(result, frames)
+    )
 
 
 def _reads_other(question: str, result: ProgramResult, frames: list[Frame]) -> str:
@@ -487,6 +493,41 @@ def _sums_totals(result: ProgramResult, frames: list[Frame]) -> str:
                 f"column counts them twice. Read the total row itself, or add up only the rows of the parts."
             )
     return ""
+
+
+def _sums_echoes(result: ProgramResult, frames: list[Frame]) -> str:
+    """A whole column added up where rows the frame repeats under each item ("Charges" under "Amazon Glacier")
+    print the item's figure again: the sum counts each item twice; "" otherwise."""
+    for _, frame, subscript in _column_calls(result.program, frames, {"sum"}):
+        column = _column_of(subscript)
+        if frame.label is None or column is None or column[1] not in frame.columns:
+            continue
+        echoes = _echo_labels(frame, column[1])
+        if echoes:
+            return (
+                f"The rows {', '.join(repr(e) for e in echoes[:2])} of {frame.name} repeat the figure of the item "
+                f"above them: adding up the whole column counts each item twice. Add up only the items' rows."
+            )
+    return ""
+
+
+def _echo_labels(frame: Frame, column: str) -> list[str]:
+    """The labels ``frame`` repeats under its items whose figures are each the figure of the item above (a line
+    item's "Charges"); none when a repeated row's figure differs from its item's or no repeated row holds one."""
+    assert frame.label is not None
+    labels = [str(v) for v in frame.data[frame.label].tolist()]
+    values = frame.data[column].tolist()
+    counts = Counter(labels)
+    item: Any = None
+    echoed: list[str] = []
+    for label, value in zip(labels, values, strict=True):
+        if counts[label] == 1:
+            item = value
+        elif is_number(value) and float(value) != 0:
+            if item is None or not is_number(item) or float(item) != float(value):
+                return []
+            echoed.append(label)
+    return list(dict.fromkeys(echoed))
 
 
 def _column_calls(program: str, frames: list[Frame], methods: set[str]) -> list[tuple[str, Frame, ast.Subscript]]:

@@ -6,8 +6,16 @@ Each was a confident wrong answer on blind batch q17 (after its measurement, tun
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from fakes import ScriptedLLM
+from table_pdfs import DrawnTable, draw_pdf
+
+from docpilot.understanding.cache import StructureCache
+from docpilot.understanding.document import open_documents
 from docpilot.understanding.frames import ProgramResult
 from docpilot.understanding.operation_checks import operation_problem
+from docpilot.understanding.programs import answer_by_program
 
 
 def _result(program: str, value: float = 0.0) -> ProgramResult:
@@ -42,3 +50,21 @@ def test_the_two_ends_of_a_span_added_up_go_back() -> None:
     cell = 't1.loc[t1["Year"] == "{}", "Staff"].iloc[0]'
     change = f"{cell.format('2015')} - {cell.format('2011')}"
     assert not operation_problem("How many staff did Ostwind add between 2011 and 2015?", _result(change), [])
+
+
+def test_a_column_whose_repeated_rows_echo_each_items_figure_is_not_added_up_whole(tmp_path: Path) -> None:
+    """ "What percentage of the charges came from compute?" answered 22.75%: an invoice's "Charges" and "Tax" rows
+    under each service repeat its figure, and the whole column's sum counts each service twice (q17, tuning)."""
+    rows = [["Detail", "Amount"]]
+    for service, amount in [("Compute Service", "3.00"), ("Storage Service", "1.00"), ("Mail Service", "2.00")]:
+        rows += [[service, amount], ["Charges", amount], ["Tax", "0.00"]]
+    table = DrawnTable(rows, caption="Invoice details", widths=[160, 90])
+    documents = open_documents({"bill.pdf": draw_pdf(tmp_path / "bill.pdf", [[table]])}, StructureCache(None))
+    part = 't1.loc[t1["Detail"] == "Compute Service", "Amount"].sum()'
+    whole = 't1["Amount"].sum()'
+    items = 't1.loc[t1["Detail"].isin(["Compute Service", "Storage Service", "Mail Service"]), "Amount"].sum()'
+    llm = ScriptedLLM([f"{part} / {whole} * 100", f"{part} / {items} * 100"])
+    question = "What percentage of the charges came from the Compute Service?"
+    computed = answer_by_program(documents, question, llm, None)
+    assert computed is not None and computed.found and computed.answer.startswith("50"), computed
+    assert "repeat the figure of the item above them" in llm.calls[1].messages[-1]["content"]
