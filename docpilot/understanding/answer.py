@@ -40,6 +40,7 @@ from docpilot.understanding.asked import (
     question_parts,
     states_rank,
 )
+from docpilot.understanding.defined_terms import defined_parties, other_party
 from docpilot.understanding.document import Document, Unit
 from docpilot.understanding.drafts import Listener, drafting
 from docpilot.understanding.modeltime import FIRST_SECONDS, QuestionModel, out_of_time
@@ -802,6 +803,13 @@ def _compose(
             problem = f"The passages you cite do not mention {', '.join(unsaid)}, which the question is about."
             _send_back(messages, reply.text, f"{problem} Answer from a passage about it, or reply NOT FOUND.")
             continue
+        party = _other_party(part or question, text, support, documents)
+        if party:  # "the contact person for Brightline" answered from "The Client is represented by Maria Gonzalez"
+            problem = f"The sentence you cite is about the {party[0]}, but the question asks about the {party[1]}."
+            _send_back(
+                messages, reply.text, f"{problem} Answer from a sentence about the {party[1]}, or reply NOT FOUND."
+            )
+            continue
         combined = _total_unsaid(part or question, text, support)
         if combined:  # "the combined assets of all the funds" answered with one fund's
             problem = (
@@ -903,6 +911,22 @@ def _names_unsaid(question: str, support: list[_Evidence], documents: list[Docum
         if on and not (len(pages) >= 3 and on * 2 >= len(pages)):  # on most pages: what they are all about
             unsaid.append(word)
     return unsaid
+
+
+def _other_party(
+    question: str, answer: str, support: list[_Evidence], documents: list[Document]
+) -> tuple[str, str] | None:
+    """The term of another party than the one the question names, when the sentence holding the answer is about
+    it (:func:`~docpilot.understanding.defined_terms.other_party`), with the asked party's term; None otherwise."""
+    for doc in {e.file for e in support}:
+        document = next((d for d in documents if d.name == doc), None)
+        if document is None:
+            continue
+        parties = defined_parties("\n".join(document.structure.pages[:3]))
+        found = other_party(question, answer, [e.block for e in support if e.file == doc], parties) if parties else None
+        if found:
+            return found
+    return None
 
 
 _LEAD = 800  # characters before a passage on its page that may name what it is about

@@ -491,6 +491,24 @@ def test_a_date_answered_as_a_piece_of_the_date_its_passage_prints_is_that_whole
         assert answer.found and answer.answer == whole, (question, answer.answer)
 
 
+def test_a_name_read_from_a_sentence_about_another_defined_party_goes_back(make_pdf: Any) -> None:
+    """q17, tuning: "who is the contact person for <the consultant>?" answered with the client's representative,
+    from "The Client is represented by …": a contract names each party once, then by its defined term."""
+    text = 'This Supply Agreement is made between Quillfeather Mills Ltd, 4 Dock Road, Leeds ("Buyer") and\n'
+    text += 'Tannery Row Hides Inc., 9 Elm Street, York ("Supplier").\n'
+    text += "The Buyer is represented by Ottilie Marsh. The Supplier is represented by Rufus Penhallow."
+    documents = open_documents({"supply.pdf": make_pdf([text])}, StructureCache(None))
+    question = "Who is the contact person for Tannery Row?"
+    wrong, right = (f'{{"answer": "{n}", "evidence": [1]}}' for n in ("Ottilie Marsh", "Rufus Penhallow"))
+    llm = ScriptedLLM([wrong, right])
+    answer = answer_question(documents, question, llm, None)
+    assert answer.found and answer.answer == "Rufus Penhallow", answer.answer
+    sent = [c.messages[-1]["content"] for c in llm.calls]
+    assert any("about the Buyer, but the question asks about the Supplier" in m for m in sent), sent
+    answer = answer_question(documents, "Who represents Quillfeather Mills?", ScriptedLLM([wrong]), None)
+    assert answer.found and answer.answer == "Ottilie Marsh", answer.answer
+
+
 def test_after_a_failed_program_a_number_is_taken_only_from_words_not_a_tables_figures(make_pdf: Any) -> None:
     """After the program over a table failed, "what share of net sales came from Flexibles" answered 4% from the
     table's figures printed in a row ("Reported Growth % (6) (5) (6) — 4 1"; q10, after its measurement: 75.9%);
