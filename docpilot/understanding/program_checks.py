@@ -27,7 +27,16 @@ from docpilot.understanding.naming_checks import literals as _literals
 from docpilot.understanding.naming_checks import other_period, row_passed_over
 from docpilot.understanding.retrieve import EmbedFn
 from docpilot.understanding.support import unsupported_numbers
-from docpilot.understanding.textnorm import alike, format_number, norm, numbers_in, stem, stems, without_negated
+from docpilot.understanding.textnorm import (
+    alike,
+    format_number,
+    norm,
+    numbers_in,
+    parse_number,
+    stem,
+    stems,
+    without_negated,
+)
 
 __all__ = [
     "ALONE",
@@ -36,6 +45,7 @@ __all__ = [
     "UNRELATED",
     "WHOLE",
     "comparisons",
+    "named_figures",
     "labels",
     "is_number",
     "labelled",
@@ -100,6 +110,7 @@ def problem_with(
     other = other or _not_whom(question, result, frames) or _not_counted(question, result, frames)
     other = other or _invented(question, result, frames) or _sums_totals(result, frames) or _tied(result, frames)
     other = other or _sums_echoes(result, frames)
+    other = other or (_figure_unread(question, result, frames) if written_by_model else "")
     other = other or _percent_as_fraction(question, result, frames) or _mask_counted(result)
     if written_by_model:
         meant = without_negated(question)  # "(not the pawn or redemption columns)" names none to read
@@ -528,6 +539,58 @@ def _echo_labels(frame: Frame, column: str) -> list[str]:
                 return []
             echoed.append(label)
     return list(dict.fromkeys(echoed))
+
+
+# a figure the question names to pick its row by: "$618", "the 1,250.40 payment" (not a year, not a small count)
+_NAMED_FIGURE = re.compile(
+    r"(?<![\w.,])\$?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w,])|(?<![\w.,])\$\d+(?:\.\d+)?(?![\w,])|(?<![\w.,])\d+\.\d+(?![\w,])"
+)
+
+
+def named_figures(question: str) -> list[float]:
+    """The figures ``question`` names to pick a row by ("$618", "1,250.40"; not a year or a small count)."""
+    return [v for m in _NAMED_FIGURE.finditer(question) if (v := parse_number(m.group(0))) is not None]
+
+
+def _figure_unread(question: str, result: ProgramResult, frames: list[Frame]) -> str:
+    """A figure the question names ("what was the $618 charge for?") that one row of a frame it reads holds, and
+    the program neither compares with nor reads: it answers from another row; "" otherwise."""
+    try:
+        constants = {
+            float(n.value)
+            for n in ast.walk(ast.parse(result.program))
+            if isinstance(n, ast.Constant) and isinstance(n.value, (int, float)) and not isinstance(n.value, bool)
+        }
+    except SyntaxError:
+        return ""
+    read = {n for c in result.citations for n in numbers_in(str(c.get("quote", "")))} | set(_numbers(result.value))
+    cited = {(c.get("page"), tuple(c["box"])) for c in result.citations if c.get("box")}
+    for match in _NAMED_FIGURE.finditer(question):
+        value = parse_number(match.group(0))
+        if value is None or value in constants or value in read:
+            continue
+        for frame in frames:
+            if frame.name not in result.frames:
+                continue
+            rows = {
+                i
+                for column in frame.figure_columns()
+                for i, cell in enumerate(frame.data[column].tolist())
+                if is_number(cell) and float(cell) == value
+            }
+            if len(rows) == 1 and not _row_cited(frame, next(iter(rows)), cited):
+                label = frame.row_labels()[rows.pop()] if frame.label is not None else ""
+                where = f"the row {label!r}" if label else "one row"
+                return (
+                    f"The question names {match.group(0)}, which {where} of {frame.name} holds, but the program "
+                    "reads another row. Select the row that holds that figure."
+                )
+    return ""
+
+
+def _row_cited(frame: Frame, row: int, cited: set[tuple[Any, tuple[Any, ...]]]) -> bool:
+    """Whether a cell of ``row`` of ``frame`` is among the cited (page, box) pairs."""
+    return any(c is not None and c.box and (c.page, tuple(c.box)) in cited for c in frame.cells[row])
 
 
 def _column_calls(program: str, frames: list[Frame], methods: set[str]) -> list[tuple[str, Frame, ast.Subscript]]:

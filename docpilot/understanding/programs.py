@@ -73,6 +73,7 @@ from docpilot.understanding.program_checks import (
     labelled,
     labels,
     misread,
+    named_figures,
     one_figure,
     problem_with,
     regrouped,
@@ -211,7 +212,8 @@ def data_frames(documents: list[Document], question: str, embed: EmbedFn | None)
     found = [frame for frame in found if len(frame.data)]  # a heading with no row under it holds nothing
     said = stems(question)
     asked, pairs = set(said), frozenset(word_pairs(said))
-    scored = [(_named(frame, asked, pairs), frame) for frame in found]
+    figures = frozenset(named_figures(question))
+    scored = [(_named(frame, asked, pairs, figures), frame) for frame in found]
     kept = [(score, frame) for score, frame in scored if score[1] > 0]
     if not kept:
         return [], {}
@@ -313,10 +315,18 @@ def _sums_above(frame: Frame, row: int) -> bool:
     return _sums_of(frame, row, list(range(row)))
 
 
-def _named(frame: Frame, asked: set[str], pairs: frozenset[tuple[str, str]] = frozenset()) -> tuple[int, int]:
+def _named(
+    frame: Frame,
+    asked: set[str],
+    pairs: frozenset[tuple[str, str]] = frozenset(),
+    figures: frozenset[float] = frozenset(),
+) -> tuple[int, int]:
     """(rows and columns the question names, words it shares with the frame's description). ``pairs``: the
-    question's words two by two, as it says them (a text cell saying two of them together names rows)."""
+    question's words two by two, as it says them (a text cell saying two of them together names rows);
+    ``figures``: the figures it names ("the $618 charge": the row holding 618.00)."""
     rows = sum(1 for label in frame.row_labels() if (have := set(stems(label))) and have <= asked)
+    held = {float(v) for c in frame.figure_columns() for v in frame.data[c].tolist() if is_number(v)}
+    rows += len(figures & held)
     values = {v for c in frame.columns if c != frame.label and frame.kinds.get(c) == "text" for v in frame.data[c]}
     said = [v for v in values if isinstance(v, str) and (have := set(stems(v))) and have <= asked and _worded(have)]
     rows += len(said)  # "the Toyota Motor North America closure": a row by its value in a column of names

@@ -68,3 +68,23 @@ def test_a_column_whose_repeated_rows_echo_each_items_figure_is_not_added_up_who
     computed = answer_by_program(documents, question, llm, None)
     assert computed is not None and computed.found and computed.answer.startswith("50"), computed
     assert "repeat the figure of the item above them" in llm.calls[1].messages[-1]["content"]
+
+
+def test_a_figure_the_question_names_picks_the_row_that_holds_it(tmp_path: Path) -> None:
+    """ "What was the $618 charge on the card for?" answered from another row of the card's charges (q17, tuning):
+    a figure the question names, held by one row, must be read or compared with."""
+    rows = [["Payee", "Description", "Amount"], ["CARD - TRAVEL", "HOTEL IN OSLO", "920.68"]]
+    rows += [["CARD - OFFICE", "TRAIN FARE TO BERGEN", "618.00"], ["CARD - TRAVEL", "TAXI", "41.10"]]
+    table = DrawnTable(rows, caption="Expenditures", widths=[120, 160, 80])
+    documents = open_documents({"spend.pdf": draw_pdf(tmp_path / "spend.pdf", [[table]])}, StructureCache(None))
+    wrong = 't1.loc[t1["Payee"] == "CARD - TRAVEL", "Description"].iloc[0]'
+    by_amount = 't1.loc[t1["Amount"] == 618.0, "Description"].iloc[0]'
+    question = "What was the $618 card charge for?"
+    llm = ScriptedLLM([wrong, by_amount])
+    computed = answer_by_program(documents, question, llm, None)
+    assert computed is not None and computed.found and "BERGEN" in computed.answer, computed
+    assert "names $618, which the row 'CARD - OFFICE' of t1 holds" in llm.calls[1].messages[-1]["content"]
+    # the row picked by its label is the row holding the figure: read at once
+    llm = ScriptedLLM(['t1.loc[t1["Payee"] == "CARD - OFFICE", "Description"].iloc[0]'])
+    computed = answer_by_program(documents, question, llm, None)
+    assert computed is not None and computed.found and len(llm.calls) == 1, computed
