@@ -10,9 +10,10 @@ in one place: here, beside the tool.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 
-__all__ = ["Words", "Named"]
+__all__ = ["Words", "Named", "spaced"]
 
 
 class Words:
@@ -51,3 +52,9 @@ class Named:
 
     def __repr__(self) -> str:
         return f"Named({self.what!r})"
+
+
+def spaced(text: str, letters: str = "a-z0-9") -> str:
+    """``text``'s words (runs of ``letters``), lower case, one space between and one on each side: the form a
+    registry phrase is looked for in as a whole (``f" {phrase} " in spaced(request)``)."""
+    return " " + " ".join(re.findall(f"[{letters}]+", text.lower())) + " "

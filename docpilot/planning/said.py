@@ -36,6 +36,7 @@ from docpilot.plans.plan import Plan, Step
 from docpilot.understanding.textnorm import norm, stem, words
 from pdftools import PdfToolError, Tool
 from pdftools.pages import parse_pages
+from pdftools.words import spaced
 
 __all__ = ["unsaid", "with_defaults", "named_part", "QUOTED"]
 
@@ -225,7 +226,7 @@ def _format_left_out(plan: Plan, request: str, tools: dict[str, Tool]) -> list[s
     "a word doc for the analysts") and no step is a tool that makes it: the model took the pages and dropped the
     conversion."""
     tasks = {step.task for step in plan.steps}
-    text = " " + " ".join(re.findall(r"[a-z0-9]+", _JOINED.sub(" ", request).lower())) + " "  # MD&A: no "md"
+    text = spaced(_JOINED.sub(" ", request))  # MD&A: no "md"
     makers: dict[str, set[str]] = {}
     for name, tool in tools.items():
         if tool.converts_to is None:
@@ -280,7 +281,7 @@ def _actions_left_out(plan: Plan, clauses: list[str], tools: dict[str, Tool]) ->
     not by the conversion the second clause asks for."""
     tasks = {step.task for step in plan.steps}
     verbs, others = _words_of(tools)
-    texts = [" " + " ".join(re.findall(r"[a-z0-9]+", clause.lower())) + " " for clause in clauses]
+    texts = [spaced(clause) for clause in clauses]
     claimed = [
         {task for verb, names in verbs.items() if f" {verb} " in text for task in names & tasks} for text in texts
     ]

@@ -13,12 +13,12 @@ not a PDF of them as well, unless the request asks for the extraction in its own
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from docpilot.plans.edit import schema_types
 from docpilot.plans.plan import Plan, Step
 from pdftools import Tool
+from pdftools.words import spaced
 
 __all__ = ["join_repeated", "fold_extraction"]
 
@@ -95,7 +95,7 @@ def fold_extraction(plan: Plan, tools: dict[str, Tool], request: str) -> Plan:
     extract = tools.get(_EXTRACTS)
     if extract is None or len(plan.steps) < 2:
         return plan
-    said = " " + " ".join(re.findall(r"[a-z]+", request.lower())) + " "
+    said = spaced(request, "a-z")
     if any(f" {phrase} " in said for phrase in (*extract.words.verbs, *extract.words.makes)):
         return plan
     steps = list(plan.steps)

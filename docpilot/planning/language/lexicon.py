@@ -11,6 +11,7 @@ import functools
 import re
 
 from pdftools import Tool
+from pdftools.words import spaced
 
 __all__ = ["named_tools"]
 
@@ -38,7 +39,7 @@ def _entries(tools: dict[str, Tool]) -> tuple[tuple[str, tuple[str, ...]], ...]:
 
 def named_tools(request: str, tools: dict[str, Tool]) -> list[str]:
     """The tools whose words the request uses, those naming it with more (and longer) words first."""
-    text = " " + " ".join(re.findall(r"[a-z0-9]+", request.lower())) + " "
+    text = spaced(request)
     scores: dict[str, float] = {}
     for phrase, names in _lexicon(_entries(tools)).items():
         if f" {phrase} " in text:
