@@ -324,6 +324,16 @@ def test_sentences_as_people_write_them(request_text, task, args, make_pdf) -> N
         ("add a centred footer 'Minutes'", "add_header_footer", {"footer": "Minutes", "align": "center"}),
         ("shrink it as much as possible", "compress", {"level": "high"}),
         ("medium compression, and save it as small.pdf", "compress", {"level": "medium", "output": "small.pdf"}),
+        # a name said with its owner's 's is the name (blind i8, tuning); "Tovey's case" stays as said
+        ("how often does Tovey's name come up?", "search_text", {"terms": ["Tovey"]}),
+        ("highlight Tovey's name", "highlight_text", {"terms": ["Tovey"]}),
+        ("highlight Tovey's case", "highlight_text", {"terms": ["Tovey's"]}),
+        # a page number shown by example inside a footer's text is the page number (blind i8, tuning)
+        (
+            "footer on every page: 'Draft - Kestrel Ltd - page n of N', right aligned",
+            "add_header_footer",
+            {"footer": "Draft - Kestrel Ltd - page {n} of {total}", "align": "right"},
+        ),
     ],
 )
 def test_more_shapes_read_exactly(make_pdf, request_text: str, task: str, args: dict) -> None:
@@ -343,6 +353,9 @@ def test_more_shapes_read_exactly(make_pdf, request_text: str, task: str, args: 
         "swap pages 1 and 9",  # no page 9
         "add a footer reading 'Prepared by Finance' in red",  # no colour for footers: "red" is not in "prepared"
         "make it smaller but keep the quality high",
+        # the pages are what goes, chosen by what is on them: never a redaction of the words (blind i8, tuning)
+        "delete the pages with personal info on them",
+        "remove any pages that contain phone numbers",
     ],
 )
 def test_shapes_the_fast_path_hands_on(make_pdf, request_text: str) -> None:

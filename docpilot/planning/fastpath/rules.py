@@ -250,6 +250,10 @@ def redact(c: str, low: str, ctx: Context) -> list[Intent] | None:
         and not categories_in(rest)
     ):
         return None
+    if verb in ("remove", "delete", "strip", "erase") and _has(
+        rest, r"^\s*(?:the\s+|all\s+(?:the\s+)?|any\s+)?pages?\b"
+    ):
+        return None  # "delete the pages with personal info on them": the pages go, not the words on them
     if _has(
         rest,
         r"^\s*(?:the\s+)?(?:(?:whole|entire|full|complete)(?:\s+of)?)?\s*(?:the\s+)?"
@@ -707,4 +711,18 @@ def header_footer(c: str, low: str, ctx: Context) -> list[Intent] | None:
             align.group(1), align.group(1)
         )
         words = {align.group(0), "aligned", "justified", "side", "hand"}
+    for edge_name in ("header", "footer"):
+        shown = args.get(edge_name)
+        if isinstance(shown, str) and _numbered_edge(shown) != shown:  # "page n of N": the quote read as numbered
+            args[edge_name] = _numbered_edge(shown)
+            words |= set(re.findall(r"⟦\d+⟧", c))
     return [Intent("add_header_footer", _with_output(args, c, ctx), words=words)]
+
+
+# "… - page n of N", "Page X of Y": a page number shown by example inside a header's or footer's text
+_PAGE_EXAMPLE = re.compile(r"(?i)\b(page|pg\.?|p\.)\s+(?-i:[nNxX#])(?:\s+(of|/)\s+(?-i:[nNyYT#]|total))?(?![\w{])")
+
+
+def _numbered_edge(text: str) -> str:
+    """``text`` with a page number shown by example ("page n of N") written as the tool's {n} and {total}."""
+    return _PAGE_EXAMPLE.sub(lambda m: f"{m.group(1)} {{n}}" + (f" {m.group(2)} {{total}}" if m.group(2) else ""), text)

@@ -160,6 +160,10 @@ def target_in(clause: str, verb: str, quotes: list[str]) -> Target:
             while words and words[0].lower() in _OPENERS:  # "Does ACME appear?": the question's words go
                 words.pop(0)
             candidate = " ".join(words)
+            named = re.match(r"\s+(names?)\b", after[m.end() :], re.IGNORECASE)
+            if named and re.search(r"['’]s$", candidate):  # "Eldred's name": the name is Eldred
+                target.words |= {candidate.lower(), named.group(1).lower()}
+                candidate = candidate[:-2]
             if candidate and candidate.lower() not in ("all", "every", "each", "any", "the", "page", "pages"):
                 target.terms = [candidate, *_more_terms(after, m.end())]
         if not target.terms and not target.categories:
