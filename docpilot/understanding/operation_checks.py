@@ -77,7 +77,7 @@ def operation_problem(question: str, result: ProgramResult, frames: list[Frame])
     if _ASKS_TOTAL.search(question) and (problem := _picked_by_name(question, result, "a total over the rows")):
         return problem
     problem = _total_with_parts(result) or _amount_for_rate(question, result) or _with_itself(result)
-    return problem or _named_twice(result) or _ends_of_span(question, result)
+    return problem or _named_twice(result) or _ends_of_span(question, result) or _percent_by_amount(result, frames)
 
 
 def _with_itself(result: ProgramResult) -> str:
@@ -102,6 +102,43 @@ def _with_itself(result: ProgramResult) -> str:
             "difference reads one row on each side: t1.loc[..., first].iloc[0] - t1.loc[..., second].iloc[0]."
         )
     return ""
+
+
+def _percent_by_amount(result: ProgramResult, frames: list[Frame]) -> str:
+    """A division of percents by an amount of money, or of money by percents ("the cost items' shares of revenue,
+    added up, over 2023 revenue": 77 / 5,200): the kinds do not divide; "" otherwise."""
+    try:
+        tree = ast.parse(result.program)
+    except SyntaxError:
+        return ""
+    kinds = {column: kind for frame in frames for column, kind in frame.kinds.items()}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.BinOp) or not isinstance(node.op, ast.Div):
+            continue
+        above, below = _kinds_read(node.left, kinds), _kinds_read(node.right, kinds)
+        percents = {"percent"}
+        if (
+            above
+            and below
+            and (
+                (above <= percents and all(k.startswith("money") for k in below))
+                or (below <= percents and all(k.startswith("money") for k in above))
+            )
+        ):
+            return (
+                "The program divides percents by an amount of money (or money by percents). A column of percents "
+                "already gives each row's share: add the shares up, or divide amounts by amounts."
+            )
+    return ""
+
+
+def _kinds_read(node: ast.AST, kinds: dict[str, str]) -> set[str]:
+    """The kinds of the columns a part of a program names (by their names as string constants)."""
+    return {
+        kinds[n.value]
+        for n in ast.walk(node)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and kinds.get(n.value, "text") != "text"
+    }
 
 
 def _named_twice(result: ProgramResult) -> str:

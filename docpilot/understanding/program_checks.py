@@ -117,7 +117,7 @@ def problem_with(
         other = other or _unnamed(question, result, frames, embed) or _unnamed_row(question, result, frames)
         other = other or _absent_value(result, frames) or _passed_over(meant, result, frames)
         other = other or _looser(question, result, frames) or _named_rows_unread(meant, result, frames)
-        other = other or _files_unread(question, result, frames)
+        other = other or _files_unread(question, result, frames) or _named_values_unread(meant, result, frames)
         other = other or row_passed_over(meant, result, frames) or other_period(question, result, frames)
         other = other or (_uncounted(question, result, frames, embed) if counted else "")
     if other:
@@ -176,6 +176,31 @@ def _named_rows_unread(question: str, result: ProgramResult, frames: list[Frame]
                 f"The question names the row{'s' if len(rows) > 1 else ''} {', '.join(repr(r) for r in rows[:3])} of "
                 f"{frame.name}, but the program reads none of them. Select them by {frame.label!r}."
             )
+    return ""
+
+
+def _named_values_unread(question: str, result: ProgramResult, frames: list[Frame]) -> str:
+    """A text cell the question names by all its words ("Scripps Health" of the Company column, for "total
+    employees across all Scripps Health notices") that the program selects by nothing it writes: it reads every
+    row instead (q18, tuning: the whole column's 53,515 for 69); "" when each named text is part of a condition."""
+    asked = set(stems(question))
+    said = [text.casefold() for text in _literals(result.program)]
+    for frame in frames:
+        if frame.name not in result.frames:
+            continue
+        for column in frame.columns:
+            if column == frame.label or frame.kinds.get(column, "text") != "text":
+                continue
+            for value in dict.fromkeys(v for v in frame.data[column].tolist() if isinstance(v, str)):
+                have = {w for w in stems(value) if len(w) > 1}
+                if not have or not have <= asked or not any(len(w) > 3 and w.isalpha() for w in have):
+                    continue
+                key = value.casefold()
+                if not any(text and (text in key or key in text) for text in said):
+                    return (
+                        f"The question names {value!r} of the column {column!r} in {frame.name}, but the program "
+                        f"keeps rows without it. Select the rows where {column!r} is {value!r}."
+                    )
     return ""
 
 

@@ -1,19 +1,21 @@
-"""Programs whose shape gives no answer whatever the table says: a figure less itself, a row named twice, a span's
-two ends added up.
+"""Programs whose shape gives no answer whatever the table says (a figure less itself, a row named twice, a span's
+two ends added up, percents divided by money), and programs that read other rows than the question names.
 
-Each was a confident wrong answer on blind batch q17 (after its measurement, tuning); the tables here are made up.
+Each was a confident wrong answer on blind batch q17 or q18 (after its measurement, tuning); the tables here are
+made up.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
 from fakes import ScriptedLLM
 from table_pdfs import DrawnTable, draw_pdf
 
 from docpilot.understanding.cache import StructureCache
 from docpilot.understanding.document import open_documents
-from docpilot.understanding.frames import ProgramResult
+from docpilot.understanding.frames import Frame, ProgramResult
 from docpilot.understanding.operation_checks import operation_problem
 from docpilot.understanding.programs import answer_by_program
 
@@ -88,3 +90,36 @@ def test_a_figure_the_question_names_picks_the_row_that_holds_it(tmp_path: Path)
     llm = ScriptedLLM(['t1.loc[t1["Payee"] == "CARD - OFFICE", "Description"].iloc[0]'])
     computed = answer_by_program(documents, question, llm, None)
     assert computed is not None and computed.found and len(llm.calls) == 1, computed
+
+
+def test_a_text_the_question_names_in_a_column_selects_the_rows(tmp_path: Path) -> None:
+    """ "Total employees across all Scripps Health notices?" answered with the whole column's sum (q18, tuning):
+    a company the question names by all its words is a condition on the rows."""
+    rows = [["Notice Date", "Company", "City", "No. Of"], ["03/01/2031", "Pellworth Care", "Ely", "35"]]
+    rows += [["03/02/2031", "Ambrose Mills", "Ely", "120"], ["03/04/2031", "Pellworth Care", "Wick", "4"]]
+    rows += [["03/09/2031", "Ambrose Mills", "Wick", "61"]]
+    table = DrawnTable(rows, caption="Notices", widths=[90, 120, 70, 60])
+    documents = open_documents({"notices.pdf": draw_pdf(tmp_path / "notices.pdf", [[table]])}, StructureCache(None))
+    whole = 't1["No. Of"].sum()'
+    named = 't1.loc[t1["Company"] == "Pellworth Care", "No. Of"].sum()'
+    llm = ScriptedLLM([whole, named])
+    computed = answer_by_program(documents, "Total employees across all Pellworth Care notices?", llm, None)
+    assert computed is not None and computed.found and computed.answer.startswith("39"), computed
+    assert "names 'Pellworth Care' of the column 'Company'" in llm.calls[1].messages[-1]["content"]
+
+
+def test_percents_divided_by_an_amount_go_back() -> None:
+    """ "Add up the cost items — what share of revenue do they cover?" answered 1.48%: the shares column's sum
+    divided by the revenue in millions (q18, tuning); the shares added up are the answer."""
+    data = _frame_data({"Item": ["Modules", "Labour"], "Share": [31.0, 27.0]})
+    shares = Frame(data, [], kinds={"Item": "text", "Share": "percent"}, label="Item", name="t1")
+    data = _frame_data({"Year": ["2031"], "Revenue": [5200.0]})
+    revenue = Frame(data, [], kinds={"Year": "text", "Revenue": "money $"}, label="Year", name="t2")
+    mixed = 'sum(t1["Share"]) / t2.loc[t2["Year"] == "2031", "Revenue"].iloc[0]'
+    problem = operation_problem("What share of revenue do they cover together?", _result(mixed), [shares, revenue])
+    assert "divides percents by an amount of money" in problem
+    assert not operation_problem("What share of revenue do they cover?", _result('t1["Share"].sum()'), [shares])
+
+
+def _frame_data(columns: dict[str, list[object]]) -> pd.DataFrame:
+    return pd.DataFrame(columns)
