@@ -17,11 +17,18 @@ from docpilot.understanding.cache import StructureCache
 from docpilot.understanding.document import open_documents
 from docpilot.understanding.frames import Frame, ProgramResult
 from docpilot.understanding.operation_checks import operation_problem
-from docpilot.understanding.programs import answer_by_program
+from docpilot.understanding.programs import Computed, answer_by_program
 
 
 def _result(program: str, value: float = 0.0) -> ProgramResult:
     return ProgramResult(value, [], "", program)
+
+
+def _asked(tmp_path: Path, table: DrawnTable, question: str, replies: list[str]) -> tuple[Computed | None, ScriptedLLM]:
+    """``question`` answered by program over a one-table PDF of ``table``, the model replying ``replies`` in turn."""
+    documents = open_documents({"table.pdf": draw_pdf(tmp_path / "table.pdf", [[table]])}, StructureCache(None))
+    llm = ScriptedLLM(replies)
+    return answer_by_program(documents, question, llm, None), llm
 
 
 def test_a_figure_subtracted_from_itself_goes_back() -> None:
@@ -61,13 +68,11 @@ def test_a_column_whose_repeated_rows_echo_each_items_figure_is_not_added_up_who
     for service, amount in [("Compute Service", "3.00"), ("Storage Service", "1.00"), ("Mail Service", "2.00")]:
         rows += [[service, amount], ["Charges", amount], ["Tax", "0.00"]]
     table = DrawnTable(rows, caption="Invoice details", widths=[160, 90])
-    documents = open_documents({"bill.pdf": draw_pdf(tmp_path / "bill.pdf", [[table]])}, StructureCache(None))
     part = 't1.loc[t1["Detail"] == "Compute Service", "Amount"].sum()'
     whole = 't1["Amount"].sum()'
     items = 't1.loc[t1["Detail"].isin(["Compute Service", "Storage Service", "Mail Service"]), "Amount"].sum()'
-    llm = ScriptedLLM([f"{part} / {whole} * 100", f"{part} / {items} * 100"])
     question = "What percentage of the charges came from the Compute Service?"
-    computed = answer_by_program(documents, question, llm, None)
+    computed, llm = _asked(tmp_path, table, question, [f"{part} / {whole} * 100", f"{part} / {items} * 100"])
     assert computed is not None and computed.found and computed.answer.startswith("50"), computed
     assert "repeat the figure of the item above them" in llm.calls[1].messages[-1]["content"]
 
@@ -78,17 +83,14 @@ def test_a_figure_the_question_names_picks_the_row_that_holds_it(tmp_path: Path)
     rows = [["Payee", "Description", "Amount"], ["CARD - TRAVEL", "HOTEL IN OSLO", "920.68"]]
     rows += [["CARD - OFFICE", "TRAIN FARE TO BERGEN", "618.00"], ["CARD - TRAVEL", "TAXI", "41.10"]]
     table = DrawnTable(rows, caption="Expenditures", widths=[120, 160, 80])
-    documents = open_documents({"spend.pdf": draw_pdf(tmp_path / "spend.pdf", [[table]])}, StructureCache(None))
     wrong = 't1.loc[t1["Payee"] == "CARD - TRAVEL", "Description"].iloc[0]'
     by_amount = 't1.loc[t1["Amount"] == 618.0, "Description"].iloc[0]'
     question = "What was the $618 card charge for?"
-    llm = ScriptedLLM([wrong, by_amount])
-    computed = answer_by_program(documents, question, llm, None)
+    computed, llm = _asked(tmp_path, table, question, [wrong, by_amount])
     assert computed is not None and computed.found and "BERGEN" in computed.answer, computed
     assert "names $618, which the row 'CARD - OFFICE' of t1 holds" in llm.calls[1].messages[-1]["content"]
     # the row picked by its label is the row holding the figure: read at once
-    llm = ScriptedLLM(['t1.loc[t1["Payee"] == "CARD - OFFICE", "Description"].iloc[0]'])
-    computed = answer_by_program(documents, question, llm, None)
+    computed, llm = _asked(tmp_path, table, question, ['t1.loc[t1["Payee"] == "CARD - OFFICE", "Description"].iloc[0]'])
     assert computed is not None and computed.found and len(llm.calls) == 1, computed
 
 
@@ -99,11 +101,9 @@ def test_a_text_the_question_names_in_a_column_selects_the_rows(tmp_path: Path) 
     rows += [["03/02/2031", "Ambrose Mills", "Ely", "120"], ["03/04/2031", "Pellworth Care", "Wick", "4"]]
     rows += [["03/09/2031", "Ambrose Mills", "Wick", "61"]]
     table = DrawnTable(rows, caption="Notices", widths=[90, 120, 70, 60])
-    documents = open_documents({"notices.pdf": draw_pdf(tmp_path / "notices.pdf", [[table]])}, StructureCache(None))
     whole = 't1["No. Of"].sum()'
     named = 't1.loc[t1["Company"] == "Pellworth Care", "No. Of"].sum()'
-    llm = ScriptedLLM([whole, named])
-    computed = answer_by_program(documents, "Total employees across all Pellworth Care notices?", llm, None)
+    computed, llm = _asked(tmp_path, table, "Total employees across all Pellworth Care notices?", [whole, named])
     assert computed is not None and computed.found and computed.answer.startswith("39"), computed
     assert "names 'Pellworth Care' of the column 'Company'" in llm.calls[1].messages[-1]["content"]
 
